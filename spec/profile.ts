@@ -1,0 +1,71 @@
+// The readings of profiles.md as one typed object: every "not shown" choice is a named, overridable value.
+
+export type Edition = 'seed' | 'miaf';
+export type Strictness = 'strict' | 'default' | 'lenient';
+export type DeviceAuth = 'signature' | 'mtls' | 'none';
+export type SignatureAlgorithm = 'ecdsa-p256-sha256' | 'rsa-pss-sha512' | 'ed25519';
+
+export interface Profile {
+  /** P1: vendor token in media types, annotation keys and the discovery path. */
+  vendor: string;
+  /** P2: path of the Certificate API that serves the WFM root CA. */
+  certificatePath: string;
+  /** P3: how Device API requests are authenticated. */
+  deviceAuth: DeviceAuth;
+  /** P3: signature algorithm the simulators use. */
+  signatureAlgorithm: SignatureAlgorithm;
+  /** P3: `seed` = /api/v1/capabilities/{deviceId}; `client-scoped` = /api/v1/clients/{clientId}/capabilities/{deviceId}. */
+  paths: 'seed' | 'client-scoped';
+  /** P4: how desired state reaches the client. */
+  desiredState: 'v1' | 'hook';
+  /** P8: how simulators write memory/storage: "16 Gi" (interfaces.md) or "16Gi" (the standard's schema). */
+  quantityFormat: 'spaced' | 'compact';
+  /** P9 */
+  strictness: Strictness;
+  /** P10 */
+  edition: Edition;
+  /** P4: digest algorithm of state manifests, deployment YAMLs and bundles. */
+  digestAlgorithm: 'sha256';
+  /** P5: default hook timeout. */
+  hookTimeoutMs: number;
+}
+
+export const SEED_PROFILE: Profile = Object.freeze({
+  vendor: 'platform',
+  certificatePath: '/api/v1/onboarding/certificate',
+  deviceAuth: 'signature',
+  signatureAlgorithm: 'ecdsa-p256-sha256',
+  paths: 'seed',
+  desiredState: 'v1',
+  quantityFormat: 'spaced',
+  strictness: 'default',
+  edition: 'seed',
+  digestAlgorithm: 'sha256',
+  hookTimeoutMs: 30_000,
+});
+
+/** The preset of an edition with any explicit overrides on top (P10: each value stays overridable). */
+export function resolveProfile(overrides: Partial<Profile> = {}): Profile {
+  const edition = overrides.edition ?? 'seed';
+  const preset: Profile = edition === 'miaf' ? { ...SEED_PROFILE, edition, deviceAuth: 'mtls' } : SEED_PROFILE;
+  return { ...preset, ...stripUndefined(overrides) };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Device API paths under {base_url} (interfaces.md §4, P2-P4). */
+export function deviceApiPaths(profile: Profile) {
+  const enc = (deviceId: string) => deviceId.split('/').map(encodeURIComponent).join('/');
+  return {
+    certificate: profile.certificatePath,
+    onboarding: '/api/v1/onboarding',
+    capabilities: (deviceId: string, clientId?: string) =>
+      profile.paths === 'client-scoped'
+        ? `/api/v1/clients/${encodeURIComponent(clientId ?? '')}/capabilities/${enc(deviceId)}`
+        : `/api/v1/capabilities/${enc(deviceId)}`,
+    status: (deploymentId: string) => `/api/v1/deployments/${encodeURIComponent(deploymentId)}/status`,
+    desiredState: (clientId: string) => `/api/v1/clients/${encodeURIComponent(clientId)}/deployments`,
+  };
+}
