@@ -1,0 +1,52 @@
+// The embedded OCI registry: an in-memory RegistryStore behind node:http or node:https, loopback by default.
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { createRegistryHandler, type RegistryHandlerOptions } from './handler.ts';
+import { RegistryStore } from './store.ts';
+
+export { createRegistryHandler, type RegistryHandlerOptions } from './handler.ts';
+export { RegistryStore } from './store.ts';
+
+export interface StartRegistryOptions extends RegistryHandlerOptions {
+  /** Defaults to 127.0.0.1: the reference registry is for the kit's own machine. */
+  host?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** PEM certificate chain and key; with them the registry serves HTTPS. */
+  tls?: { cert: string; key: string };
+  /** Serve an existing store, e.g. one shared with another server. */
+  store?: RegistryStore;
+}
+
+export interface RunningRegistry {
+  /** Origin without a trailing slash, e.g. http://127.0.0.1:41234 */
+  url: string;
+  close(): Promise<void>;
+  store: RegistryStore;
+}
+
+export async function startRegistry(opts: StartRegistryOptions = {}): Promise<RunningRegistry> {
+  const store = opts.store ?? new RegistryStore();
+  const handler = createRegistryHandler(store, opts);
+  const server: Server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : createHttpServer(handler);
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `${opts.tls ? 'https' : 'http'}://${hostPart}:${port}`,
+    store,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
