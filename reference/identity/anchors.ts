@@ -1,0 +1,81 @@
+// The identity role's X.509 trust anchors (interfaces.md §2.6), their rotation (P5) and their JWK entries.
+import { calculateJwkThumbprint, exportJWK } from 'jose';
+import { createRootCa, generateKeys, type CryptoKey, type Issued } from '../pki.ts';
+import type { BundleJwk } from '../../spec/types.ts';
+
+export type RotationPhase = 'begin' | 'finish';
+
+interface Anchor {
+  issued: Issued;
+  jwk: BundleJwk;
+}
+
+export interface AnchorSet {
+  /** spiffe_sequence: starts at 1 and grows by one on every change of the anchors. */
+  sequence(): number;
+  /** The current x509-svid CAs, oldest first. */
+  authorities(): Issued[];
+  /** The bundle's `keys`: x509-svid anchors oldest first, then the jwt-svid key if any. */
+  keys(): BundleJwk[];
+  /**
+   * `begin` adds a new anchor beside the current one (the overlap); `finish` drops the oldest.
+   * `begin` during an overlap and `finish` outside one change nothing and resolve false, so a
+   * repeated hook call is harmless; a change resolves true.
+   */
+  rotate(phase: RotationPhase): Promise<boolean>;
+}
+
+export async function createAnchorSet(opts: { trustDomain: string; includeJwtSvidKey: boolean }): Promise<AnchorSet> {
+  let generation = 0;
+  const newAnchor = async (): Promise<Anchor> => {
+    const issued = await createRootCa(`wfmck ${opts.trustDomain} x509-svid CA ${++generation}`);
+    return { issued, jwk: await x509SvidJwk(issued) };
+  };
+  const anchors: Anchor[] = [await newAnchor()];
+  const jwtKey = opts.includeJwtSvidKey ? await jwtSvidJwk() : undefined;
+  let sequence = 1;
+
+  const step = async (phase: RotationPhase): Promise<boolean> => {
+    if (phase === 'begin') {
+      if (anchors.length > 1) return false;
+      anchors.push(await newAnchor());
+    } else if (phase === 'finish') {
+      if (anchors.length < 2) return false;
+      anchors.shift();
+    } else {
+      throw new Error(`unknown rotation phase: ${JSON.stringify(phase)}`);
+    }
+    sequence += 1;
+    return true;
+  };
+  // Rotations run one at a time so two concurrent `begin`s cannot both add an anchor.
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    sequence: () => sequence,
+    authorities: () => anchors.map((a) => a.issued),
+    keys: () => [...anchors.map((a) => ({ ...a.jwk })), ...(jwtKey ? [{ ...jwtKey }] : [])],
+    rotate(phase) {
+      const run = queue.then(() => step(phase));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+  };
+}
+
+/** An x509-svid entry: the CA's EC public key with its certificate, so x/y and x5c describe one key. */
+async function x509SvidJwk(ca: Issued): Promise<BundleJwk> {
+  return { ...(await ecPublicJwk(ca.keys.publicKey)), use: 'x509-svid', x5c: [Buffer.from(ca.cert.rawData).toString('base64')] };
+}
+
+/** A jwt-svid entry that bundle consumers of X.509 anchors must skip (§2.6); SPIFFE requires its kid. */
+async function jwtSvidJwk(): Promise<BundleJwk> {
+  const key = await ecPublicJwk((await generateKeys('P-256')).publicKey);
+  return { ...key, use: 'jwt-svid', kid: await calculateJwkThumbprint(key) };
+}
+
+/** Fixed key order (kty, crv, x, y) so the serialized bundle and its ETag are stable. */
+async function ecPublicJwk(key: CryptoKey): Promise<{ kty: string; crv: string; x: string; y: string }> {
+  const { kty, crv, x, y } = await exportJWK(key);
+  if (kty !== 'EC' || crv !== 'P-256' || !x || !y) throw new Error(`expected an EC P-256 key, got ${kty} ${crv}`);
+  return { kty, crv, x, y };
+}

@@ -1,0 +1,178 @@
+// The reference identity role (interfaces.md §4.5, §4.6): discovery and trust bundle over HTTPS, read-only.
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP, type AddressInfo } from 'node:net';
+import { mediaTypes } from '../../spec/media-types.ts';
+import type { TrustBundle } from '../../spec/types.ts';
+import type { Issued } from '../pki.ts';
+import { createAnchorSet, type RotationPhase } from './anchors.ts';
+import { ifNoneMatchHits } from './conditional.ts';
+import { bundlePath, discoveryDocument, represent, trustBundle, type Representation } from './documents.ts';
+
+export interface IdentityOptions {
+  host?: string;
+  port?: number;
+  tls: { cert: string; key: string };
+  /** P1: vendor token of the discovery path `/.well-known/<vendor>`. */
+  vendor?: string;
+  trustDomain?: string;
+  refreshHintSeconds?: number;
+  /** false: no discovery document at this origin (404); clients then get the bundle URI by configuration. */
+  discovery?: boolean;
+  /** Real bundles carry jwt-svid keys that X.509 clients must ignore (§2.6). */
+  includeJwtSvidKey?: boolean;
+}
+
+export interface IdentityService {
+  /** Origin, https://127.0.0.1:<port>. */
+  url: string;
+  discoveryUrl: string;
+  trustBundleUri: string;
+  close(): Promise<void>;
+  hooks: { rotateTrustAnchor(input: { phase: RotationPhase }): Promise<Record<string, never>> };
+  /** Current x509-svid CAs with their private keys, oldest first. */
+  authorities(): Issued[];
+  bundle(): TrustBundle;
+  /** false: the bundle URI answers 404 `bundle unavailable` until set back to true. */
+  bundleAvailable(available: boolean): void;
+}
+
+/** A request body is never read; at most this much is drained before the connection is closed. */
+const BODY_CAP = 64 * 1024;
+const ALLOW = 'GET, HEAD';
+
+interface Resource {
+  /** undefined: the resource exists as a path but has no document right now (404 with `missing`). */
+  current(): Representation | undefined;
+  missing: string;
+}
+
+export async function startIdentity(opts: IdentityOptions): Promise<IdentityService> {
+  const host = loopbackHost(opts.host ?? '127.0.0.1');
+  const vendor = checked(opts.vendor ?? 'platform', /^[A-Za-z0-9._-]+$/, 'vendor token');
+  // SPIFFE trust domain names: lowercase letters, digits, dots, dashes and underscores.
+  const trustDomain = checked(opts.trustDomain ?? 'wfmck.test', /^[a-z0-9._-]+$/, 'trust domain');
+  const refreshHint = opts.refreshHintSeconds ?? 300;
+  if (!Number.isSafeInteger(refreshHint) || refreshHint < 1) throw new Error(`refreshHintSeconds must be a positive integer: ${refreshHint}`);
+  const anchors = await createAnchorSet({ trustDomain, includeJwtSvidKey: opts.includeJwtSvidKey ?? true });
+  let available = true;
+  const bundle = (): TrustBundle => trustBundle(anchors.sequence(), refreshHint, anchors.keys());
+
+  const server = createServer({ cert: opts.tls.cert, key: opts.tls.key });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const url = `https://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
+  const discoveryPath = mediaTypes(vendor).discoveryPath;
+  const trustBundleUri = url + bundlePath(trustDomain);
+  const discoveryBody = represent(discoveryDocument(trustDomain, trustBundleUri));
+
+  const resources = new Map<string, Resource>();
+  if (opts.discovery ?? true) resources.set(discoveryPath, { current: () => discoveryBody, missing: 'no discovery document' });
+  resources.set(bundlePath(trustDomain), { current: () => (available ? represent(bundle()) : undefined), missing: 'bundle unavailable' });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => void serve(resources, req, res));
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    discoveryUrl: url + discoveryPath,
+    trustBundleUri,
+    close: () => (closing ??= closeServer(server)),
+    hooks: {
+      async rotateTrustAnchor(input) {
+        await anchors.rotate(input.phase);
+        return {};
+      },
+    },
+    authorities: () => anchors.authorities(),
+    bundle,
+    bundleAvailable(value) {
+      available = value;
+    },
+  };
+}
+
+async function serve(resources: Map<string, Resource>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const overflow = await drain(req);
+    if (overflow === 'gone') return;
+    if (overflow) {
+      res.setHeader('Connection', 'close');
+      res.once('finish', () => req.destroy());
+    }
+    answer(resources, req, res);
+  } catch {
+    if (!res.headersSent) sendError(res, req.method === 'HEAD', 500, 'internal error');
+    else res.destroy();
+  }
+}
+
+/** Reads and discards the body: false when it ended within the cap, true past the cap, 'gone' if the client left. */
+function drain(req: IncomingMessage): Promise<boolean | 'gone'> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    req.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > BODY_CAP) {
+        req.pause();
+        resolve(true);
+      }
+    });
+    req.once('end', () => resolve(false));
+    req.once('error', () => resolve('gone'));
+    req.once('close', () => resolve(req.complete ? false : 'gone'));
+  });
+}
+
+function answer(resources: Map<string, Resource>, req: IncomingMessage, res: ServerResponse): void {
+  const head = req.method === 'HEAD';
+  // The query string names no other resource here; it is ignored like the body.
+  const resource = resources.get((req.url ?? '').split('?')[0]!);
+  if (!resource) return sendError(res, head, 404, 'not found');
+  if (req.method !== 'GET' && !head) {
+    res.setHeader('Allow', ALLOW);
+    return sendError(res, head, 405, `method ${req.method} not allowed; use ${ALLOW}`);
+  }
+  const current = resource.current();
+  if (!current) return sendError(res, head, 404, resource.missing);
+  // Accept SHOULD be application/json (§4.5) but nothing says to refuse other values, so it is not checked.
+  // no-cache: HTTP caches must revalidate, so caching never defers the refresh cadence of §4.6 rule 4.
+  res.setHeader('ETag', current.etag);
+  res.setHeader('Cache-Control', 'no-cache');
+  if (ifNoneMatchHits(req.headers['if-none-match'], current.etag)) {
+    res.writeHead(304).end();
+    return;
+  }
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': current.body.length });
+  res.end(head ? undefined : current.body);
+}
+
+/** P6: error bodies are JSON `{error}`. */
+function sendError(res: ServerResponse, head: boolean, status: number, error: string): void {
+  const body = Buffer.from(JSON.stringify({ error }));
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+  res.end(head ? undefined : body);
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((err) => (err ? reject(err) : resolve()));
+    server.closeAllConnections();
+  });
+}
+
+/** Only loopback addresses are ever listened on. */
+function loopbackHost(host: string): string {
+  const loopback = (isIP(host) === 4 && host.startsWith('127.')) || host === '::1';
+  if (!loopback) throw new Error(`identity service listens on loopback only, not ${host}`);
+  return host;
+}
+
+function checked(value: string, pattern: RegExp, what: string): string {
+  if (!pattern.test(value)) throw new Error(`invalid ${what}: ${JSON.stringify(value)}`);
+  return value;
+}
