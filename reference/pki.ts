@@ -152,3 +152,19 @@ export function parseCertificate(text: string): x509.X509Certificate {
   if (asText.startsWith('-----BEGIN')) return new x509.X509Certificate(asText);
   return new x509.X509Certificate(decoded);
 }
+
+/** An issuer loaded from PEM files (e.g. the device CA written by `wfmck serve`). */
+export async function loadIssued(certPem: string, keyPem: string): Promise<Issued> {
+  const cert = new x509.X509Certificate(certPem);
+  const publicKey = (await cert.publicKey.export()) as unknown as CryptoKey;
+  const algorithm = publicKey.algorithm as webcrypto.EcKeyAlgorithm & webcrypto.RsaHashedKeyAlgorithm;
+  const importAlg =
+    algorithm.name === 'ECDSA'
+      ? { name: 'ECDSA', namedCurve: algorithm.namedCurve }
+      : algorithm.name === 'Ed25519'
+        ? { name: 'Ed25519' }
+        : { name: algorithm.name, hash: 'SHA-256' };
+  const der = Buffer.from(keyPem.replace(/-----(BEGIN|END) PRIVATE KEY-----|\s/g, ''), 'base64');
+  const privateKey = await webcrypto.subtle.importKey('pkcs8', der, importAlg, true, ['sign']);
+  return { cert, keys: { publicKey, privateKey }, certPem, keyPem };
+}

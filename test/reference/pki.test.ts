@@ -38,3 +38,11 @@ for (const alg of ['P-384', 'Ed25519'] as const) {
     assert.equal(await leaf.cert.verify({ publicKey: ca.cert.publicKey, signatureOnly: true }), true);
   });
 }
+
+test('an issuer written as PEM loads back and keeps issuing verifiable certificates', async () => {
+  const { loadIssued } = await import('../../reference/pki.ts');
+  const ca = await createRootCa('wfmck reload');
+  const loaded = await loadIssued(ca.certPem, ca.keyPem);
+  const leaf = await issueCertificate(loaded, { commonName: 'dev1' });
+  assert.equal(await leaf.cert.verify({ publicKey: ca.cert.publicKey, signatureOnly: true }), true);
+});
