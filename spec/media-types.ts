@@ -29,7 +29,7 @@ export interface MediaTypes {
 }
 
 export function mediaTypes(vendor = 'platform'): MediaTypes {
-  const resourceRe = new RegExp(`^application/vnd\\.${escapeRe(vendor)}\\.app\\.(icon|descriptionFile|licenseFile|releaseNotes)\\.v1\\+(.+)$`);
+  const resourceRe = new RegExp(`^application/vnd\\.${escapeRegExp(vendor)}\\.app\\.(icon|descriptionFile|licenseFile|releaseNotes)\\.v1\\+(.+)$`);
   return {
     appArtifact: `application/vnd.${vendor}.app.v1+json`,
     appDescription: `application/vnd.${vendor}.app.description.v1+yaml`,
@@ -51,6 +51,7 @@ export function mediaTypes(vendor = 'platform'): MediaTypes {
   };
 }
 
-function escapeRe(s: string): string {
+/** Escapes a literal for use inside a RegExp source. */
+export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,0 +1,95 @@
+// The resource schemas by name, and one validate() for all of them (ajv, JSON Schema draft 2020-12).
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { SEED_PROFILE } from '../profile.ts';
+import { applicationDeploymentSchema } from './application-deployment.ts';
+import { applicationDescriptionSchema } from './application-description.ts';
+import { deviceCapabilitiesSchema } from './capabilities.ts';
+import type { JsonSchema } from './common.ts';
+import { discoveryDocumentSchema } from './discovery.ts';
+import { toSchemaErrors, type SchemaError } from './errors.ts';
+import { appPackageManifestSchema, composeComponentManifestSchema, ociImageManifestSchema, tagListSchema } from './oci.ts';
+import { onboardingRequestSchema, onboardingResponseSchema } from './onboarding.ts';
+import { stateManifestSchema } from './state-manifest.ts';
+import { deploymentStatusReportSchema } from './status-report.ts';
+import { trustBundleSchema } from './trust-bundle.ts';
+
+export type { JsonSchema } from './common.ts';
+export { formatSchemaErrors, type SchemaError } from './errors.ts';
+
+export type SchemaName =
+  | 'DeviceCapabilities'
+  | 'OnboardingRequest'
+  | 'OnboardingResponse'
+  | 'DeploymentStatusReport'
+  | 'DiscoveryDocument'
+  | 'TrustBundle'
+  | 'OciImageManifest'
+  | 'AppPackageManifest'
+  | 'ComposeComponentManifest'
+  | 'TagList'
+  | 'StateManifest'
+  | 'ApplicationDeployment'
+  | 'ApplicationDescription';
+
+export type SchemaResult = { ok: true } | { ok: false; errors: SchemaError[] };
+
+/** Each schema, built from the vendor token (P1) where a media type or annotation key carries it. */
+const BUILDERS: Record<SchemaName, (vendor: string) => JsonSchema> = {
+  DeviceCapabilities: () => deviceCapabilitiesSchema,
+  OnboardingRequest: () => onboardingRequestSchema,
+  OnboardingResponse: () => onboardingResponseSchema,
+  DeploymentStatusReport: () => deploymentStatusReportSchema,
+  DiscoveryDocument: () => discoveryDocumentSchema,
+  TrustBundle: () => trustBundleSchema,
+  OciImageManifest: () => ociImageManifestSchema,
+  AppPackageManifest: appPackageManifestSchema,
+  ComposeComponentManifest: composeComponentManifestSchema,
+  TagList: () => tagListSchema,
+  StateManifest: stateManifestSchema,
+  ApplicationDeployment: () => applicationDeploymentSchema,
+  ApplicationDescription: () => applicationDescriptionSchema,
+};
+
+const VENDOR_SPECIFIC = new Set<SchemaName>(['AppPackageManifest', 'ComposeComponentManifest', 'StateManifest']);
+
+export const SCHEMA_NAMES = Object.keys(BUILDERS) as SchemaName[];
+
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+addFormats.default(ajv);
+const schemas = new Map<string, JsonSchema>();
+const validators = new Map<string, ValidateFunction>();
+
+function cacheKey(name: SchemaName, vendor: string): string {
+  return VENDOR_SPECIFIC.has(name) ? `${name}\u0000${vendor}` : name;
+}
+
+/** The raw schema, frozen: generators may walk it but never change what validate() uses. */
+export function schemaOf(name: SchemaName, vendor: string = SEED_PROFILE.vendor): JsonSchema {
+  const key = cacheKey(name, vendor);
+  let schema = schemas.get(key);
+  if (!schema) {
+    schema = deepFreeze(structuredClone(BUILDERS[name](vendor)));
+    schemas.set(key, schema);
+  }
+  return schema;
+}
+
+export function validate(name: SchemaName, value: unknown, opts: { vendor?: string } = {}): SchemaResult {
+  const vendor = opts.vendor ?? SEED_PROFILE.vendor;
+  const key = cacheKey(name, vendor);
+  let check = validators.get(key);
+  if (!check) {
+    check = ajv.compile(schemaOf(name, vendor));
+    validators.set(key, check);
+  }
+  return check(value) ? { ok: true } : { ok: false, errors: toSchemaErrors(check.errors) };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
