@@ -1,0 +1,17 @@
+// Argument checks shared by the commands; each failure is a UsageError (exit 2) with a one-line reason.
+import { isIP } from 'node:net';
+import { UsageError } from './usage.ts';
+
+/** Only loopback addresses are ever served on or targeted by the kit's own services. */
+export function loopbackHost(host: string): string {
+  if (host === 'localhost') return '127.0.0.1';
+  if (host === '::1' || (isIP(host) === 4 && host.startsWith('127.'))) return host;
+  throw new UsageError(`--host must be a loopback address (127.0.0.0/8 or ::1), not "${host}"`);
+}
+
+export function port(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${flag} takes a port number 0-65535, not "${String(value)}"`);
+  return n;
+}

@@ -1,0 +1,36 @@
+// The `wfmck` command: one sub-command per job.
+import { usageError, type CommandResult } from './usage.ts';
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<CommandResult> }> }> = {
+  serve: { summary: 'start the embedded reference WFM, identity role and OCI registry', load: () => import('./serve.ts') },
+  cert: { summary: 'issue a device certificate from a device CA (and its OnboardingRequest body)', load: () => import('./cert.ts') },
+  sign: { summary: 'sign one Device API request (RFC 9421, profile P3), or print a curl command that sends it', load: () => import('./sign.ts') },
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(helpText());
+    return name ? 0 : 2;
+  }
+  if (name === '--version') {
+    const pkg = await import('../package.json', { with: { type: 'json' } });
+    process.stdout.write(`${pkg.default.version}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) return usageError(`unknown command "${name}"\n\n${helpText()}`);
+  try {
+    return await (await command.load()).run(rest);
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    if (e.code?.startsWith('WFMCK_E_USAGE')) return usageError(e.message);
+    process.stderr.write(`wfmck ${name}: ${e.code ?? 'WFMCK_E_INTERNAL'}: ${e.message}\n`);
+    return 2;
+  }
+}
+
+function helpText(): string {
+  const rows = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`);
+  return `usage: wfmck <command> [options]\n\ncommands:\n${rows.join('\n')}\n\nwfmck <command> --help for a command's options.\n`;
+}

@@ -1,0 +1,76 @@
+// `wfmck serve`: the embedded reference services, until SIGINT/SIGTERM. Prints one JSON line with every URL.
+import { parseArgs } from 'node:util';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startEmbedded, writeTrustFiles } from '../reference/embedded.ts';
+import { resolveProfile } from '../spec/profile.ts';
+import { EXIT_OK, UsageError } from './usage.ts';
+import { loopbackHost, port } from './args.ts';
+
+const HELP = `usage: wfmck serve [options]
+
+Starts the reference WFM, identity role and OCI registry (HTTPS, one kit CA) and the admin API (hooks of P5).
+State is in memory and is gone when the process exits.
+
+  --host ADDR           loopback address to listen on (default 127.0.0.1; ::1 allowed)
+  --wfm-port N          port of the WFM (default: any free port); likewise --identity-port, --registry-port, --admin-port
+  --vendor TOKEN        vendor token of media types and the discovery path (profile P1, default platform)
+  --state-dir DIR       where to write ca.pem, device-ca.pem and device-ca.key (default: a new temp folder)
+`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      host: { type: 'string', default: '127.0.0.1' },
+      'wfm-port': { type: 'string' },
+      'identity-port': { type: 'string' },
+      'registry-port': { type: 'string' },
+      'admin-port': { type: 'string' },
+      vendor: { type: 'string' },
+      'state-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  }).valueOf() as { values: Record<string, string | boolean | undefined> };
+  if (values.help) {
+    process.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  const host = loopbackHost(values.host as string);
+  if (values.vendor !== undefined && !/^[a-z0-9]+$/.test(values.vendor as string)) throw new UsageError('--vendor takes lowercase letters and digits');
+  const embedded = await startEmbedded({
+    host,
+    ports: {
+      wfm: port(values['wfm-port'], '--wfm-port'),
+      identity: port(values['identity-port'], '--identity-port'),
+      registry: port(values['registry-port'], '--registry-port'),
+      admin: port(values['admin-port'], '--admin-port'),
+    },
+    profile: resolveProfile({ vendor: values.vendor as string | undefined }),
+  });
+  const dir = values['state-dir'] ? resolve(values['state-dir'] as string) : await mkdtemp(join(tmpdir(), 'wfmck-serve-'));
+  const files = await writeTrustFiles(embedded, dir);
+  process.stdout.write(
+    JSON.stringify({
+      wfm: embedded.wfm,
+      identity: embedded.identity,
+      discovery: embedded.discovery,
+      trustBundleUri: embedded.trustBundleUri,
+      registry: embedded.registry,
+      admin: embedded.admin.url,
+      adminToken: embedded.admin.token,
+      ...files,
+      // The server's own pid: wrappers such as `npx` do not forward signals, so scripts stop it by this pid.
+      pid: process.pid,
+    }) + '\n',
+  );
+  await new Promise<void>((resolveStop) => {
+    const stop = () => resolveStop();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await embedded.close();
+  return EXIT_OK;
+}

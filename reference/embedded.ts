@@ -1,0 +1,102 @@
+// The embedded default: the reference WFM, identity role and OCI registry on loopback, with one kit CA for TLS,
+// a device CA whose certificates the WFM trusts, and the admin API behind every hook of P5.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createRootCa, issueCertificate, type Issued } from './pki.ts';
+import { startAdmin, type AdminService, type Hook } from './admin.ts';
+import { startWfm } from './wfm/server.ts';
+import { startIdentity } from './identity/server.ts';
+import { startRegistry } from './registry/server.ts';
+import { resolveProfile, type Profile } from '../spec/profile.ts';
+
+export interface EmbeddedOptions {
+  host?: string;
+  ports?: { wfm?: number; identity?: number; registry?: number; admin?: number };
+  profile?: Profile;
+  trustDomain?: string;
+}
+
+export interface Embedded {
+  wfm: string;
+  identity: string;
+  discovery: string;
+  trustBundleUri: string;
+  registry: string;
+  admin: AdminService;
+  /** PEM of the kit CA that issued every server certificate (and that the Certificate API of P2 serves). */
+  caPem: string;
+  /** The CA whose leaf certificates the reference WFM trusts at onboarding. */
+  deviceCa: Issued;
+  hooks: Record<string, Hook>;
+  close(): Promise<void>;
+}
+
+export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedded> {
+  const host = opts.host ?? '127.0.0.1';
+  const profile = opts.profile ?? resolveProfile();
+  const ca = await createRootCa('wfmck embedded root CA');
+  const server = await issueCertificate(ca, {
+    commonName: 'wfmck embedded services',
+    dnsNames: ['localhost'],
+    ipAddresses: ['127.0.0.1', '::1'],
+    usage: ['server'],
+  });
+  const deviceCa = await createRootCa('wfmck device CA');
+  const tls = { cert: server.certPem + ca.certPem, key: server.keyPem };
+
+  const started: { close(): Promise<void> }[] = [];
+  try {
+    const identity = await startIdentity({
+      host, port: opts.ports?.identity ?? 0, tls, vendor: profile.vendor, trustDomain: opts.trustDomain ?? 'wfmck.test',
+    });
+    started.push(identity);
+    const registry = await startRegistry({ host, port: opts.ports?.registry ?? 0, tls });
+    started.push(registry);
+    const wfm = await startWfm({
+      host, port: opts.ports?.wfm ?? 0, tls, rootCaPem: ca.certPem, trustedDeviceCaPems: [deviceCa.certPem], profile,
+    });
+    started.push(wfm);
+    const hooks: Record<string, Hook> = {
+      assignDeployment: (i) => wfm.hooks.assignDeployment(i as never),
+      removeDeployment: (i) => wfm.hooks.removeDeployment(i as never),
+      retireClient: (i) => wfm.hooks.retireClient(i as never),
+      trustClientCertificate: (i) => wfm.hooks.trustClientCertificate(i as never),
+      rotateTrustAnchor: (i) => identity.hooks.rotateTrustAnchor(i as never),
+    };
+    const admin = await startAdmin(hooks, { host, port: opts.ports?.admin ?? 0 });
+    started.push(admin);
+    return {
+      wfm: wfm.url,
+      identity: identity.url,
+      discovery: identity.discoveryUrl,
+      trustBundleUri: identity.trustBundleUri,
+      registry: registry.url,
+      admin,
+      caPem: ca.certPem,
+      deviceCa,
+      hooks,
+      close: () => closeAll(started),
+    };
+  } catch (err) {
+    await closeAll(started);
+    throw err;
+  }
+}
+
+async function closeAll(services: { close(): Promise<void> }[]): Promise<void> {
+  await Promise.allSettled([...services].reverse().map((s) => s.close()));
+}
+
+/** Writes the CA files a client needs (kit CA, device CA and its key) and returns their paths. */
+export async function writeTrustFiles(embedded: Embedded, dir: string): Promise<{ caFile: string; deviceCaCertFile: string; deviceCaKeyFile: string }> {
+  await mkdir(dir, { recursive: true });
+  const files = {
+    caFile: join(dir, 'ca.pem'),
+    deviceCaCertFile: join(dir, 'device-ca.pem'),
+    deviceCaKeyFile: join(dir, 'device-ca.key'),
+  };
+  await writeFile(files.caFile, embedded.caPem);
+  await writeFile(files.deviceCaCertFile, embedded.deviceCa.certPem);
+  await writeFile(files.deviceCaKeyFile, embedded.deviceCa.keyPem, { mode: 0o600 });
+  return files;
+}

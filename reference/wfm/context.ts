@@ -1,0 +1,24 @@
+// What every route of the reference WFM receives: the service's state and settings, and one parsed request.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Profile } from '../../spec/profile.ts';
+import type { x509 } from '../../spec/x509.ts';
+import type { WfmStore } from './store.ts';
+
+export interface WfmContext {
+  store: WfmStore;
+  profile: Profile;
+  /** Device CAs whose leaf certificates are trusted at onboarding. */
+  trustedDeviceCas: x509.X509Certificate[];
+  /** PEM served by the Certificate API (P2). */
+  rootCaPem: string;
+}
+
+export interface WfmRequest {
+  method: string;
+  /** The absolute target URI the client signed: the scheme served on, the Host header and the request target. */
+  targetUri: string;
+  headers: IncomingHttpHeaders;
+  /** Path parameters, percent-decoded; `deviceId` keeps its `/` separators. */
+  params: Record<string, string>;
+  body: Buffer;
+}

@@ -1,0 +1,64 @@
+// P4 desired state: the client's state manifest (ETag, 304, 406), its deployment YAMLs and bundles by digest.
+import { mediaTypes } from '../../spec/media-types.ts';
+import { etagMatches } from '../../spec/rules/desired-state.ts';
+import { authenticate } from './auth.ts';
+import type { WfmContext, WfmRequest } from './context.ts';
+import { WfmError, header, type Reply } from './http.ts';
+
+const IMMUTABLE_PRIVATE = 'private, max-age=31536000, immutable';
+const IMMUTABLE_PUBLIC = 'public, max-age=31536000, immutable';
+
+export async function getManifest(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
+  const client = await authenticate(ctx, req);
+  const vendorType = mediaTypes(ctx.profile.vendor).stateManifest;
+  const accept = header(req.headers, 'accept');
+  // Labelled with the vendor type unless the client accepts only plain JSON, which the same bytes also are.
+  const type = acceptable(accept, [vendorType]) ? vendorType : 'application/json';
+  if (!acceptable(accept, [type])) {
+    throw new WfmError(406, `cannot produce the Accept type; the state manifest is ${vendorType} (or application/json)`);
+  }
+  const { bytes, etag } = client.manifest;
+  // private: the manifest is one client's; caches may keep it but revalidate with If-None-Match.
+  const headers = { etag, 'cache-control': 'private', vary: 'Accept' };
+  if (etagMatches(header(req.headers, 'if-none-match'), etag)) return { status: 304, headers };
+  return { status: 200, headers: { ...headers, 'content-type': type }, body: bytes };
+}
+
+export async function getDeployment(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
+  const client = await authenticate(ctx, req);
+  const deployment = client.deployments.get(req.params['deploymentId']!);
+  if (!deployment || deployment.digest !== req.params['digest']) {
+    throw new WfmError(404, `no deployment ${req.params['deploymentId']} with digest ${req.params['digest']} for this client`);
+  }
+  return digestAddressed(req, deployment.yaml, deployment.digest, 'application/yaml', IMMUTABLE_PRIVATE);
+}
+
+export async function getBundle(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
+  const client = await authenticate(ctx, req);
+  const digest = req.params['digest']!;
+  const bytes = client.bundles.get(digest);
+  if (!bytes) throw new WfmError(404, `no bundle with digest ${digest} for this client`);
+  return digestAddressed(req, bytes, digest, mediaTypes(ctx.profile.vendor).deploymentBundle, IMMUTABLE_PUBLIC);
+}
+
+function digestAddressed(req: WfmRequest, bytes: Buffer, digest: string, type: string, cacheControl: string): Reply {
+  const headers = { etag: `"${digest}"`, 'cache-control': cacheControl };
+  if (etagMatches(header(req.headers, 'if-none-match'), headers.etag)) return { status: 304, headers };
+  return { status: 200, headers: { ...headers, 'content-type': type }, body: bytes };
+}
+
+/** RFC 9110 §12.5.1: absent Accept takes anything; else some range with q > 0 must cover one of `offered`. */
+export function acceptable(accept: string | undefined, offered: string[]): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((member) => {
+    const [range = '', ...params] = member.split(';').map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    if (q !== undefined && !(Number(q.slice(2)) > 0)) return false;
+    const [type, subtype] = range.split('/');
+    if (!type || !subtype) return false;
+    return offered.some((o) => {
+      const [ot, os] = o.split('/');
+      return (type === '*' && subtype === '*') || (type === ot && (subtype === '*' || subtype === os));
+    });
+  });
+}

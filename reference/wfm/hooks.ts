@@ -1,0 +1,120 @@
+// P5 hooks of the reference WFM: the operator actions no device-facing API offers.
+import { randomUUID } from 'node:crypto';
+import { certificateKeyId, parseCertificate } from '../pki.ts';
+import { parseDeviceId } from '../../spec/rules/device-id.ts';
+import { digestOf } from '../../spec/rules/desired-state.ts';
+import { formatSchemaErrors, validate } from '../../spec/schemas/index.ts';
+import { applicationDeploymentYaml, buildApplicationDeployment, type AssignedComponent } from './application-deployment.ts';
+import { buildManifest } from './manifest.ts';
+import type { Client, WfmStore } from './store.ts';
+
+export interface WfmHooks {
+  assignDeployment(input: { clientId: string; deviceId: string; applicationId: string; components: AssignedComponent[] }): Promise<{ deploymentId: string }>;
+  removeDeployment(input: { clientId: string; deviceId: string; deploymentId: string }): Promise<Record<string, never>>;
+  retireClient(input: { clientId: string }): Promise<Record<string, never>>;
+  trustClientCertificate(input: { certificatePem: string }): Promise<Record<string, never>>;
+}
+
+export function createHooks(store: WfmStore, vendor: string): WfmHooks {
+  // One change at a time per client, so two concurrent changes never share a manifestVersion.
+  const queues = new WeakMap<Client, Promise<unknown>>();
+  const serial = <T>(client: Client, fn: () => Promise<T>): Promise<T> => {
+    const next = (queues.get(client) ?? Promise.resolve()).then(fn, fn);
+    queues.set(client, next.catch(() => undefined));
+    return next;
+  };
+  const republish = async (client: Client) => {
+    client.manifest = await buildManifest(client, client.manifest.version + 1, vendor);
+  };
+
+  return {
+    async assignDeployment(input) {
+      const client = activeClient(store, input?.clientId);
+      checkTarget(client, input.deviceId);
+      const components = checkComponents(input.components);
+      if (typeof input.applicationId !== 'string' || input.applicationId === '') throw new Error('assignDeployment: applicationId is required');
+      return serial(client, async () => {
+        const deploymentId = randomUUID();
+        const doc = buildApplicationDeployment({ deploymentId, clientId: client.clientId, deviceId: input.deviceId, applicationId: input.applicationId, components }, vendor);
+        // Never serve a document the kit's own schema refuses (e.g. a repository without oci://, a revision with v).
+        const checked = validate('ApplicationDeployment', doc, { vendor });
+        if (!checked.ok) throw new Error(`assignDeployment: ${formatSchemaErrors(checked.errors)}`);
+        const yaml = applicationDeploymentYaml(doc);
+        client.deployments.set(deploymentId, {
+          deploymentId,
+          deviceId: input.deviceId,
+          componentNames: components.map((c) => c.name),
+          yaml,
+          digest: digestOf(yaml),
+          addedInVersion: client.manifest.version + 1,
+          removed: false,
+        });
+        client.active.push(deploymentId);
+        await republish(client);
+        return { deploymentId };
+      });
+    },
+
+    async removeDeployment(input) {
+      const client = activeClient(store, input?.clientId);
+      return serial(client, async () => {
+        const deployment = client.deployments.get(input.deploymentId);
+        if (!deployment || deployment.removed) throw new Error(`removeDeployment: no deployment ${input.deploymentId} for client ${client.clientId}`);
+        if (input.deviceId !== undefined && input.deviceId !== deployment.deviceId) {
+          throw new Error(`removeDeployment: deployment ${input.deploymentId} targets ${deployment.deviceId}, not ${input.deviceId}`);
+        }
+        // Kept (marked removed) so the client can still report removing/removed; see status.ts.
+        deployment.removed = true;
+        client.active = client.active.filter((id) => id !== input.deploymentId);
+        await republish(client);
+        return {};
+      });
+    },
+
+    async retireClient(input) {
+      const client = store.client(input?.clientId);
+      if (!client) throw new Error(`retireClient: unknown client ${input?.clientId}`);
+      client.retired = true;
+      return {};
+    },
+
+    async trustClientCertificate(input) {
+      let der: ArrayBuffer;
+      try {
+        der = parseCertificate(input?.certificatePem ?? '').rawData;
+      } catch (e) {
+        throw new Error(`trustClientCertificate: not a certificate: ${(e as Error).message}`);
+      }
+      store.trustedKeyIds.add(certificateKeyId(der));
+      return {};
+    },
+  };
+}
+
+function activeClient(store: WfmStore, clientId: string | undefined): Client {
+  const client = clientId === undefined ? undefined : store.client(clientId);
+  if (!client) throw new Error(`unknown client ${clientId}`);
+  if (client.retired) throw new Error(`client ${clientId} is retired`);
+  return client;
+}
+
+/** The target is a device the client registered, or `<gateway>/*` for a registered see-thru gateway (P4). */
+function checkTarget(client: Client, deviceId: unknown): void {
+  if (typeof deviceId !== 'string') throw new Error('assignDeployment: deviceId is required');
+  const device = deviceId.endsWith('/*') ? deviceId.slice(0, -2) : deviceId;
+  if (!parseDeviceId(device).ok) throw new Error(`assignDeployment: invalid deviceId ${deviceId}`);
+  if (!client.devices.has(device)) throw new Error(`assignDeployment: client ${client.clientId} has no device ${device}`);
+}
+
+function checkComponents(components: unknown): AssignedComponent[] {
+  if (!Array.isArray(components) || components.length === 0) throw new Error('assignDeployment: at least one component is required');
+  const names = new Set<string>();
+  for (const c of components as Partial<AssignedComponent>[]) {
+    if (typeof c?.name !== 'string' || typeof c.repository !== 'string' || typeof c.revision !== 'string') {
+      throw new Error('assignDeployment: each component needs string name, repository and revision');
+    }
+    if (names.has(c.name)) throw new Error(`assignDeployment: component ${c.name} appears twice`);
+    names.add(c.name);
+  }
+  return (components as AssignedComponent[]).map(({ name, repository, revision }) => ({ name, repository, revision }));
+}

@@ -1,0 +1,103 @@
+// §2.3, §4.3, P2, P3: the Certificate API and onboarding. Order: body (400), certificate (400), digest (400),
+// signature by the certificate's own key (401), trust (403).
+import { createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
+import { certificateKeyId, parseCertificate } from '../pki.ts';
+import { validate } from '../../spec/schemas/index.ts';
+import type { x509 } from '../../spec/x509.ts';
+import { algorithmForKey, verifySignature } from '../../simulators/transport/signing.ts';
+import { checkContentDigest, signatureInput, signatureRefusal } from './auth.ts';
+import type { WfmContext, WfmRequest } from './context.ts';
+import { WfmError, json, parseJsonObject, type Reply } from './http.ts';
+import { buildManifest } from './manifest.ts';
+import type { Client } from './store.ts';
+
+/** P2: the WFM root CA, no authentication. */
+export function certificateApi(ctx: WfmContext): Reply {
+  return json(200, { certificate: Buffer.from(ctx.rootCaPem, 'utf8').toString('base64') }, { 'cache-control': 'no-cache' });
+}
+
+export async function onboard(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
+  const body = parseJsonObject(req.body);
+  const checked = validate('OnboardingRequest', body, { vendor: ctx.profile.vendor });
+  if (!checked.ok) throw new WfmError(400, 'malformed OnboardingRequest', checked.errors);
+  const cert = decodeCertificate(body['certificate'] as string);
+  const der = Buffer.from(cert.rawData);
+  const keyId = certificateKeyId(der);
+  const { publicKey, algorithm } = signingKeyOf(cert);
+
+  if (ctx.profile.deviceAuth === 'signature') {
+    checkContentDigest(req);
+    const result = await verifySignature(
+      signatureInput(req, async (id) => (id === keyId ? { publicKey, algorithm } : undefined)),
+    );
+    if (!result.ok) {
+      const reason = result.reason === 'unknown-key' ? `keyid is not the SHA-256 of the onboarded certificate (${keyId})` : result.detail;
+      throw signatureRefusal({ ...result, detail: reason });
+    }
+  }
+  await checkTrusted(ctx, cert, keyId);
+
+  const known = ctx.store.byKeyId.get(keyId);
+  if (known?.retired) throw new WfmError(403, `client rejected: the client of this certificate (${known.clientId}) is retired`);
+  // Onboarding the same certificate again is idempotent: the same client, answered 201 again.
+  if (known) return json(201, { clientId: known.clientId });
+  const client: Client = {
+    clientId: randomUUID(),
+    keyId,
+    publicKey,
+    algorithm,
+    retired: false,
+    devices: new Map(),
+    deployments: new Map(),
+    active: [],
+    manifest: { version: 0, bytes: Buffer.alloc(0), etag: '' },
+    bundles: new Map(),
+    statuses: new Map(),
+  };
+  client.manifest = await buildManifest(client, 1, ctx.profile.vendor);
+  const raced = ctx.store.byKeyId.get(keyId);
+  if (raced) return json(201, { clientId: raced.clientId });
+  ctx.store.add(client);
+  return json(201, { clientId: client.clientId });
+}
+
+function decodeCertificate(text: string): x509.X509Certificate {
+  try {
+    return parseCertificate(text);
+  } catch (e) {
+    throw new WfmError(400, `invalid certificate format or structure: ${(e as Error).message}`);
+  }
+}
+
+function signingKeyOf(cert: x509.X509Certificate): { publicKey: KeyObject; algorithm: string } {
+  let publicKey: KeyObject;
+  try {
+    publicKey = createPublicKey({ key: Buffer.from(cert.publicKey.rawData), format: 'der', type: 'spki' });
+  } catch (e) {
+    throw new WfmError(400, `invalid certificate structure: unreadable public key (${(e as Error).message})`);
+  }
+  const algorithm = algorithmForKey(publicKey);
+  if (!algorithm) throw new WfmError(400, 'invalid certificate structure: its key is not EC P-256, RSA or Ed25519, the keys P3 signatures use');
+  return { publicKey, algorithm };
+}
+
+/** 403 unless the certificate is valid now and issued by a trusted device CA or trusted by the operator hook. */
+async function checkTrusted(ctx: WfmContext, cert: x509.X509Certificate, keyId: string): Promise<void> {
+  const now = new Date();
+  if (cert.notAfter < now) throw new WfmError(403, `certificate not trusted: expired at ${cert.notAfter.toISOString()}`);
+  if (cert.notBefore > now) throw new WfmError(403, `certificate not trusted: not valid before ${cert.notBefore.toISOString()}`);
+  if (ctx.store.trustedKeyIds.has(keyId)) return;
+  for (const ca of ctx.trustedDeviceCas) {
+    if (await issuedBy(cert, ca, now)) return;
+  }
+  throw new WfmError(403, `certificate not trusted: issuer "${cert.issuer}" is not a trusted device CA`);
+}
+
+async function issuedBy(cert: x509.X509Certificate, ca: x509.X509Certificate, now: Date): Promise<boolean> {
+  if (cert.issuer !== ca.subject || ca.notAfter < now || ca.notBefore > now) return false;
+  try {
+    return await cert.verify({ publicKey: ca, signatureOnly: true });
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,54 @@
+// The reference WFM's in-memory state: clients, their devices, deployments, manifests and status reports.
+import type { KeyObject } from 'node:crypto';
+import type { DeploymentStatusReport, DeviceCapabilities } from '../../spec/types.ts';
+
+export interface Client {
+  clientId: string;
+  /** P3: lowercase hex SHA-256 of the certificate DER; the signature's keyid names the client. */
+  keyId: string;
+  publicKey: KeyObject;
+  algorithm: string;
+  retired: boolean;
+  devices: Map<string, DeviceCapabilities>;
+  /** Every deployment the client may still report on, removed ones included until reported `removed`. */
+  deployments: Map<string, Deployment>;
+  /** Ids in the current state manifest, in assignment order. */
+  active: string[];
+  manifest: ServedManifest;
+  /** Every bundle the client was ever offered: bundle URLs are immutable (P4). */
+  bundles: Map<string, Buffer>;
+  statuses: Map<string, DeploymentStatusReport>;
+}
+
+export interface Deployment {
+  deploymentId: string;
+  deviceId: string;
+  componentNames: string[];
+  yaml: Buffer;
+  digest: string;
+  /** The first manifestVersion that carried it: no report can have adopted it from an older one. */
+  addedInVersion: number;
+  removed: boolean;
+}
+
+export interface ServedManifest {
+  version: number;
+  bytes: Buffer;
+  etag: string;
+}
+
+export class WfmStore {
+  readonly clients = new Map<string, Client>();
+  readonly byKeyId = new Map<string, Client>();
+  /** keyids of certificates the trustClientCertificate hook made trusted regardless of their issuer. */
+  readonly trustedKeyIds = new Set<string>();
+
+  add(client: Client): void {
+    this.clients.set(client.clientId, client);
+    this.byKeyId.set(client.keyId, client);
+  }
+
+  client(clientId: string): Client | undefined {
+    return this.clients.get(clientId);
+  }
+}

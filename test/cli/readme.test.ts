@@ -1,0 +1,23 @@
+// The README's signed-curl example, run exactly as written: the documentation cannot drift from the kit.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+test('README: a signed curl PUT of capabilities gets 201, the same PUT again 200', { timeout: 120_000 }, async () => {
+  const readme = await readFile(new URL('README.md', `file://${root}`), 'utf8');
+  const m = /<!-- example:signed-curl -->\s*```sh\n([\s\S]*?)```/.exec(readme);
+  assert.ok(m, 'README has the signed-curl example block');
+  await rm(`${root}.wfmck`, { recursive: true, force: true });
+  // Whatever happens, the background server must not outlive the test (npx does not forward signals: use its pid).
+  const stop = `kill "$(node -p 'require("./.wfmck/serve.json").pid' 2>/dev/null)" 2>/dev/null || true`;
+  const script = `set -euo pipefail\ntrap '${stop.replace(/'/g, `'\\''`)}' EXIT\n${m[1]}`;
+  const run = spawnSync('bash', ['-c', script], { cwd: root, encoding: 'utf8', timeout: 110_000 });
+  const statuses = run.stdout.split('\n').filter((l) => /^\d{3}$/.test(l));
+  assert.deepEqual(statuses, ['201', '201', '200'], `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`);
+  assert.equal(run.status, 0, run.stderr);
+  await rm(`${root}.wfmck`, { recursive: true, force: true });
+});
