@@ -1,0 +1,91 @@
+// conformance.json: what a vendor publishes. The run's metadata, the summary and one entry per catalog requirement.
+import type { Requirement } from '../spec/requirements.ts';
+import { SEED_PROFILE, type Profile, type Strictness } from '../spec/profile.ts';
+import type { RunContext } from '../fixtures/run-context.ts';
+import { buildMatrix, summarize, type RequirementResult, type Summary, type TestRecord } from './matrix.ts';
+
+/** What the report echoes about the run (from the RunContext; never a secret). */
+export interface RunMeta {
+  kit: { name: string; version: string };
+  /** True when the targets were the embedded reference services; null when no run context was given. */
+  embedded: boolean | null;
+  targets: Partial<RunContext['targets']>;
+  profile: Profile;
+  strictness: Strictness;
+  seed: number | null;
+  runs: number | null;
+  /** Names of the P5 hooks configured for the run (a check needing another one is skipped with its name). */
+  hooks: string[];
+  startedAt: string;
+}
+
+export interface ConformanceReport extends RunMeta {
+  endedAt: string;
+  interrupted: boolean;
+  summary: Summary;
+  requirements: RequirementResult[];
+  /** Problems of the run itself: global errors, tests naming no or unknown requirements. Never findings. */
+  problems: string[];
+}
+
+export function metaFromContext(ctx: RunContext): RunMeta {
+  return {
+    kit: { name: ctx.kit.name, version: ctx.kit.version },
+    embedded: ctx.embedded,
+    targets: { ...ctx.targets },
+    profile: { ...ctx.profile },
+    strictness: ctx.strictness,
+    seed: ctx.seed,
+    runs: ctx.runs,
+    hooks: Object.keys(ctx.hooks).sort(),
+    startedAt: ctx.startedAt,
+  };
+}
+
+/** Minimal metadata when Playwright runs without `wfmck run` (no WFMCK_CONTEXT). */
+export function fallbackMeta(version: string, startedAt: string, env: Record<string, string | undefined>): RunMeta {
+  const seed = env.WFMCK_SEED !== undefined && /^-?\d+$/.test(env.WFMCK_SEED) ? Number(env.WFMCK_SEED) : null;
+  const strictness = (['strict', 'default', 'lenient'] as const).find((s) => s === env.WFMCK_STRICTNESS) ?? 'default';
+  return {
+    kit: { name: 'wfmck', version },
+    embedded: null,
+    targets: {},
+    profile: { ...SEED_PROFILE, strictness },
+    strictness,
+    seed,
+    runs: null,
+    hooks: [],
+    startedAt,
+  };
+}
+
+export interface ReportInput {
+  meta: RunMeta;
+  catalog: readonly Requirement[];
+  records: readonly TestRecord[];
+  endedAt: string;
+  interrupted: boolean;
+  /** True when --grep (or a project filter) left tests out, so "not covered" may mean "not selected". */
+  filtered?: boolean;
+  problems?: readonly string[];
+}
+
+export function buildReport(input: ReportInput): ConformanceReport {
+  const known = new Set(input.catalog.map((r) => r.id));
+  const problems = [...(input.problems ?? [])];
+  for (const r of input.records) {
+    if (r.requirementIds.length === 0) problems.push(`test "${r.title}" (${r.file}:${r.line}) names no requirement`);
+    for (const id of r.requirementIds) {
+      if (!known.has(id)) problems.push(`test "${r.title}" (${r.file}:${r.line}) names ${id}, which is not in spec/requirements.yaml`);
+    }
+  }
+  const requirements = buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false);
+  return {
+    ...input.meta,
+    endedAt: input.endedAt,
+    interrupted: input.interrupted,
+    summary: summarize(requirements, input.meta.strictness),
+    requirements,
+    problems,
+  };
+}

@@ -1,0 +1,46 @@
+// One exchange of evidence as a person reads it: the request line, then request and response side by side.
+import type { Exchange } from '../../simulators/transport/types.ts';
+import { esc } from './escape.ts';
+
+function headerBlock(headers: Record<string, string> | undefined): string {
+  const lines = Object.entries(headers ?? {}).map(([k, v]) => `${k}: ${v}`);
+  return lines.length > 0 ? lines.join('\n') : '(no headers)';
+}
+
+/** JSON bodies indented for reading; anything else (or a trimmed JSON body) exactly as received. */
+export function readableBody(body: string): string {
+  if (!/^\s*[[{]/.test(body)) return body;
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+function pane(title: string, headers: Record<string, string> | undefined, body: string | undefined): string {
+  return `<div class="pane"><div class="pane-title">${title}</div>`
+    + `<pre class="headers">${esc(headerBlock(headers))}</pre>`
+    + (body !== undefined && body !== '' ? `<pre class="body">${esc(readableBody(body))}</pre>` : '<div class="muted">(no body)</div>')
+    + '</div>';
+}
+
+function outcome(x: Exchange): string {
+  if (x.error) return `<span class="x-error">${esc(x.error.code)}</span>`;
+  return x.status !== undefined ? `<span class="x-status x-${Math.floor(x.status / 100)}xx">${esc(x.status)}</span>` : '<span class="muted">no response</span>';
+}
+
+export function exchangeHtml(x: Exchange, index: number): string {
+  const response = x.error
+    ? `<div class="pane"><div class="pane-title">No HTTP response</div><pre class="body">${esc(`${x.error.code}: ${x.error.message}`)}</pre></div>`
+    : pane(`Response ${esc(x.status ?? '')}`, x.responseHeaders, x.responseBody);
+  const attempt = x.attempt > 1 ? ` <span class="muted">attempt ${esc(x.attempt)}</span>` : '';
+  return `<div class="exchange"><div class="reqline"><span class="muted">#${index + 1}</span> <b>${esc(x.method)}</b> `
+    + `<span class="url">${esc(x.url)}</span> &rarr; ${outcome(x)} <span class="muted">${esc(Math.round(x.durationMs))} ms</span>${attempt}</div>`
+    + `<div class="panes">${pane('Request', x.requestHeaders, x.requestBody)}${response}</div></div>`;
+}
+
+export function evidenceHtml(exchanges: readonly Exchange[]): string {
+  if (exchanges.length === 0) return '';
+  const n = exchanges.length;
+  return `<div class="evidence"><div class="evidence-title">Evidence: ${n} exchange${n === 1 ? '' : 's'}</div>${exchanges.map(exchangeHtml).join('')}</div>`;
+}

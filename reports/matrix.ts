@@ -1,0 +1,186 @@
+// The requirement matrix: test results in, one status per catalog requirement out. Pure (STYLE: the status lattice).
+//
+// Tests:        fail > error > skip > pass (worst wins). `error` = the kit broke; it never counts against the target.
+// Requirement:  a failure is then weighed by level and strictness (P9): MUST fails (in lenient, a MUST with errata
+//               warns), SHOULD warns (fails in strict), MAY only ever warns. `error` stays `error`: the requirement
+//               was not judged, so it is neither a pass nor a finding. With no test: `untestable` (catalog reason),
+//               `skip` for a client's duty (the device persona judges it), else `not-covered` (a gap, never a pass).
+import { isMandatory, type Level, type Observer, type Requirement } from '../spec/requirements.ts';
+import type { Strictness } from '../spec/profile.ts';
+import type { Exchange } from '../simulators/transport/types.ts';
+import type { Failure } from './failure.ts';
+import { compareSections } from './sections.ts';
+
+export type TestStatus = 'pass' | 'fail' | 'skip' | 'error';
+export type RequirementStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'error' | 'untestable' | 'not-covered';
+export type Verdict = 'conformant' | 'not-conformant' | 'incomplete';
+
+export const TEST_STATUSES: readonly TestStatus[] = ['pass', 'fail', 'skip', 'error'];
+export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['fail', 'error', 'warn', 'skip', 'not-covered', 'untestable', 'pass'];
+
+/** One test as the report keeps it. */
+export interface TestEntry {
+  title: string;
+  file: string;
+  line: number;
+  status: TestStatus;
+  durationMs: number;
+  error?: Failure;
+  /** Why it was skipped (Playwright's skip annotation, e.g. "needs hook retireClient"). */
+  reason?: string;
+}
+
+/** A test with the requirement ids it checks and the exchanges it attached. */
+export interface TestRecord extends TestEntry {
+  requirementIds: string[];
+  evidence?: Exchange[];
+}
+
+export interface RequirementResult {
+  id: string;
+  section: string;
+  level: Level;
+  observer: Observer;
+  text: string;
+  status: RequirementStatus;
+  tests: TestEntry[];
+  /** Why the status is what it is, whenever it is not a plain pass or fail. */
+  reason?: string;
+  errata?: string;
+  /** Exchanges of the failing tests, at most MAX_EVIDENCE. */
+  evidence?: Exchange[];
+}
+
+export type Counts = Record<'pass' | 'fail' | 'warn' | 'skip' | 'error' | 'untestable' | 'notCovered', number>;
+
+export interface Summary extends Counts {
+  requirements: number;
+  /** Requirements of level MUST or MUST NOT whose status is fail: `wfmck run` exits 1 iff this is above 0. */
+  mustFailed: number;
+  verdict: Verdict;
+  byLevel: Record<Level, Counts & { requirements: number }>;
+}
+
+export const MAX_EVIDENCE = 20;
+export const JUDGED_OBSERVERS: readonly Observer[] = ['wfm', 'identity', 'registry'];
+export const CLIENT_REASON = "a device client's duty: judged by the device persona, not by a run against the services";
+export const NOT_COVERED_REASON = 'no test in this run checks it';
+
+const TEST_RANK: Record<TestStatus, number> = { pass: 0, skip: 1, error: 2, fail: 3 };
+
+/** The worst status of a requirement's tests, or undefined when it has none. */
+export function worstTestStatus(statuses: readonly TestStatus[]): TestStatus | undefined {
+  return statuses.reduce<TestStatus | undefined>((w, s) => (w === undefined || TEST_RANK[s] > TEST_RANK[w] ? s : w), undefined);
+}
+
+/** What a failing test means for a requirement of this level at this strictness. */
+export function weighFailure(level: Level, hasErrata: boolean, strictness: Strictness): 'fail' | 'warn' {
+  if (level === 'MAY') return 'warn';
+  if (level === 'SHOULD' || level === 'SHOULD NOT') return strictness === 'strict' ? 'fail' : 'warn';
+  return strictness === 'lenient' && hasErrata ? 'warn' : 'fail';
+}
+
+type Judged = Pick<Requirement, 'level' | 'observer' | 'errata'>;
+
+export function requirementStatus(req: Judged, tests: readonly TestStatus[], strictness: Strictness): RequirementStatus {
+  const worst = worstTestStatus(tests);
+  if (worst === undefined) {
+    if (req.observer === 'untestable') return 'untestable';
+    return req.observer === 'client' ? 'skip' : 'not-covered';
+  }
+  return worst === 'fail' ? weighFailure(req.level, req.errata !== undefined, strictness) : worst;
+}
+
+function reasonFor(req: Requirement, status: RequirementStatus, tests: readonly TestEntry[], strictness: Strictness, filtered: boolean): string | undefined {
+  switch (status) {
+    case 'untestable':
+      return req.reason;
+    case 'not-covered':
+      return filtered ? `${NOT_COVERED_REASON} (tests were filtered by --grep)` : NOT_COVERED_REASON;
+    case 'skip':
+      if (tests.length === 0) return CLIENT_REASON;
+      return unique(tests.filter((t) => t.status === 'skip').map((t) => t.reason ?? 'skipped')).join('; ');
+    case 'error':
+      return 'the kit could not judge it (kit error, not a finding against the target)';
+    case 'warn':
+      if (req.level === 'MAY') return 'MAY: an optional behaviour never fails a run';
+      if (req.level === 'SHOULD' || req.level === 'SHOULD NOT') return `${req.level}: warns in ${strictness} strictness, fails only in strict`;
+      return 'known ambiguity (errata): lenient strictness does not fail a run on it';
+    default:
+      return undefined;
+  }
+}
+
+/** One result per catalog requirement, in spec order; tests naming ids outside the catalog are the caller's problem. */
+export function buildMatrix(catalog: readonly Requirement[], records: readonly TestRecord[], strictness: Strictness, filtered = false): RequirementResult[] {
+  const byId = new Map<string, TestRecord[]>();
+  for (const r of records) for (const id of unique(r.requirementIds)) byId.set(id, [...(byId.get(id) ?? []), r]);
+  const ordered = catalog.map((req, index) => ({ req, index })).sort((a, b) => compareSections(a.req.section, b.req.section) || a.index - b.index);
+  return ordered.map(({ req }) => {
+    const tests = byId.get(req.id) ?? [];
+    const status = requirementStatus(req, tests.map((t) => t.status), strictness);
+    const reason = reasonFor(req, status, tests, strictness, filtered);
+    const evidence = status === 'pass' ? [] : tests.filter((t) => t.status === 'fail' || t.status === 'error').flatMap((t) => t.evidence ?? []).slice(0, MAX_EVIDENCE);
+    return {
+      id: req.id,
+      section: req.section,
+      level: req.level,
+      observer: req.observer,
+      text: req.text,
+      status,
+      tests: tests.map(entryOf),
+      ...(reason !== undefined && { reason }),
+      ...(req.errata !== undefined && { errata: req.errata }),
+      ...(evidence.length > 0 && { evidence }),
+    };
+  });
+}
+
+function entryOf(r: TestRecord): TestEntry {
+  const { requirementIds: _ids, evidence: _evidence, ...entry } = r;
+  return entry;
+}
+
+function emptyCounts(): Counts {
+  return { pass: 0, fail: 0, warn: 0, skip: 0, error: 0, untestable: 0, notCovered: 0 };
+}
+
+function countKey(status: RequirementStatus): keyof Counts {
+  return status === 'not-covered' ? 'notCovered' : status;
+}
+
+/** Levels whose non-pass keeps a run from being conformant: MUSTs, and SHOULDs too in strict (P9). */
+export function blockingLevel(level: Level, strictness: Strictness): boolean {
+  return isMandatory(level) || (strictness === 'strict' && (level === 'SHOULD' || level === 'SHOULD NOT'));
+}
+
+/**
+ * not-conformant: any requirement fails at this strictness. incomplete: a blocking requirement this run judges
+ * (observer wfm, identity or registry) is skipped, not covered or hit a kit error. A lenient warn on a known
+ * ambiguity does not block: the strictness is printed beside the verdict.
+ */
+export function verdictOf(results: readonly RequirementResult[], strictness: Strictness): Verdict {
+  if (results.some((r) => r.status === 'fail')) return 'not-conformant';
+  const open = results.some(
+    (r) => JUDGED_OBSERVERS.includes(r.observer) && blockingLevel(r.level, strictness) && r.status !== 'pass' && r.status !== 'warn',
+  );
+  return open ? 'incomplete' : 'conformant';
+}
+
+export function summarize(results: readonly RequirementResult[], strictness: Strictness): Summary {
+  const total = emptyCounts();
+  const byLevel = Object.fromEntries(
+    (['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'MAY'] as const).map((l) => [l, { requirements: 0, ...emptyCounts() }]),
+  ) as Summary['byLevel'];
+  for (const r of results) {
+    total[countKey(r.status)] += 1;
+    byLevel[r.level][countKey(r.status)] += 1;
+    byLevel[r.level].requirements += 1;
+  }
+  const mustFailed = results.filter((r) => isMandatory(r.level) && r.status === 'fail').length;
+  return { requirements: results.length, ...total, mustFailed, verdict: verdictOf(results, strictness), byLevel };
+}
+
+function unique<T>(items: readonly T[]): T[] {
+  return [...new Set(items)];
+}

@@ -1,0 +1,79 @@
+// The transport seam: what simulators and suites see of HTTP. Implementations: undici (real sockets) and test doubles.
+import type { KeyObject } from 'node:crypto';
+import type { SignatureAlgorithm } from './signing.ts';
+
+/** One request/response as a suite attaches it for evidence (bodies trimmed, secrets never included). */
+export interface Exchange {
+  /** Unique per exchange; also sent as the `wfmck-test-id` header when the caller sets a test id. */
+  id: string;
+  testId?: string;
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  /** UTF-8 text of the body (or `<N bytes binary>`), trimmed to the transcript's limit. */
+  requestBody?: string;
+  status?: number;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+  startedAt: string;
+  durationMs: number;
+  attempt: number;
+  error?: { code: TransportErrorCode; message: string };
+}
+
+export type TransportErrorCode =
+  | 'WFMCK_E_TIMEOUT'
+  | 'WFMCK_E_RESPONSE_TOO_LARGE'
+  | 'WFMCK_E_CONNECTION'
+  | 'WFMCK_E_TLS'
+  | 'WFMCK_E_PROTOCOL'
+  | 'WFMCK_E_ABORTED';
+
+/** A failure below HTTP (no status), with the exchange that shows it. */
+export class TransportError extends Error {
+  constructor(
+    readonly code: TransportErrorCode,
+    message: string,
+    readonly exchange: Exchange,
+  ) {
+    super(message);
+  }
+}
+
+export interface RequestSigner {
+  keyId: string;
+  privateKey: KeyObject;
+  algorithm: SignatureAlgorithm;
+}
+
+export interface RequestOptions {
+  method: string;
+  /** Absolute URL, or a path resolved against the transport's base URL. */
+  url: string;
+  headers?: Record<string, string>;
+  /** Raw body; `json` is serialised with `content-type: application/json`. */
+  body?: Uint8Array | string;
+  json?: unknown;
+  /** Signs per profiles.md P3 (Content-Digest + RFC 9421) when given. */
+  signer?: RequestSigner;
+  /** `idempotent` retries connection failures and 429/502/503/504 with backoff and jitter; default `never`. */
+  retry?: 'never' | 'idempotent';
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+  text(): string;
+  /** Parses the body as JSON; throws a TransportError WFMCK_E_PROTOCOL with the exchange when it is not JSON. */
+  json<T = unknown>(): T;
+  exchange: Exchange;
+}
+
+export interface Transport {
+  request(opts: RequestOptions): Promise<HttpResponse>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,106 @@
+// From Playwright's TestCase/TestResult to report records, fed with synthetic objects of the reporter API's shape.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { recordOf, type CaseLike, type ResultLike } from '../../reports/collect.ts';
+import { MAX_BODY_CHARS, parseEvidence } from '../../reports/evidence.ts';
+import { MAX_EVIDENCE } from '../../reports/matrix.ts';
+import { exchange } from './synthetic.ts';
+
+const opts = { rootDir: '/repo', runSeed: 7, allIds: ['CAP-PUT-201', 'CAP-PUT-200'], interrupted: false };
+
+function result(over: Partial<ResultLike> = {}): ResultLike {
+  return { status: 'passed', duration: 12.4, errors: [], annotations: [], attachments: [], ...over };
+}
+
+function testCase(results: ResultLike[], over: Partial<CaseLike> = {}): CaseLike {
+  return {
+    title: 'CAP-PUT-201 PUT creates',
+    location: { file: '/repo/suites/capabilities.spec.ts', line: 12, column: 1 },
+    annotations: [{ type: 'req', description: 'CAP-PUT-201' }],
+    results: results as CaseLike['results'],
+    ...over,
+  };
+}
+
+const evidence = (items: unknown) => ({ name: 'evidence', contentType: 'application/json', body: Buffer.from(JSON.stringify(items)) });
+
+test('a pass: ids, relative file, rounded duration, no evidence kept', () => {
+  const r = recordOf(testCase([result({ attachments: [evidence([exchange()])] })]), opts);
+  assert.deepEqual(r, { requirementIds: ['CAP-PUT-201'], title: 'CAP-PUT-201 PUT creates', file: 'suites/capabilities.spec.ts', line: 12, status: 'pass', durationMs: 12 });
+});
+
+test('a skip carries the reason of its skip annotation (test or result), once', () => {
+  const skip = { type: 'skip', description: 'needs hook retireClient' };
+  const r = recordOf(testCase([result({ status: 'skipped', annotations: [skip] })], { annotations: [{ type: 'req', description: 'CAP-PUT-201' }, skip] }), opts);
+  assert.equal(r.status, 'skip');
+  assert.equal(r.reason, 'needs hook retireClient');
+  assert.equal(recordOf(testCase([result({ status: 'skipped' })]), opts).reason, 'skipped');
+});
+
+test('a failure keeps its error, replay and evidence; the last attempt decides', () => {
+  const failed = result({
+    status: 'failed',
+    errors: [{ message: '\u001b[31mError: expect(received).toBe(expected)\u001b[39m\n\nExpected: 201\nReceived: 500' }],
+    attachments: [evidence([exchange()]), { name: 'trace', contentType: 'application/zip', body: Buffer.from('zip') }],
+  });
+  const r = recordOf(testCase([result(), failed], { annotations: [{ type: 'req', description: 'CAP-PUT-201' }, { type: 'req', description: 'CAP-PUT-200' }] }), opts);
+  assert.equal(r.status, 'fail');
+  assert.deepEqual(r.requirementIds, ['CAP-PUT-201', 'CAP-PUT-200']);
+  assert.equal(r.error?.message, 'Error: expect(received).toBe(expected)\n\nExpected: 201\nReceived: 500');
+  assert.equal(r.error?.replay, "npx wfmck run --seed 7 --grep 'CAP-PUT-201'");
+  assert.equal(r.evidence?.length, 1);
+  assert.equal(r.evidence?.[0]?.responseBody, exchange().responseBody);
+  assert.equal(recordOf(testCase([failed, result()]), opts).status, 'pass', 'a retry that passed is a pass');
+});
+
+test('a timeout is a failure; a kit error is an error; evidence from a file attachment is read', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wfmck-collect-'));
+  try {
+    const file = join(dir, 'evidence.json');
+    writeFileSync(file, JSON.stringify([exchange(), exchange({ id: 'x2' })]));
+    const timedOut = recordOf(testCase([result({ status: 'timedOut', errors: [{ message: 'Test timeout of 30000ms exceeded.' }], attachments: [{ name: 'evidence', contentType: 'application/json', path: file }] })]), opts);
+    assert.equal(timedOut.status, 'fail');
+    assert.equal(timedOut.evidence?.length, 2);
+    const kit = recordOf(testCase([result({ status: 'failed', errors: [{ message: 'Error: hook retireClient: exited with code 3' }] })]), opts);
+    assert.equal(kit.status, 'error');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('tests that never ran are skipped, saying whether the run was interrupted', () => {
+  assert.deepEqual([recordOf(testCase([]), opts).status, recordOf(testCase([]), opts).reason], ['skip', 'not run']);
+  assert.equal(recordOf(testCase([]), { ...opts, interrupted: true }).reason, 'not run: the run was interrupted');
+  assert.equal(recordOf(testCase([result({ status: 'interrupted' })]), opts).reason, 'interrupted before it finished');
+});
+
+test('broken evidence is reported as a problem and never throws', () => {
+  const problems: string[] = [];
+  const bad = result({
+    status: 'failed',
+    errors: [{ message: 'no' }],
+    attachments: [
+      { name: 'evidence', contentType: 'application/json', body: Buffer.from('not json') },
+      evidence([{ nope: 1 }, exchange()]),
+      { name: 'evidence', contentType: 'application/json', path: '/nonexistent/evidence.json' },
+    ],
+  });
+  const r = recordOf(testCase([bad]), opts, problems);
+  assert.equal(r.evidence?.length, 1);
+  assert.equal(problems.length, 2);
+  assert.match(problems.join('\n'), /unreadable/);
+  assert.match(problems.join('\n'), /2 evidence entries are not an Exchange/);
+});
+
+test('parseEvidence caps the count and the body size, and keeps fields as text', () => {
+  const many = Array.from({ length: MAX_EVIDENCE + 5 }, (_, i) => exchange({ id: `x${i}` }));
+  assert.equal(parseEvidence([JSON.stringify(many)]).exchanges.length, MAX_EVIDENCE);
+  const huge = parseEvidence([JSON.stringify([exchange({ responseBody: 'a'.repeat(MAX_BODY_CHARS + 10) })])]).exchanges[0]!;
+  assert.match(huge.responseBody!, /\(10 more characters\)$/);
+  const odd = parseEvidence([JSON.stringify([{ method: 'GET', url: 'http://127.0.0.1/', requestHeaders: { n: 5 }, status: '200' }])]).exchanges[0]!;
+  assert.deepEqual(odd.requestHeaders, { n: '5' });
+  assert.equal(odd.status, undefined, 'a status that is not a number is dropped, not trusted');
+});

@@ -1,0 +1,71 @@
+// conformance.html in a real browser (system Chromium, never a downloaded one): the matrix renders, a filter hides
+// rows, a failure's evidence expands, a hostile body stays text; a screenshot is kept as an artifact.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Browser } from '@playwright/test';
+import { renderHtml } from '../../reports/html/render.ts';
+import { specSectionTitles } from '../../reports/requirement-reporter.ts';
+import { FAILING_ID, HOSTILE_BODY, syntheticReport } from './synthetic.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SCREENSHOT_DIR = fileURLToPath(new URL('../../reports/out/screenshots/', import.meta.url));
+
+test('conformance.html renders, filters, expands evidence and keeps hostile bodies inert in Chromium', { timeout: 120_000 }, async () => {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install it with "apt-get update && apt-get install -y chromium" (.ci/run does this)`);
+  const report = syntheticReport();
+  const dir = mkdtempSync(join(tmpdir(), 'wfmck-html-'));
+  const file = join(dir, 'conformance.html');
+  writeFileSync(file, renderHtml(report, specSectionTitles()));
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    page.on('pageerror', (e) => consoleErrors.push(e.message));
+    await page.goto(pathToFileURL(file).href);
+
+    assert.equal(await page.locator('tr.req').count(), report.requirements.length, 'one row per requirement');
+    assert.equal(await page.locator('tr.req:visible').count(), report.requirements.length, 'all rows visible before filtering');
+    assert.match(await page.locator('#shown').innerText(), new RegExp(`^${report.requirements.length} of ${report.requirements.length}`));
+
+    // The level filter hides every row of another level.
+    await page.selectOption('#f-level', 'MAY');
+    const may = report.requirements.filter((r) => r.level === 'MAY').length;
+    assert.equal(await page.locator('tr.req:visible').count(), may);
+    assert.equal(await page.locator('tr.req[data-level="MUST"]:visible').count(), 0);
+    await page.click('#f-reset');
+    await page.fill('#f-text', FAILING_ID.toLowerCase());
+    assert.equal(await page.locator('tr.req:visible').count(), 1, 'free text finds the one requirement');
+    await page.click('#f-reset');
+    await page.click('.chip.st-fail');
+    assert.equal(await page.locator('tr.req:visible').count(), report.summary.fail, 'the fail chip filters to failures');
+
+    // The failure's evidence is collapsed, then visible after a click on its summary.
+    const row = page.locator(`tr.req[id="${FAILING_ID}"]`);
+    const body = row.locator('pre.body', { hasText: '<script>' });
+    assert.equal(await body.isVisible(), false, 'evidence starts collapsed');
+    await row.locator('details.failure > summary').click();
+    assert.equal(await body.isVisible(), true, 'evidence visible after expanding');
+    assert.equal(await body.innerText(), HOSTILE_BODY, 'the hostile body is shown as text');
+    assert.match(await row.locator('.replay code').innerText(), /^npx wfmck run --seed 42 --grep 'CAP-EXT-IGNORED'$/);
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned), undefined, 'no injected script ran');
+    assert.equal(await page.locator('tr.req script, tr.req img').count(), 0, 'no element was injected');
+    assert.deepEqual(consoleErrors, [], 'the page runs without errors (its own script passes the CSP)');
+
+    await page.click('#f-reset');
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'conformance.png'), fullPage: false });
+    await page.setViewportSize({ width: 1400, height: 1400 });
+    await row.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'conformance-failure.png') });
+  } finally {
+    await browser?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,83 @@
+// conformance.html as text: everything from the target escaped, one row per requirement, self-contained.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { renderHtml } from '../../reports/html/render.ts';
+import { esc } from '../../reports/html/escape.ts';
+import { readableBody } from '../../reports/html/exchanges.ts';
+import { SCRIPT } from '../../reports/html/script.ts';
+import { STYLE } from '../../reports/html/style.ts';
+import { specSectionTitles } from '../../reports/requirement-reporter.ts';
+import type { ConformanceReport } from '../../reports/conformance-json.ts';
+import { FAILING_ID, exchange, syntheticReport } from './synthetic.ts';
+
+const ATTACK = '<script>alert(1)</script>';
+
+function hostileReport(): ConformanceReport {
+  const report = syntheticReport();
+  const failing = report.requirements.find((r) => r.id === FAILING_ID)!;
+  failing.evidence = [exchange({
+    url: `https://127.0.0.1/x?q="><script>alert(1)</script>`,
+    requestHeaders: { [`x-${ATTACK}`]: ATTACK },
+    responseHeaders: { 'content-type': `text/html"><script>alert(1)</script>` },
+    responseBody: ATTACK,
+  })];
+  failing.tests[0]!.title = `${FAILING_ID} ${ATTACK}`;
+  failing.tests[0]!.error = { message: `Received: ${ATTACK}`, replay: `npx wfmck run --grep '${FAILING_ID}'` };
+  report.targets = { wfm: `https://127.0.0.1:1/${ATTACK}` };
+  report.problems = [`run error: ${ATTACK}`];
+  return report;
+}
+
+test('a response body containing <script>alert(1)</script> renders inert, as do headers, urls, titles and errors', () => {
+  const html = renderHtml(hostileReport(), specSectionTitles());
+  assert.ok(!html.includes(ATTACK), 'the attack string never appears as markup');
+  assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), 'it appears as text');
+  assert.equal(html.match(/<script\b/g)?.length, 1, 'the page has exactly its own script element');
+  assert.ok(!/<img\b/i.test(html), 'no image element slipped in');
+});
+
+test('the CSP allows the page its own style and script only, by hash', () => {
+  const html = renderHtml(syntheticReport());
+  const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
+  const hash = (s: string) => createHash('sha256').update(s).digest('base64');
+  assert.match(csp, /default-src 'none'/);
+  assert.ok(csp.includes(`script-src 'sha256-${hash(SCRIPT)}'`));
+  assert.ok(csp.includes(`style-src 'sha256-${hash(STYLE)}'`));
+  assert.ok(html.includes(`<script>${SCRIPT}</script>`) && html.includes(`<style>${STYLE}</style>`), 'hashed text is the inlined text');
+});
+
+test('self-contained: no external resource of any kind', () => {
+  const html = renderHtml(syntheticReport());
+  assert.ok(!/<(link|iframe|object|embed)\b/i.test(html));
+  assert.ok(!/<[a-z]+\b[^>]*\s(src|href)=(?!"#)/i.test(html), 'no element loads anything; links only point inside the page');
+  assert.ok(!/url\(/i.test(STYLE));
+  assert.deepEqual(html.match(/https?:\/\/(?!127\.0\.0\.1[:/])[^\s"<]*/g), null, 'only the loopback targets appear as URLs');
+});
+
+test('one row per requirement, grouped by section in spec order, with section headings', () => {
+  const report = syntheticReport();
+  const html = renderHtml(report, specSectionTitles());
+  assert.equal(html.match(/<tr class="req"/g)?.length, report.requirements.length);
+  const sections = [...html.matchAll(/<section class="spec-section" data-section="([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(sections.slice(0, 4), ['1', '2.1', '2.1.1', '2.2']);
+  assert.equal(sections.at(-1)?.startsWith('P'), true, 'profiles come last');
+  assert.ok(html.includes('DeviceCapabilities (body of PUT capabilities)'));
+  assert.ok(html.includes('<details class="failure"><summary>1 of 1 test failed, 2 exchanges of evidence</summary>'));
+});
+
+test('the header shows verdict, strictness, seed and an interrupted run', () => {
+  const report = { ...syntheticReport(), interrupted: true };
+  const html = renderHtml(report);
+  assert.match(html, /class="verdict verdict-not-conformant">Not conformant</);
+  assert.match(html, /<dt>Seed<\/dt><dd>42 /);
+  assert.match(html, /interrupted: results are partial/);
+});
+
+test('esc and readableBody', () => {
+  assert.equal(esc(`<a href="x" onclick='y'>&</a>`), '&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+  assert.equal(esc(undefined), '');
+  assert.equal(readableBody('{"a":[1]}'), '{\n  "a": [\n    1\n  ]\n}');
+  assert.equal(readableBody('{"a":[1'), '{"a":[1', 'a trimmed JSON body is shown as received');
+  assert.equal(readableBody('plain'), 'plain');
+});
