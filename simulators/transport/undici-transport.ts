@@ -1,0 +1,218 @@
+// The real transport: undici over one keep-alive Agent, every exchange bounded in time and size, retried only when
+// the caller says it is idempotent, and recorded (redacted, trimmed) whatever happens.
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { Agent, request, type Dispatcher } from 'undici';
+import { classify } from './classify.ts';
+import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from './evidence.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, announcedLength, hasNoBody, readCapped } from './limits.ts';
+import { flattenHeaders, httpResponse } from './response.ts';
+import { DEFAULT_RETRY, RETRYABLE_STATUSES, mayRetry, nextDelayMs, sleep, type RetryPolicy } from './retry.ts';
+import { signRequest } from './signing.ts';
+import type { Transcript } from './transcript.ts';
+import { TransportError, type Exchange, type HttpResponse, type RequestOptions, type Transport } from './types.ts';
+
+/** Sent on every request of a transport with a test id, so a vendor can find the kit's requests in their logs. */
+export const TEST_ID_HEADER = 'wfmck-test-id';
+
+export interface SharedAgentOptions {
+  /** PEM trust anchors for the servers; default: Node's bundled roots. */
+  ca?: string | string[];
+  /** mTLS (profiles.md P3 `mtls`). */
+  clientCert?: { cert: string; key: string };
+  /** Sockets per origin; default undici's (no limit) for one transport, 128 for a shared agent. */
+  connections?: number;
+  connectTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
+}
+
+export interface TransportOptions extends SharedAgentOptions {
+  /** Relative request URLs resolve against it. */
+  baseUrl?: string;
+  /** A shared Agent/Pool for fleets; when given, ca/clientCert/connections are its business and close() leaves it open. */
+  dispatcher?: Dispatcher;
+  /** Whole exchange, body included; default 10 s. */
+  timeoutMs?: number;
+  /** Default 1 MiB. */
+  maxResponseBytes?: number;
+  transcript?: Transcript;
+  testId?: string;
+  retry?: RetryPolicy;
+}
+
+export interface UndiciTransport extends Transport {
+  readonly baseUrl: string | undefined;
+  readonly transcript: Transcript | undefined;
+  /** The same connections, transcript and limits, with another `wfmck-test-id`; its close() leaves them open. */
+  forTest(testId: string): UndiciTransport;
+}
+
+/** One keep-alive Agent for many transports (a fleet of thousands shares its sockets); pipelining stays at 1. */
+export function createSharedAgent(opts: SharedAgentOptions = {}): Agent {
+  return makeAgent(opts, opts.connections ?? 128);
+}
+
+function makeAgent(opts: SharedAgentOptions, connections: number | undefined): Agent {
+  return new Agent({
+    pipelining: 1,
+    keepAliveTimeout: opts.keepAliveTimeoutMs ?? 4_000,
+    ...(connections !== undefined ? { connections } : {}),
+    connect: {
+      ...(opts.ca !== undefined ? { ca: opts.ca } : {}),
+      ...(opts.clientCert ? { cert: opts.clientCert.cert, key: opts.clientCert.key } : {}),
+      timeout: opts.connectTimeoutMs ?? 5_000,
+    },
+  });
+}
+
+interface Config {
+  baseUrl: string | undefined;
+  dispatcher: Dispatcher;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  transcript: Transcript | undefined;
+  testId: string | undefined;
+  retry: RetryPolicy;
+}
+
+export function createTransport(opts: TransportOptions = {}): UndiciTransport {
+  const owned = opts.dispatcher ? undefined : makeAgent(opts, opts.connections);
+  const config: Config = {
+    baseUrl: opts.baseUrl,
+    dispatcher: opts.dispatcher ?? owned!,
+    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxResponseBytes: opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    transcript: opts.transcript,
+    testId: opts.testId,
+    retry: opts.retry ?? DEFAULT_RETRY,
+  };
+  return transportOf(config, async () => {
+    await owned?.close();
+  });
+}
+
+function transportOf(config: Config, close: () => Promise<void>): UndiciTransport {
+  return {
+    baseUrl: config.baseUrl,
+    transcript: config.transcript,
+    request: (opts) => send(config, opts),
+    close,
+    forTest: (testId) => transportOf({ ...config, testId }, async () => undefined),
+  };
+}
+
+const retryable = new WeakSet<TransportError>();
+
+async function send(config: Config, opts: RequestOptions): Promise<HttpResponse> {
+  const method = opts.method.toUpperCase();
+  const url = resolveUrl(opts.url, config.baseUrl);
+  const { headers, body } = prepare(opts, config.testId);
+  const retrying = mayRetry(method, opts.retry);
+  let last: Exchange | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const sent = opts.signer ? { ...headers, ...(await sign(opts.signer, method, url, headers, body)) } : headers;
+    let wait: number;
+    try {
+      const res = await once(config, opts, { method, url, headers: sent, body }, attempt);
+      last = res.exchange;
+      if (!retrying || attempt >= config.retry.attempts || !RETRYABLE_STATUSES.has(res.status)) return res;
+      wait = nextDelayMs(attempt, config.retry, res.headers['retry-after']);
+    } catch (error) {
+      if (!(error instanceof TransportError) || !retrying || attempt >= config.retry.attempts || !retryable.has(error)) throw error;
+      last = error.exchange;
+      wait = nextDelayMs(attempt, config.retry);
+    }
+    try {
+      await sleep(wait, opts.signal);
+    } catch {
+      throw new TransportError('WFMCK_E_ABORTED', `request aborted by the caller while waiting ${wait} ms to retry`, last);
+    }
+  }
+}
+
+interface Prepared {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: Uint8Array | undefined;
+}
+
+async function once(config: Config, opts: RequestOptions, req: Prepared, attempt: number): Promise<HttpResponse> {
+  const trimBytes = config.transcript?.trimBytes ?? DEFAULT_TRIM_BYTES;
+  const timeoutMs = opts.timeoutMs ?? config.timeoutMs;
+  const started = performance.now();
+  const exchange: Exchange = {
+    id: randomUUID(),
+    ...(config.testId !== undefined ? { testId: config.testId } : {}),
+    method: req.method,
+    url: redactUrl(req.url),
+    requestHeaders: redactHeaders(req.headers),
+    ...optional('requestBody', renderBody(req.body, trimBytes)),
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    attempt,
+  };
+  // undici's headers/body timers are coarse and idle-based; this one bounds the whole exchange.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error(`deadline of ${timeoutMs} ms`)), timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
+  const progress = { afterHeaders: false, received: 0, announced: undefined as number | undefined };
+  try {
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    const res = await request(req.url, {
+      dispatcher: config.dispatcher,
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body,
+      signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    progress.afterHeaders = true;
+    res.body.on('error', () => undefined);
+    const headers = flattenHeaders(res.headers);
+    exchange.status = res.statusCode;
+    exchange.responseHeaders = redactHeaders(headers);
+    progress.announced = hasNoBody(req.method, res.statusCode) ? undefined : announcedLength(headers);
+    const maxBytes = opts.maxResponseBytes ?? config.maxResponseBytes;
+    const bytes = await readCapped(res.body, maxBytes, progress.announced, (n) => (progress.received = n));
+    Object.assign(exchange, optional('responseBody', renderBody(bytes, trimBytes)));
+    return httpResponse(res.statusCode, headers, bytes, exchange);
+  } catch (error) {
+    const timedOut = deadline.signal.aborted;
+    const failure = classify(error, { ...progress, timedOut, aborted: !timedOut && opts.signal?.aborted === true, timeoutMs });
+    exchange.error = { code: failure.code, message: failure.message };
+    const transportError = new TransportError(failure.code, failure.message, exchange);
+    if (failure.retryable) retryable.add(transportError);
+    throw transportError;
+  } finally {
+    clearTimeout(timer);
+    exchange.durationMs = performance.now() - started;
+    config.transcript?.record(exchange);
+  }
+}
+
+function resolveUrl(url: string, baseUrl: string | undefined): string {
+  const resolved = baseUrl === undefined ? new URL(url) : new URL(url, baseUrl);
+  if (resolved.protocol !== 'http:' && resolved.protocol !== 'https:') throw new TypeError(`not an http(s) URL: ${url}`);
+  return resolved.href;
+}
+
+function prepare(opts: RequestOptions, testId: string | undefined): { headers: Record<string, string>; body: Uint8Array | undefined } {
+  const headers: Record<string, string> = testId !== undefined ? { [TEST_ID_HEADER]: testId } : {};
+  for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name.toLowerCase()] = value;
+  if (opts.json !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    return { headers, body: Buffer.from(JSON.stringify(opts.json), 'utf8') };
+  }
+  if (opts.body === undefined) return { headers, body: undefined };
+  return { headers, body: typeof opts.body === 'string' ? Buffer.from(opts.body, 'utf8') : opts.body };
+}
+
+async function sign(signer: NonNullable<RequestOptions['signer']>, method: string, url: string, headers: Record<string, string>, body: Uint8Array | undefined) {
+  return signRequest({ method, url, headers, ...(body !== undefined ? { body } : {}), privateKey: signer.privateKey, keyId: signer.keyId, algorithm: signer.algorithm });
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
+}
