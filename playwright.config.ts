@@ -1,2 +1,41 @@
-import { defineConfig } from '@playwright/test';
-export default defineConfig({ testDir: './suites' });
+// Playwright Test configuration of the conformance suites. `wfmck run` passes the RunContext in WFMCK_CONTEXT;
+// a plain `npx playwright test` gets one from fixtures/global-setup.ts, in the same output folder.
+import { defineConfig, type ReporterDescription } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
+
+function outDir(): string {
+  const contextFile = process.env.WFMCK_CONTEXT;
+  if (contextFile) return (JSON.parse(readFileSync(contextFile, 'utf8')) as { outDir: string }).outDir;
+  // Set once in the runner; workers inherit it, so every process agrees on one folder.
+  process.env.WFMCK_OUT ??= resolve('reports', 'out', new Date().toISOString().replace(/[:.]/g, '-'));
+  return resolve(process.env.WFMCK_OUT);
+}
+
+const out = outDir();
+const requirementReporter = join(root, 'reports', 'requirement-reporter.ts');
+
+const reporter: ReporterDescription[] = [
+  [process.env.CI ? 'line' : 'list'],
+  ['junit', { outputFile: join(out, 'junit.xml') }],
+  ['html', { outputFolder: join(out, 'playwright-report'), open: 'never' }],
+  // conformance.json and conformance.html: the requirement matrix, the run's verdict.
+  [requirementReporter, { outDir: out }],
+];
+
+export default defineConfig({
+  testDir: join(root, 'suites'),
+  outputDir: join(out, 'test-results'),
+  fullyParallel: false,
+  workers: 2,
+  // A check that passes on a second try is flaky, and flaky is a failure.
+  retries: 0,
+  timeout: 60_000,
+  forbidOnly: !!process.env.CI,
+  reporter,
+  globalSetup: join(root, 'fixtures', 'global-setup.ts'),
+  globalTeardown: join(root, 'fixtures', 'global-teardown.ts'),
+});

@@ -41,9 +41,14 @@ export default class RequirementReporter implements Reporter {
 
   constructor(opts: RequirementReporterOptions = {}) {
     this.opts = opts;
-    const ctx = this.readContext(opts.contextFile ?? process.env.WFMCK_CONTEXT);
-    this.meta = ctx ? metaFromContext(ctx) : fallbackMeta(kitVersion(), this.startedAt.toISOString(), process.env);
-    this.outDir = resolve(opts.outDir ?? ctx?.outDir ?? join('reports', 'out', timestamp(this.startedAt)));
+    [this.meta, this.outDir] = this.loadContext();
+  }
+
+  /** Read again in onBegin: under plain `npx playwright test`, global setup writes the context after construction. */
+  private loadContext(): [RunMeta, string] {
+    const ctx = this.readContext(this.opts.contextFile ?? process.env.WFMCK_CONTEXT);
+    const meta = ctx ? metaFromContext(ctx) : fallbackMeta(kitVersion(), this.startedAt.toISOString(), process.env);
+    return [meta, resolve(this.opts.outDir ?? ctx?.outDir ?? join('reports', 'out', timestamp(this.startedAt)))];
   }
 
   printsToStdio(): boolean {
@@ -51,6 +56,7 @@ export default class RequirementReporter implements Reporter {
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
+    [this.meta, this.outDir] = this.loadContext();
     this.suite = suite;
     this.rootDir = config.configFile ? dirname(config.configFile) : config.rootDir;
     this.filtered = isFiltered(config);

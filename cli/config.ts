@@ -1,0 +1,284 @@
+// The one typed configuration of `wfmck run`: every field with its flag, env name, YAML key, default and reason.
+// Precedence: flags > env > YAML (wfmck.config.yaml or --config FILE) > default. Every bad value is a UsageError.
+import { existsSync, readFileSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
+import { isIP } from 'node:net';
+import { delimiter, dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import { resolveProfile, type Profile, type Strictness } from '../spec/profile.ts';
+import { HOOK_NAMES, type HookBinding, type HookName } from '../fixtures/run-context.ts';
+import { UsageError } from './usage.ts';
+
+export interface Config {
+  targets: { wfm?: string; identity?: string; discovery?: string; trustBundleUri?: string; registry?: string; registryRepository: string };
+  tls: { caFiles: string[] };
+  deviceCa?: { certFile: string; keyFile: string };
+  profile: Profile;
+  strictness: Strictness;
+  seed: number;
+  runs: number;
+  hooks: Partial<Record<HookName, Extract<HookBinding, { kind: 'command' }>>>;
+  grep?: string;
+  out: string;
+  workers: number;
+  /** The YAML file read, if any. */
+  configFile?: string;
+}
+
+type Parse = (raw: unknown, base: string) => unknown;
+
+interface Field {
+  /** Dotted YAML key, also the name used in error messages. */
+  key: string;
+  env: string;
+  flag?: string;
+  doc: string;
+  parse: Parse;
+}
+
+const STRICTNESS = ['strict', 'default', 'lenient'] as const;
+/** P9: fast-check runs per property when --runs is not given. */
+export const RUNS_BY_STRICTNESS: Record<Strictness, number> = { lenient: 25, default: 100, strict: 500 };
+export const DEFAULT_REGISTRY_REPOSITORY = 'wfmck/conformance';
+export const DEFAULT_WORKERS = 2;
+export const CONFIG_FILE = 'wfmck.config.yaml';
+
+export const FIELDS: readonly Field[] = [
+  { key: 'targets.wfm', env: 'WFMCK_WFM', flag: 'wfm', doc: 'WFM base URL; none = start the embedded reference services', parse: url },
+  { key: 'targets.identity', env: 'WFMCK_IDENTITY', flag: 'identity', doc: 'origin of the identity role (discovery at /.well-known/<vendor>)', parse: url },
+  { key: 'targets.discovery', env: 'WFMCK_DISCOVERY', doc: 'discovery document URL when it is not at the identity origin', parse: url },
+  { key: 'targets.trustBundleUri', env: 'WFMCK_TRUST_BUNDLE_URI', doc: 'trust bundle URL from operator configuration (4.6)', parse: url },
+  { key: 'targets.registry', env: 'WFMCK_REGISTRY', flag: 'registry', doc: 'OCI registry base URL', parse: url },
+  { key: 'targets.registryRepository', env: 'WFMCK_REGISTRY_REPOSITORY', doc: `repository namespace the registry suites use (default ${DEFAULT_REGISTRY_REPOSITORY})`, parse: repository },
+  { key: 'tls.caFiles', env: 'WFMCK_CA_FILES', doc: `PEM files of the CAs of the targets' certificates (env: "${delimiter}"-separated)`, parse: files },
+  { key: 'deviceCa.certFile', env: 'WFMCK_DEVICE_CA_CERT', doc: 'CA certificate whose leaves the WFM trusts at onboarding', parse: file },
+  { key: 'deviceCa.keyFile', env: 'WFMCK_DEVICE_CA_KEY', doc: 'private key of that CA (else the trustClientCertificate hook)', parse: file },
+  { key: 'profile.edition', env: 'WFMCK_PROFILE_EDITION', doc: 'P10 preset under the values below', parse: oneOf('seed', 'miaf') },
+  { key: 'profile.vendor', env: 'WFMCK_PROFILE_VENDOR', doc: 'P1 vendor token', parse: pattern(/^[a-z0-9]+$/, 'lowercase letters and digits') },
+  { key: 'profile.certificatePath', env: 'WFMCK_PROFILE_CERTIFICATE_PATH', doc: 'P2 Certificate API path', parse: pattern(/^\/\S*$/, 'an absolute path') },
+  { key: 'profile.deviceAuth', env: 'WFMCK_PROFILE_DEVICE_AUTH', doc: 'P3 request authentication', parse: oneOf('signature', 'mtls', 'none') },
+  { key: 'profile.signatureAlgorithm', env: 'WFMCK_PROFILE_SIGNATURE_ALGORITHM', doc: 'P3 signature algorithm', parse: oneOf('ecdsa-p256-sha256', 'rsa-pss-sha512', 'ed25519') },
+  { key: 'profile.paths', env: 'WFMCK_PROFILE_PATHS', doc: 'P3 capabilities paths', parse: oneOf('seed', 'client-scoped') },
+  { key: 'profile.desiredState', env: 'WFMCK_PROFILE_DESIRED_STATE', doc: 'P4 desired state delivery', parse: oneOf('v1', 'hook') },
+  { key: 'profile.quantityFormat', env: 'WFMCK_PROFILE_QUANTITY_FORMAT', doc: 'P8 memory/storage form the simulators send', parse: oneOf('spaced', 'compact') },
+  { key: 'profile.digestAlgorithm', env: 'WFMCK_PROFILE_DIGEST_ALGORITHM', doc: 'P4 digest algorithm', parse: oneOf('sha256') },
+  { key: 'profile.hookTimeoutMs', env: 'WFMCK_PROFILE_HOOK_TIMEOUT_MS', doc: 'P5 default hook timeout (30000)', parse: positiveInt },
+  { key: 'strictness', env: 'WFMCK_STRICTNESS', flag: 'strictness', doc: 'P9 strict | default | lenient (also the profile value)', parse: oneOf(...STRICTNESS) },
+  { key: 'seed', env: 'WFMCK_SEED', flag: 'seed', doc: 'fast-check seed of every property (default: random, printed)', parse: seed },
+  { key: 'runs', env: 'WFMCK_RUNS', flag: 'runs', doc: 'runs per property (default by strictness: 25 / 100 / 500)', parse: positiveInt },
+  ...HOOK_NAMES.map((name): Field => ({
+    key: `hooks.${name}`, env: `WFMCK_HOOK_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`,
+    doc: `P5 hook ${name}: a shell command, or {command, timeoutMs}`, parse: hook,
+  })),
+  { key: 'grep', env: 'WFMCK_GREP', flag: 'grep', doc: 'run only tests whose title matches this regular expression', parse: regex },
+  { key: 'out', env: 'WFMCK_OUT', flag: 'out', doc: 'output folder (default reports/out/<timestamp>)', parse: (raw, base) => resolve(base, text(raw)) },
+  { key: 'workers', env: 'WFMCK_WORKERS', flag: 'workers', doc: `Playwright workers (default ${DEFAULT_WORKERS})`, parse: positiveInt },
+];
+
+export const RUN_FLAGS = {
+  ...Object.fromEntries(FIELDS.filter((f) => f.flag).map((f) => [f.flag!, { type: 'string' as const }])),
+  config: { type: 'string' as const },
+  help: { type: 'boolean' as const, short: 'h' },
+};
+
+export interface ResolveOptions {
+  now?: Date;
+  /** Draws the default seed; injectable so tests are deterministic. */
+  randomSeed?: () => number;
+}
+
+/** Builds the Config from argv, env and the YAML file; reads only the YAML file and checks that named files exist. */
+export function resolveConfig(argv: string[], env: Record<string, string | undefined>, cwd: string, opts: ResolveOptions = {}): Config {
+  const flags = parseFlags(argv);
+  const configFile = flags.config ? resolve(cwd, flags.config) : env.WFMCK_CONFIG ? resolve(cwd, env.WFMCK_CONFIG) : existsSync(resolve(cwd, CONFIG_FILE)) ? resolve(cwd, CONFIG_FILE) : undefined;
+  const yaml = configFile ? readYaml(configFile) : new Map<string, unknown>();
+  const values = new Map<string, unknown>();
+  for (const f of FIELDS) {
+    const flag = f.flag ? flags[f.flag] : undefined;
+    const [raw, from, base] =
+      flag !== undefined ? [flag, `--${f.flag}`, cwd]
+      : env[f.env] !== undefined && env[f.env] !== '' ? [env[f.env], f.env, cwd]
+      : yaml.has(f.key) ? [yaml.get(f.key), `${configFile} ${f.key}`, dirname(configFile!)]
+      : [undefined, '', cwd];
+    if (raw === undefined) continue;
+    try {
+      values.set(f.key, f.parse(raw, base));
+    } catch (e) {
+      throw new UsageError(`${from}: ${(e as Error).message}`);
+    }
+  }
+  return build(values, cwd, configFile, opts);
+}
+
+function build(v: Map<string, unknown>, cwd: string, configFile: string | undefined, opts: ResolveOptions): Config {
+  const get = <T>(key: string): T | undefined => v.get(key) as T | undefined;
+  const strictness = get<Strictness>('strictness') ?? 'default';
+  const overrides = Object.fromEntries(FIELDS.filter((f) => f.key.startsWith('profile.')).map((f) => [f.key.slice(8), v.get(f.key)]));
+  const profile = resolveProfile({ ...overrides, strictness });
+  const certFile = get<string>('deviceCa.certFile');
+  const keyFile = get<string>('deviceCa.keyFile');
+  if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError('deviceCa: give both certFile and keyFile, or neither');
+  const named = ['identity', 'discovery', 'trustBundleUri', 'registry'].filter((t) => v.has(`targets.${t}`));
+  // Without a WFM the embedded one would be certified beside the named targets, and the report would mix the two.
+  if (!v.has('targets.wfm') && named.length) throw new UsageError(`targets.${named[0]} needs targets.wfm (--wfm) too; name no target at all for the embedded default`);
+  const hooks: Config['hooks'] = {};
+  for (const name of HOOK_NAMES) {
+    const h = get<{ command: string; timeoutMs?: number }>(`hooks.${name}`);
+    if (h) hooks[name] = { kind: 'command', command: h.command, timeoutMs: h.timeoutMs ?? profile.hookTimeoutMs };
+  }
+  const stamp = (opts.now ?? new Date()).toISOString().replace(/[:.]/g, '-');
+  return {
+    targets: {
+      wfm: get('targets.wfm'), identity: get('targets.identity'), discovery: get('targets.discovery'),
+      trustBundleUri: get('targets.trustBundleUri'), registry: get('targets.registry'),
+      registryRepository: get('targets.registryRepository') ?? DEFAULT_REGISTRY_REPOSITORY,
+    },
+    tls: { caFiles: get<string[]>('tls.caFiles') ?? [] },
+    ...(certFile && keyFile && { deviceCa: { certFile, keyFile } }),
+    profile,
+    strictness,
+    seed: get<number>('seed') ?? (opts.randomSeed ?? (() => randomInt(2 ** 31 - 1)))(),
+    runs: get<number>('runs') ?? RUNS_BY_STRICTNESS[strictness],
+    hooks,
+    grep: get('grep'),
+    out: get<string>('out') ?? resolve(cwd, 'reports', 'out', stamp),
+    workers: get<number>('workers') ?? DEFAULT_WORKERS,
+    ...(configFile && { configFile }),
+  };
+}
+
+/** The config as reports echo it: hook commands kept with anything that looks like a credential masked. */
+export function redactedConfig(config: Config): Record<string, unknown> {
+  const hooks = Object.fromEntries(Object.entries(config.hooks).map(([n, h]) => [n, { command: maskSecrets(h.command), timeoutMs: h.timeoutMs }]));
+  return { ...structuredClone({ ...config, hooks: {} }), hooks };
+}
+
+function maskSecrets(command: string): string {
+  // A command may carry a credential inline (curl -H "Authorization: Bearer ..."); reports must not.
+  return command.replace(/(bearer\s+|(?:token|password|secret|apikey|api-key)\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"']+)/gi, '$1***');
+}
+
+/** Only loopback targets: the kit sends conformance traffic (including hostile inputs) to this machine alone. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.split('.')[0] === '127');
+}
+
+function url(raw: unknown): string {
+  let u: URL;
+  try {
+    u = new URL(text(raw));
+  } catch {
+    throw new Error(`"${String(raw)}" is not an absolute URL`);
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`${u.href} must be http or https`);
+  if (!isLoopbackHost(u.hostname)) {
+    throw new Error(`${u.host} is not a loopback host (127.0.0.0/8, ::1, localhost): this machine never sends test traffic elsewhere`);
+  }
+  return u.href.replace(/\/$/, '');
+}
+
+function parseFlags(argv: string[]): Record<string, string | undefined> {
+  try {
+    return parseArgs({ args: argv, options: RUN_FLAGS, strict: true, allowPositionals: false }).values as Record<string, string | undefined>;
+  } catch (e) {
+    throw new UsageError((e as Error).message.split('\n')[0]!);
+  }
+}
+
+function readYaml(path: string): Map<string, unknown> {
+  if (!existsSync(path)) throw new UsageError(`--config: no such file ${path}`);
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(path, 'utf8')) ?? {};
+  } catch (e) {
+    throw new UsageError(`${path}: not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const out = new Map<string, unknown>();
+  flatten(doc, '', path, out);
+  return out;
+}
+
+function flatten(node: unknown, prefix: string, path: string, out: Map<string, unknown>): void {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) throw new UsageError(`${path}: ${prefix || 'the top level'} must be a mapping`);
+  for (const [k, value] of Object.entries(node)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (FIELDS.some((f) => f.key === key)) out.set(key, value);
+    else if (FIELDS.some((f) => f.key.startsWith(`${key}.`))) flatten(value, key, path, out);
+    else throw new UsageError(`${path}: unknown key "${key}"`);
+  }
+}
+
+function text(raw: unknown): string {
+  if (typeof raw !== 'string' || raw === '') throw new Error(`expected a non-empty string, not ${JSON.stringify(raw)}`);
+  return raw;
+}
+
+function oneOf<T extends string>(...allowed: T[]): Parse {
+  return (raw) => {
+    if (!(allowed as unknown[]).includes(raw)) throw new Error(`must be one of ${allowed.join(', ')}, not ${JSON.stringify(raw)}`);
+    return raw;
+  };
+}
+
+function pattern(re: RegExp, what: string): Parse {
+  return (raw) => {
+    if (!re.test(text(raw))) throw new Error(`must be ${what}, not ${JSON.stringify(raw)}`);
+    return raw;
+  };
+}
+
+function integer(raw: unknown): number {
+  const n = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new Error(`expected an integer, not ${JSON.stringify(raw)}`);
+  return n;
+}
+
+function positiveInt(raw: unknown): number {
+  const n = integer(raw);
+  if (n < 1) throw new Error(`must be at least 1, not ${n}`);
+  return n;
+}
+
+function seed(raw: unknown): number {
+  const n = integer(raw);
+  // fast-check seeds are 32-bit integers.
+  if (n < -(2 ** 31) || n > 2 ** 31 - 1) throw new Error(`must be a 32-bit integer, not ${n}`);
+  return n;
+}
+
+function regex(raw: unknown): string {
+  try {
+    new RegExp(text(raw));
+  } catch (e) {
+    throw new Error(`not a regular expression: ${(e as Error).message}`);
+  }
+  return raw as string;
+}
+
+function repository(raw: unknown): string {
+  // OCI distribution-spec repository name grammar.
+  return pattern(/^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/, 'an OCI repository name')(raw, '') as string;
+}
+
+function file(raw: unknown, base: string): string {
+  const path = resolve(base, text(raw));
+  if (!existsSync(path)) throw new Error(`no such file ${path}`);
+  return path;
+}
+
+function files(raw: unknown, base: string): string[] {
+  const list = typeof raw === 'string' ? raw.split(delimiter).filter(Boolean) : raw;
+  if (!Array.isArray(list)) throw new Error('expected a list of files');
+  return list.map((f) => file(f, base));
+}
+
+function hook(raw: unknown): { command: string; timeoutMs?: number } {
+  if (typeof raw === 'string') return { command: text(raw) };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('expected a shell command or {command, timeoutMs}');
+  const extra = Object.keys(raw).filter((k) => k !== 'command' && k !== 'timeoutMs');
+  if (extra.length) throw new Error(`unknown key "${extra[0]}" (a hook has command and timeoutMs)`);
+  const h = raw as { command?: unknown; timeoutMs?: unknown };
+  return { command: text(h.command), ...(h.timeoutMs !== undefined && { timeoutMs: positiveInt(h.timeoutMs) }) };
+}

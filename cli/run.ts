@@ -1,0 +1,220 @@
+// `wfmck run`: certify a WFM, its identity role and its registry (or the embedded default) with the Playwright suites.
+// The verdict is the requirement report's (conformance.json), not Playwright's exit code: only a failed MUST fails a run.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Agent, request } from 'undici';
+import { prepareRun } from '../fixtures/global-setup.ts';
+import { FIELDS, RUN_FLAGS, resolveConfig, type Config } from './config.ts';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE } from './usage.ts';
+
+const HELP = `usage: wfmck run [options]
+
+Runs the conformance suites against a WFM (and its identity role and registry), or with no target against the
+embedded reference services, and writes conformance.json, conformance.html, junit.xml and Playwright's report.
+Exit 0 when every MUST passes, 1 when any MUST fails, 2 for a usage or configuration error or an unreachable target.
+
+  --wfm URL             WFM base URL (loopback only); none = start the embedded reference services
+  --identity URL        identity role origin (discovery at /.well-known/<vendor>)
+  --registry URL        OCI registry base URL
+  --config FILE         YAML configuration (default ./wfmck.config.yaml when present): targets, TLS CA files,
+                        device CA, profile values (profiles.md), hooks (P5)
+  --grep RE             run only tests whose title matches RE (titles start with requirement ids)
+  --strictness S        strict | default | lenient (profiles.md P9, default default)
+  --seed N              fast-check seed (default random, printed; a failure's replay command carries it)
+  --runs N              runs per property (default 25 / 100 / 500 by strictness)
+  --out DIR             output folder (default reports/out/<timestamp>)
+  --workers N           Playwright workers (default 2)
+
+Precedence: flags > env > YAML > default. Every setting, by YAML key and env name:
+`;
+
+function help(): string {
+  const rows = FIELDS.map((f) => `  ${f.key.padEnd(32)} ${f.env.padEnd(36)} ${f.doc}`);
+  return `${HELP}\n${rows.join('\n')}\n`;
+}
+
+const PROBE_TIMEOUT_MS = 10_000;
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export async function run(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(help()), EXIT_OK;
+  const config = resolveConfig(argv, process.env, process.cwd());
+  if (config.targets.wfm) await probeTargets(config);
+  // From here on Ctrl-C never kills wfmck outright: the embedded services stop and the reporter finishes.
+  const signals = catchSignals();
+  let code: number | null = null;
+  try {
+    const prepared = await prepareRun(config);
+    try {
+      say(`${config.targets.wfm ? `target ${config.targets.wfm}` : 'embedded reference services'}; strictness ${config.strictness}; seed ${config.seed}; ${config.runs} runs per property; out ${config.out}`);
+      if (!signals.caught) code = await runPlaywright(config, prepared.env, signals);
+    } finally {
+      await prepared.close();
+    }
+  } finally {
+    signals.dispose();
+  }
+  if (signals.caught) {
+    say(`interrupted (${signals.caught}); the reports hold what ran`);
+    printPaths(config, replayCommand(argv, config.seed));
+    return signals.caught === 'SIGTERM' ? 143 : 130;
+  }
+  if (code === null) say('Playwright ended without an exit code');
+  const result = await verdict(join(config.out, 'conformance.json'));
+  say(result.line);
+  printPaths(config, replayCommand(argv, config.seed));
+  return result.code;
+}
+
+interface Signals {
+  caught: NodeJS.Signals | undefined;
+  child: ChildProcess | undefined;
+  dispose(): void;
+}
+
+/** Records SIGINT/SIGTERM and forwards each to the Playwright child once it exists. */
+function catchSignals(): Signals {
+  const state: Signals = {
+    caught: undefined,
+    child: undefined,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+  function onSignal(signal: NodeJS.Signals): void {
+    state.caught = signal;
+    state.child?.kill(signal);
+  }
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return state;
+}
+
+/** One GET per named target before anything runs: any HTTP answer is reachable, a refused connection or TLS failure is not. */
+export async function probeTargets(config: Config): Promise<void> {
+  const ca = config.tls.caFiles.map((f) => readFileSync(f, 'utf8'));
+  const dispatcher = new Agent({ connect: { ...(ca.length && { ca }), timeout: PROBE_TIMEOUT_MS } });
+  const t = config.targets;
+  const discovery = t.discovery ?? (t.identity && `${t.identity}/.well-known/${config.profile.vendor}`);
+  const probes: [string, string | undefined][] = [
+    ['WFM Certificate API', t.wfm && `${t.wfm}${config.profile.certificatePath}`],
+    ['discovery document', discovery],
+    ['trust bundle', t.trustBundleUri],
+    ['registry', t.registry && `${t.registry}/v2/`],
+  ];
+  try {
+    for (const [what, url] of probes) {
+      if (!url) continue;
+      try {
+        const res = await request(url, { dispatcher, headersTimeout: PROBE_TIMEOUT_MS, bodyTimeout: PROBE_TIMEOUT_MS });
+        await res.body.dump();
+      } catch (e) {
+        throw Object.assign(new Error(`unreachable target: ${what} ${url}: ${probeReason(e as Error & { code?: string })}`), { code: 'WFMCK_E_UNREACHABLE' });
+      }
+    }
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+function probeReason(e: Error & { code?: string; cause?: unknown }): string {
+  const code = e.code ?? (e.cause as { code?: string } | undefined)?.code ?? '';
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (/CERT|SELF_SIGNED|UNABLE_TO|ERR_TLS|ERR_SSL|EPROTO/.test(code)) return `TLS failure (${code}: ${e.message}); give the target's CA in tls.caFiles`;
+  return `${code ? `${code}: ` : ''}${e.message}`;
+}
+
+function runPlaywright(config: Config, env: Record<string, string>, signals: Signals): Promise<number | null> {
+  const cli = join(dirname(createRequire(import.meta.url).resolve('@playwright/test/package.json')), 'cli.js');
+  const args = [cli, 'test', '--config', join(root, 'playwright.config.ts'), '--workers', String(config.workers)];
+  if (config.grep) args.push('--grep', config.grep);
+  // Its own process group: a terminal's Ctrl-C reaches only wfmck, which forwards it once (a second SIGINT would
+  // make Playwright stop without its reporters).
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  signals.child = child;
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => resolve(code));
+  });
+}
+
+interface Summary {
+  verdict: string;
+  requirements: number;
+  pass: number;
+  fail: number;
+  warn: number;
+  skip: number;
+  untestable: number;
+  notCovered: number;
+  mustFailed: number;
+}
+
+/**
+ * Reads the reporter's conformance.json: exit 1 iff a requirement failed (a MUST; in strict strictness also a SHOULD,
+ * P9 — the reporter already weighs levels by strictness); else exit 2 when the kit itself broke
+ * (the report lists problems: a suite that failed to load, a test naming no requirement); a missing report is exit 2.
+ */
+export async function verdict(file: string): Promise<{ code: number; line: string }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return { code: EXIT_USAGE, line: `no verdict: the requirement reporter wrote no ${file}` };
+  }
+  let report: { summary?: Partial<Summary>; problems?: unknown };
+  try {
+    report = JSON.parse(text) as typeof report;
+  } catch {
+    return { code: EXIT_USAGE, line: `no verdict: ${file} is not JSON` };
+  }
+  const s = report.summary;
+  if (typeof s?.mustFailed !== 'number') return { code: EXIT_USAGE, line: `no verdict: ${file} has no summary.mustFailed` };
+  const counts = `${s.requirements} requirements: ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.skip} skip, ${s.untestable} untestable, ${s.notCovered} not covered`;
+  if (s.mustFailed > 0 || (s.fail ?? 0) > 0) {
+    return { code: EXIT_FAIL, line: `NOT CONFORMANT: ${s.fail} requirement(s) failed, ${s.mustFailed} of them MUST; ${counts}` };
+  }
+  const problems = Array.isArray(report.problems) ? report.problems.map(String) : [];
+  if (problems.length > 0) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more in ${file})` : '';
+    return { code: EXIT_USAGE, line: `kit error, no verdict: ${problems[0]}${more}` };
+  }
+  return { code: EXIT_OK, line: `no MUST failed (${s.verdict ?? 'verdict not given'}); ${counts}` };
+}
+
+/** The command that replays this run: the same flags with the seed fixed, and a fresh output folder. */
+export function replayCommand(argv: string[], seed: number): string {
+  const { tokens } = parseArgs({ args: argv, options: RUN_FLAGS, strict: false, tokens: true });
+  const kept: string[] = [];
+  for (const t of tokens ?? []) {
+    if (t.kind !== 'option' || ['seed', 'out', 'help'].includes(t.name)) continue;
+    kept.push(t.rawName, ...(t.value === undefined ? [] : [t.value]));
+  }
+  return ['npx', 'wfmck', 'run', '--seed', String(seed), ...kept].map(shellQuote).join(' ');
+}
+
+function printPaths(config: Config, replay: string): void {
+  const rel = (p: string) => (p.startsWith(process.cwd() + sep) ? relative(process.cwd(), p) : p);
+  const lines = [
+    `  requirement report  ${rel(join(config.out, 'conformance.json'))}`,
+    `  requirement matrix  ${rel(join(config.out, 'conformance.html'))}`,
+    `  JUnit               ${rel(join(config.out, 'junit.xml'))}`,
+    `  Playwright report   ${rel(join(config.out, 'playwright-report', 'index.html'))}`,
+    `  replay              ${replay}`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+function say(line: string): void {
+  process.stdout.write(`wfmck run: ${line}\n`);
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

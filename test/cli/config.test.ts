@@ -1,0 +1,164 @@
+// The one typed config of `wfmck run`: flags > env > YAML > default, every bad value a one-line usage error.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { isLoopbackHost, redactedConfig, resolveConfig, type Config } from '../../cli/config.ts';
+import { SEED_PROFILE } from '../../spec/profile.ts';
+
+const now = new Date('2025-01-02T03:04:05.678Z');
+const opts = { now, randomSeed: () => 4242 };
+
+function folder(yaml?: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wfmck-config-'));
+  if (yaml !== undefined) writeFileSync(join(dir, 'wfmck.config.yaml'), yaml);
+  return dir;
+}
+
+function usage(fn: () => unknown, pattern: RegExp): void {
+  assert.throws(fn, (e: Error & { code?: string }) => {
+    assert.equal(e.code, 'WFMCK_E_USAGE');
+    assert.doesNotMatch(e.message, /\n/, 'a one-line reason');
+    assert.match(e.message, pattern);
+    return true;
+  });
+}
+
+test('defaults: embedded targets, seed profile, default strictness with 100 runs, a random seed, a timestamped out', () => {
+  const cwd = folder();
+  const c = resolveConfig([], {}, cwd, opts);
+  assert.equal(c.targets.wfm, undefined);
+  assert.equal(c.targets.registryRepository, 'wfmck/conformance');
+  assert.deepEqual(c.profile, SEED_PROFILE);
+  assert.equal(c.strictness, 'default');
+  assert.equal(c.runs, 100);
+  assert.equal(c.seed, 4242);
+  assert.equal(c.workers, 2);
+  assert.deepEqual(c.hooks, {});
+  assert.equal(c.out, join(cwd, 'reports', 'out', '2025-01-02T03-04-05-678Z'));
+  assert.equal(c.configFile, undefined);
+});
+
+test('precedence: a flag beats env, env beats YAML, YAML beats the default', () => {
+  const cwd = folder('strictness: lenient\nseed: 1\n');
+  const env = { WFMCK_STRICTNESS: 'strict', WFMCK_SEED: '2' };
+  const all = resolveConfig(['--strictness', 'default', '--seed', '3'], env, cwd, opts);
+  assert.deepEqual([all.strictness, all.seed], ['default', 3]);
+  const noFlag = resolveConfig([], env, cwd, opts);
+  assert.deepEqual([noFlag.strictness, noFlag.seed], ['strict', 2]);
+  const yamlOnly = resolveConfig([], {}, cwd, opts);
+  assert.deepEqual([yamlOnly.strictness, yamlOnly.seed], ['lenient', 1]);
+  assert.equal(resolveConfig([], { WFMCK_STRICTNESS: '' }, cwd, opts).strictness, 'lenient', 'an empty env variable is unset');
+});
+
+test('runs follow strictness (25 / 100 / 500) unless --runs is given; the profile carries the strictness', () => {
+  const cwd = folder();
+  assert.equal(resolveConfig(['--strictness', 'lenient'], {}, cwd, opts).runs, 25);
+  const strict = resolveConfig(['--strictness', 'strict'], {}, cwd, opts);
+  assert.deepEqual([strict.runs, strict.profile.strictness], [500, 'strict']);
+  assert.equal(resolveConfig(['--strictness=strict', '--runs', '7'], {}, cwd, opts).runs, 7);
+});
+
+test('a full YAML file: targets, TLS and device CA paths relative to the file, profile values, hooks in both forms', () => {
+  const dir = folder();
+  const sub = join(dir, 'conf');
+  mkdirSync(sub);
+  for (const f of ['ca.pem', 'dca.pem', 'dca.key']) writeFileSync(join(sub, f), 'x');
+  const file = join(sub, 'run.yaml');
+  writeFileSync(file, [
+    'targets:', '  wfm: https://127.0.0.1:8443/', '  identity: https://localhost:9443', '  registry: http://[::1]:5000',
+    '  registryRepository: acme/apps',
+    'tls:', '  caFiles: [ca.pem]',
+    'deviceCa:', '  certFile: dca.pem', '  keyFile: dca.key',
+    'profile:', '  vendor: margo', '  paths: client-scoped', '  hookTimeoutMs: 5000',
+    'hooks:', '  retireClient: ./retire.sh', '  rotateTrustAnchor: { command: ./rotate.sh, timeoutMs: 90000 }',
+    'grep: CAP-', 'workers: 1',
+  ].join('\n'));
+  const c = resolveConfig(['--config', file], {}, dir, opts);
+  assert.deepEqual(c.targets, { wfm: 'https://127.0.0.1:8443', identity: 'https://localhost:9443', discovery: undefined, trustBundleUri: undefined, registry: 'http://[::1]:5000', registryRepository: 'acme/apps' });
+  assert.deepEqual(c.tls.caFiles, [join(sub, 'ca.pem')]);
+  assert.deepEqual(c.deviceCa, { certFile: join(sub, 'dca.pem'), keyFile: join(sub, 'dca.key') });
+  assert.equal(c.profile.vendor, 'margo');
+  assert.equal(c.profile.paths, 'client-scoped');
+  assert.deepEqual(c.hooks, {
+    retireClient: { kind: 'command', command: './retire.sh', timeoutMs: 5000 },
+    rotateTrustAnchor: { kind: 'command', command: './rotate.sh', timeoutMs: 90000 },
+  });
+  assert.deepEqual([c.grep, c.workers, c.configFile], ['CAP-', 1, file]);
+});
+
+test('hooks and profile values from env names', () => {
+  const c = resolveConfig([], { WFMCK_HOOK_TRUST_CLIENT_CERTIFICATE: './trust.sh', WFMCK_PROFILE_QUANTITY_FORMAT: 'compact' }, folder(), opts);
+  assert.equal(c.hooks.trustClientCertificate?.command, './trust.sh');
+  assert.equal(c.profile.quantityFormat, 'compact');
+});
+
+test('an unknown YAML key is a usage error naming the key', () => {
+  usage(() => resolveConfig([], {}, folder('targets:\n  wfmm: https://127.0.0.1:1\n'), opts), /unknown key "targets\.wfmm"/);
+  usage(() => resolveConfig([], {}, folder('hooks:\n  deployEverything: ./x.sh\n'), opts), /unknown key "hooks\.deployEverything"/);
+  usage(() => resolveConfig([], {}, folder('hooks:\n  retireClient: { command: x, retries: 2 }\n'), opts), /unknown key "retries"/);
+  usage(() => resolveConfig([], {}, folder('colour: blue\n'), opts), /unknown key "colour"/);
+});
+
+test('bad values are usage errors with the source and a one-line reason', () => {
+  const cwd = folder();
+  usage(() => resolveConfig(['--strictness', 'pedantic'], {}, cwd, opts), /^--strictness: must be one of strict, default, lenient/);
+  usage(() => resolveConfig([], { WFMCK_STRICTNESS: 'pedantic' }, cwd, opts), /^WFMCK_STRICTNESS: must be one of/);
+  usage(() => resolveConfig(['--runs', '0'], {}, cwd, opts), /--runs: must be at least 1/);
+  usage(() => resolveConfig(['--seed', 'abc'], {}, cwd, opts), /--seed: expected an integer/);
+  usage(() => resolveConfig(['--seed', String(2 ** 31)], {}, cwd, opts), /32-bit/);
+  usage(() => resolveConfig(['--grep', '(['], {}, cwd, opts), /--grep: not a regular expression/);
+  usage(() => resolveConfig(['--bogus'], {}, cwd, opts), /bogus/);
+  usage(() => resolveConfig(['--config', 'missing.yaml'], {}, cwd, opts), /no such file/);
+  usage(() => resolveConfig([], {}, folder('tls:\n  caFiles: [nope.pem]\n'), opts), /tls\.caFiles: no such file/);
+  usage(() => resolveConfig([], {}, folder('profile:\n  deviceAuth: oauth\n'), opts), /profile\.deviceAuth: must be one of signature, mtls, none/);
+  usage(() => resolveConfig([], {}, folder('targets: [1]\n'), opts), /targets must be a mapping/);
+  usage(() => resolveConfig([], {}, folder('targets: {wfm: [\n'), opts), /not valid YAML/);
+});
+
+test('only loopback targets: anything else is refused with the reason', () => {
+  const cwd = folder();
+  for (const host of ['https://example.com', 'https://10.0.0.1', 'https://[::2]', 'https://128.0.0.1', 'https://127.evil.com', 'https://localhost.example']) {
+    usage(() => resolveConfig(['--wfm', host], {}, cwd, opts), /not a loopback host.*never sends test traffic elsewhere/);
+  }
+  usage(() => resolveConfig(['--wfm', 'https://127.0.0.1:1'], { WFMCK_REGISTRY: 'https://registry.example' }, cwd, opts), /^WFMCK_REGISTRY: .*loopback/);
+  usage(() => resolveConfig(['--wfm', 'ftp://127.0.0.1'], {}, cwd, opts), /http or https/);
+  usage(() => resolveConfig(['--wfm', 'not a url'], {}, cwd, opts), /not an absolute URL/);
+  for (const ok of ['https://127.0.0.1:1', 'https://127.200.3.4', 'https://[::1]:9', 'http://localhost:8080']) {
+    assert.ok(resolveConfig(['--wfm', ok], {}, cwd, opts).targets.wfm);
+  }
+});
+
+test('property: an IPv4 host is a target exactly when it is in 127.0.0.0/8', () => {
+  const seed = process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined;
+  fc.assert(
+    fc.property(fc.ipV4(), (ip) => isLoopbackHost(ip) === ip.startsWith('127.')),
+    { seed, numRuns: 500 },
+  );
+  fc.assert(fc.property(fc.domain(), (d) => isLoopbackHost(d) === (d === 'localhost')), { seed, numRuns: 200 });
+});
+
+test('naming an identity or registry target without a WFM is a usage error (the report would mix in the embedded one)', () => {
+  usage(() => resolveConfig(['--registry', 'https://127.0.0.1:5000'], {}, folder(), opts), /needs targets\.wfm/);
+});
+
+test('half a device CA is a usage error', () => {
+  const dir = folder();
+  writeFileSync(join(dir, 'ca.pem'), 'x');
+  usage(() => resolveConfig([], { WFMCK_DEVICE_CA_CERT: 'ca.pem' }, dir, opts), /both certFile and keyFile/);
+});
+
+test('redactedConfig keeps hook commands with inline credentials masked', () => {
+  const c: Config = resolveConfig([], {
+    WFMCK_HOOK_RETIRE_CLIENT: `curl -H "Authorization: Bearer s3cr3t" https://127.0.0.1/retire`,
+    WFMCK_HOOK_ASSIGN_DEPLOYMENT: './assign.sh --token=abc123',
+  }, folder(), opts);
+  const r = redactedConfig(c) as { hooks: Record<string, { command: string }>; seed: number };
+  assert.equal(r.hooks.retireClient?.command, 'curl -H "Authorization: Bearer ***" https://127.0.0.1/retire');
+  assert.equal(r.hooks.assignDeployment?.command, './assign.sh --token=***');
+  assert.equal(r.seed, 4242);
+  assert.doesNotMatch(JSON.stringify(r), /s3cr3t|abc123/);
+  assert.equal(c.hooks.retireClient?.command.includes('s3cr3t'), true, 'the config itself is untouched');
+});

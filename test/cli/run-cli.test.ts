@@ -1,0 +1,138 @@
+// `wfmck run` as a user runs it, in a child process: refusals before Playwright starts, and SIGINT.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { startEmbedded, writeTrustFiles } from '../../reference/embedded.ts';
+import { createRootCa } from '../../reference/pki.ts';
+import type { RunContext } from '../../fixtures/run-context.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const bin = join(root, 'bin', 'wfmck.mjs');
+
+async function wfmck(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+const outDir = () => join(mkdtempSync(join(tmpdir(), 'wfmck-run-')), 'out');
+
+test('a WFM target with nothing listening: exit 2 with a one-line reason, before Playwright or any output', { timeout: 30_000 }, async () => {
+  const out = outDir();
+  const r = await wfmck(['run', '--wfm', 'https://127.0.0.1:1', '--out', out]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^wfmck run: WFMCK_E_UNREACHABLE: unreachable target: WFM Certificate API https:\/\/127\.0\.0\.1:1\/api\/v1\/onboarding\/certificate: connection refused\n$/);
+  assert.equal(existsSync(out), false, 'nothing is written for a run that never started');
+});
+
+test('a target whose TLS certificate the kit cannot verify: exit 2, naming TLS and tls.caFiles', { timeout: 30_000 }, async (t) => {
+  const embedded = await startEmbedded();
+  t.after(() => embedded.close());
+  const r = await wfmck(['run', '--wfm', embedded.wfm, '--out', outDir()]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /unreachable target: WFM Certificate API .*: TLS failure .*tls\.caFiles\n$/);
+  assert.equal(r.stderr.trim().split('\n').length, 1);
+});
+
+test('a non-loopback target, a bad strictness, an unknown flag: exit 2 with the reason', { timeout: 30_000 }, async () => {
+  const remote = await wfmck(['run', '--wfm', 'https://wfm.example.com']);
+  assert.equal(remote.code, 2);
+  assert.match(remote.stderr, /^wfmck: --wfm: wfm\.example\.com is not a loopback host .*never sends test traffic elsewhere\n$/);
+  const strictness = await wfmck(['run', '--strictness', 'harsh']);
+  assert.equal(strictness.code, 2);
+  assert.match(strictness.stderr, /--strictness: must be one of strict, default, lenient/);
+  assert.equal((await wfmck(['run', '--colour'])).code, 2);
+});
+
+test('SIGINT: forwarded to Playwright, waited for, exit 130 (a process with live embedded services would not exit)', { timeout: 60_000 }, async () => {
+  const child = spawn(process.execPath, [bin, 'run', '--out', outDir()], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const lines = createInterface({ input: child.stdout });
+  for await (const line of lines) if (line.startsWith('wfmck run: embedded')) break;
+  child.kill('SIGINT');
+  const [code] = (await once(child, 'exit')) as [number | null];
+  assert.equal(code, 130, stderr);
+});
+
+test('end to end on the embedded default: exit 0, every report written, the replay command printed', { timeout: 120_000 }, async () => {
+  const out = outDir();
+  const r = await wfmck(['run', '--out', out, '--seed', '11']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as { seed: number; summary: { mustFailed: number; pass: number } };
+  assert.equal(report.seed, 11);
+  assert.equal(report.summary.mustFailed, 0);
+  assert.ok(report.summary.pass >= 5);
+  for (const f of ['conformance.html', 'junit.xml', join('playwright-report', 'index.html'), 'run-context.json', 'config.json']) assert.ok(existsSync(join(out, f)), f);
+  const ctx = JSON.parse(readFileSync(join(out, 'run-context.json'), 'utf8')) as RunContext;
+  assert.deepEqual(new Set(Object.values(ctx.hooks).map((h) => h.kind === 'admin' && h.tokenEnv)), new Set(['WFMCK_ADMIN_TOKEN']), 'the admin token travels by env name only');
+  assert.match(r.stdout, /replay +npx wfmck run --seed 11\n/);
+});
+
+test('a plain `playwright test` prepares the same run itself (global setup) into WFMCK_OUT', { timeout: 120_000 }, async () => {
+  const out = outDir();
+  const child = spawn(process.execPath, [join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--config', join(root, 'playwright.config.ts')], {
+    cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WFMCK_CONTEXT: '', WFMCK_OUT: out },
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  assert.equal(code, 0, output);
+  const ctx = JSON.parse(readFileSync(join(out, 'run-context.json'), 'utf8')) as RunContext;
+  assert.equal(ctx.embedded, true);
+  assert.ok(existsSync(join(out, 'junit.xml')));
+});
+
+test('a named target from a YAML file, with its CA and device CA: probed, certified, exit 0', { timeout: 120_000 }, async (t) => {
+  const embedded = await startEmbedded();
+  t.after(() => embedded.close());
+  const dir = mkdtempSync(join(tmpdir(), 'wfmck-target-'));
+  await writeTrustFiles(embedded, dir);
+  const yaml = `targets:\n  wfm: ${embedded.wfm}\ntls:\n  caFiles: [ca.pem]\ndeviceCa:\n  certFile: device-ca.pem\n  keyFile: device-ca.key\n`;
+  writeFileSync(join(dir, 'wfmck.config.yaml'), yaml);
+  // Asynchronous: the target answers from this process's event loop.
+  const r = await wfmck(['run', '--config', join(dir, 'wfmck.config.yaml'), '--out', join(dir, 'out'), '--grep', 'CAP-PUT']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const ctx = JSON.parse(readFileSync(join(dir, 'out', 'run-context.json'), 'utf8')) as RunContext;
+  assert.deepEqual([ctx.embedded, ctx.targets.wfm, ctx.hooks], [false, embedded.wfm, {}]);
+  assert.match(r.stdout, /3 passed/);
+});
+
+test('a WFM that answers 200 to every PUT fails CAP-PUT-201: exit 1, the failure with its evidence in the report', { timeout: 120_000 }, async (t) => {
+  // Onboarding works; every other request gets 200, so "PUT creates: 201" is violated.
+  const server = createServer((req, res) => {
+    req.resume().on('end', () => {
+      res.writeHead(req.url === '/api/v1/onboarding' ? 201 : 200, { 'content-type': 'application/json' });
+      res.end(req.url === '/api/v1/onboarding' ? '{"clientId":"c-1"}' : '{}');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  t.after(() => new Promise((resolve) => server.close(resolve)));
+  const dir = mkdtempSync(join(tmpdir(), 'wfmck-fail-'));
+  const ca = await createRootCa('test device CA');
+  writeFileSync(join(dir, 'ca.pem'), ca.certPem);
+  writeFileSync(join(dir, 'ca.key'), ca.keyPem);
+  const env = { WFMCK_DEVICE_CA_CERT: join(dir, 'ca.pem'), WFMCK_DEVICE_CA_KEY: join(dir, 'ca.key') };
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const r = await wfmck(['run', '--wfm', url, '--out', join(dir, 'out'), '--grep', 'CAP-PUT-201'], env);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /NOT CONFORMANT: 1 requirement\(s\) failed, 1 of them MUST/);
+  const report = JSON.parse(readFileSync(join(dir, 'out', 'conformance.json'), 'utf8')) as { requirements: { id: string; status: string; evidence?: unknown[] }[] };
+  const failed = report.requirements.find((x) => x.id === 'CAP-PUT-201')!;
+  assert.equal(failed.status, 'fail');
+  assert.ok(JSON.stringify(failed).includes('wfmck-test-id'), 'the failure keeps its exchanges');
+});

@@ -1,0 +1,74 @@
+// The fixed failure shape: fast-check's seed and path read back from its own text, one replay command, kit errors told apart.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { HookError } from '../../fixtures/hooks.ts';
+import { MAX_MESSAGE, failureOf, fastCheckReplay, isKitError, replayCommand, stripAnsi } from '../../reports/failure.ts';
+
+function fastCheckMessage(seed: number): string {
+  try {
+    fc.assert(fc.property(fc.integer(), fc.string(), (n: number, _s: string) => n < 10), { seed });
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('the property was meant to fail');
+}
+
+test('fastCheckReplay reads the seed and path of a real fast-check failure', () => {
+  for (const seed of [42, -7, 2147483646]) {
+    const message = fastCheckMessage(seed);
+    const got = fastCheckReplay(message);
+    assert.equal(got.seed, seed);
+    assert.match(got.path!, /^\d+(:\d+)*$/);
+    assert.ok(message.includes(`path: "${got.path}"`));
+  }
+  assert.deepEqual(fastCheckReplay('Error: expect(received).toBe(expected)'), {});
+});
+
+test('the path read back replays the same counterexample', () => {
+  const message = fastCheckMessage(42);
+  const { seed, path } = fastCheckReplay(message);
+  let replayed = '';
+  try {
+    fc.assert(fc.property(fc.integer(), fc.string(), (n: number, _s: string) => n < 10), { seed, path, endOnFailure: true });
+  } catch (e) {
+    replayed = (e as Error).message;
+  }
+  assert.equal(/Counterexample: (.*)/.exec(replayed)?.[1], /Counterexample: (.*)/.exec(message)?.[1]);
+});
+
+test('replayCommand: one command; a prefix of another id is guarded; the path rides as WFMCK_PATH', () => {
+  const ids = ['STATUS-PRECEDENCE', 'STATUS-PRECEDENCE-REMOVED', 'CAP-PUT-201'];
+  assert.equal(replayCommand('CAP-PUT-201', 42, undefined, ids), "npx wfmck run --seed 42 --grep 'CAP-PUT-201'");
+  assert.equal(replayCommand('CAP-PUT-201', undefined, undefined, ids), "npx wfmck run --grep 'CAP-PUT-201'");
+  assert.equal(replayCommand('CAP-PUT-201', -3, '6:1:0', ids), "WFMCK_PATH=6:1:0 npx wfmck run --seed -3 --grep 'CAP-PUT-201'");
+  const guarded = replayCommand('STATUS-PRECEDENCE', 1, undefined, ids);
+  const grep = new RegExp(/--grep '(.*)'$/.exec(guarded)![1]!);
+  assert.ok(grep.test('status.spec.ts STATUS-PRECEDENCE failed beats removing'));
+  assert.ok(grep.test('STATUS-PRECEDENCE'));
+  assert.ok(!grep.test('STATUS-PRECEDENCE-REMOVED all removed is removed'), 'the longer id is not selected');
+});
+
+test('isKitError: internal errors and hooks that could not run; transport failures and assertions are findings', () => {
+  assert.ok(isKitError('WFMCK_E_INTERNAL: fixture crashed'));
+  assert.ok(isKitError(new HookError('retireClient', 'exited with code 1', 'boom').message));
+  assert.ok(isKitError(`Error: ${new HookError('rotateTrustAnchor', 'took longer than its timeout of 30000 ms', '').message}`));
+  assert.ok(!isKitError('WFMCK_E_TIMEOUT: no answer within 10000 ms'));
+  assert.ok(!isKitError('WFMCK_E_CONNECTION: ECONNREFUSED'));
+  assert.ok(!isKitError('Error: expect(received).toBe(expected)\n\nExpected: 201\nReceived: 500'));
+  assert.ok(!isKitError('expected the hook to be configured'), 'a sentence mentioning a hook is not a HookError');
+});
+
+test('failureOf: colours stripped, long texts trimmed, the property seed wins over the run seed', () => {
+  const colored = '\u001b[2mexpect(\u001b[22m\u001b[31mreceived\u001b[39m\u001b[2m).toBe(\u001b[22mexpected)';
+  assert.equal(stripAnsi(colored), 'expect(received).toBe(expected)');
+  const f = failureOf(`${colored}\n${'x'.repeat(MAX_MESSAGE + 50)}`, 'CAP-PUT-201', 9);
+  assert.ok(!f.message.includes('\u001b'));
+  assert.match(f.message, /\(\d+ more characters\)$/);
+  assert.equal(f.seed, undefined, 'seed is only set from a property failure');
+  assert.equal(f.replay, "npx wfmck run --seed 9 --grep 'CAP-PUT-201'");
+  const p = failureOf(fastCheckMessage(42), 'CAP-PUT-201', 9);
+  assert.equal(p.seed, 42);
+  assert.match(p.replay!, /^WFMCK_PATH=[\d:]+ npx wfmck run --seed 42 --grep 'CAP-PUT-201'$/);
+  assert.equal(failureOf('boom', undefined, 9).replay, undefined, 'no id, no replay');
+});
