@@ -5,6 +5,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   serve: { summary: 'start the embedded reference WFM, identity role and OCI registry', load: () => import('./serve.ts') },
   cert: { summary: 'issue a device certificate from a device CA (and its OnboardingRequest body)', load: () => import('./cert.ts') },
   sign: { summary: 'sign one Device API request (RFC 9421, profile P3), or print a curl command that sends it', load: () => import('./sign.ts') },
+  fleet: { summary: 'simulate a fleet of devices and gateways against a WFM and write fleet-summary.json', load: () => import('./fleet.ts') },
   run: { summary: 'certify a WFM, identity role and registry (or the embedded default): conformance.json/html, JUnit', load: () => import('./run.ts') },
 };
 

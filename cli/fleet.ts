@@ -1,0 +1,141 @@
+// `wfmck fleet`: a simulated fleet against a WFM (the embedded one by default), with live progress and
+// fleet-summary.json. Exit 0 when every device onboarded and reported with nothing unexpected; 1 otherwise; 2 usage.
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startEmbedded, type Embedded } from '../reference/embedded.ts';
+import { loadIssued } from '../reference/pki.ts';
+import { progressWriter } from '../simulators/fleet/progress.ts';
+import { runFleet, type FleetTarget } from '../simulators/fleet/runner.ts';
+import { loadFleetFile, parseFleetInput, resolveFleetSpec, type FleetSpec } from '../simulators/fleet/spec.ts';
+import { fleetSummary, writeSummary } from '../simulators/fleet/summary.ts';
+import { loopbackUrl, unreachable } from '../simulators/fleet/target.ts';
+import { resolveProfile } from '../spec/profile.ts';
+import { EXIT_FAIL, EXIT_OK, UsageError } from './usage.ts';
+
+const HELP = `usage: wfmck fleet [options]
+
+Simulates a fleet of devices and gateways: each one fetches the root CA, onboards, reports its capabilities, then
+polls desired state until the duration ends. Without --wfm it runs against the embedded reference services.
+Targets must be loopback addresses. Ctrl-C stops cleanly and still writes the summary (interrupted: true).
+
+fleet (a --fleet-file YAML mapping uses the camelCase names in brackets; flags win over the file):
+  --devices N              plain devices [devices] (default 10)
+  --see-thru-gateways N    see-thru gateways [seeThruGateways] (default 0)
+  --opaque-gateways N      opaque gateways [opaqueGateways] (default 0)
+  --children N             children per gateway [children] (default 2)
+  --depth N                see-thru levels below a gateway, 2 = gw/mid/leaf [depth] (default 1)
+  --hosts-workloads R      share of see-thru gateways that host workloads, 0..1 [hostsWorkloads] (default 0.5)
+  --faults LIST            fault mix, e.g. crashingContainer=0.05,flappingCapabilities=0.1 [faults]
+  --seed N                 data and fault seed [seed] (default: random, echoed in the summary)
+  --shard i/n              run only top-level devices k with k mod n = i-1 [shard] (default 1/1)
+  --id-prefix TEXT         first part of every deviceId [idPrefix] (default wfmck)
+  --quantity-format F      spaced ("16 Gi") or compact ("16Gi"), profile P8 [quantityFormat] (default spaced)
+load:
+  --rate N                 requests per second across the fleet, 0 = no limit [rate] (default 0)
+  --burst N                token bucket size [burst] (default 50)
+  --duration S             seconds devices keep ticking after the run starts [duration] (default 10)
+  --tick-interval S        seconds between two ticks of one device [tickInterval] (default 1)
+  --concurrency N          devices starting or ticking at once [concurrency] (default 64)
+  --fleet-file FILE        YAML file with any of the settings above
+target:
+  --wfm URL                WFM base URL (loopback only); needs --device-ca-cert and --device-ca-key
+  --ca FILE                PEM of the CA of the WFM's TLS certificate
+  --device-ca-cert FILE    a CA the WFM trusts for device certificates (as written by wfmck serve --state-dir)
+  --device-ca-key FILE     its private key
+  --vendor TOKEN           vendor token, profile P1 (default platform)
+  --out DIR                where fleet-summary.json goes (default reports/out/fleet-<timestamp>)
+`;
+
+const FLAG_TO_KEY: Record<string, keyof FleetSpec> = {
+  devices: 'devices', 'see-thru-gateways': 'seeThruGateways', 'opaque-gateways': 'opaqueGateways', children: 'children',
+  depth: 'depth', 'hosts-workloads': 'hostsWorkloads', faults: 'faults', seed: 'seed', shard: 'shard', 'id-prefix': 'idPrefix',
+  'quantity-format': 'quantityFormat', rate: 'rate', burst: 'burst', duration: 'duration', 'tick-interval': 'tickInterval',
+  concurrency: 'concurrency',
+};
+const OTHER_FLAGS = ['fleet-file', 'wfm', 'ca', 'device-ca-cert', 'device-ca-key', 'vendor', 'out'];
+
+export async function run(argv: string[]): Promise<number> {
+  const values = parse(argv);
+  if (values.help) return void process.stdout.write(HELP), EXIT_OK;
+  const flags: Record<string, unknown> = {};
+  const flagOf: Record<string, string> = {};
+  for (const [flag, key] of Object.entries(FLAG_TO_KEY)) [flags[key], flagOf[key]] = [values[flag], `--${flag}`];
+  const fromFile = typeof values['fleet-file'] === 'string' ? await loadFleetFile(values['fleet-file']) : {};
+  const spec = resolveFleetSpec(fromFile, parseFleetInput(flags, (key) => flagOf[key] ?? key));
+  const out = resolve(str(values.out) ?? join('reports', 'out', `fleet-${new Date().toISOString().replace(/[:.]/g, '-')}`));
+  const vendor = str(values.vendor);
+  if (vendor !== undefined && !/^[a-z0-9]+$/.test(vendor)) throw new UsageError('--vendor takes lowercase letters and digits');
+  const profile = resolveProfile({ vendor, quantityFormat: spec.quantityFormat });
+
+  let embedded: Embedded | undefined;
+  let target: FleetTarget;
+  const wfm = str(values.wfm);
+  if (wfm !== undefined) {
+    target = { ...(await foreignTarget(wfm, values)), profile };
+  } else {
+    embedded = await startEmbedded({ profile });
+    target = { wfm: embedded.wfm, ca: embedded.caPem, deviceCa: embedded.deviceCa, profile };
+  }
+
+  const stop = new AbortController();
+  const interrupt = () => stop.abort(new Error('interrupted by signal'));
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  const progress = progressWriter(process.stderr);
+  try {
+    const result = await runFleet(spec, target, { signal: stop.signal, onProgress: (p) => progress.update(p) });
+    const totals = result.totals;
+    progress.done({ elapsedMs: result.wallMs, clientsTotal: result.layout.clients, clients: totals.clients, requests: totals.requests.total, errors: totals.errors });
+    const summary = fleetSummary(result, target);
+    const file = await writeSummary(out, summary);
+    process.stdout.write(
+      `${summary.passed ? 'PASS' : 'FAIL'} ${totals.clients.reporting}/${result.layout.clients} devices reporting, ` +
+        `${totals.deviceIdsCreated}/${result.layout.deviceIds} deviceIds created, ${totals.requests.unexpected} unexpected, ` +
+        `${totals.requests.transportErrors} transport errors${summary.interrupted ? ', interrupted' : ''}; ` +
+        `${summary.throughput.onboardedPerSecond} onboarded/s, ${summary.throughput.requestsPerSecond} req/s, ${(result.wallMs / 1000).toFixed(1)} s, ` +
+        `seed ${spec.seed}\n${file}\n`,
+    );
+    return summary.passed ? EXIT_OK : EXIT_FAIL;
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+    await embedded?.close();
+  }
+}
+
+function parse(argv: string[]): Record<string, string | boolean | undefined> {
+  const options = Object.fromEntries([...Object.keys(FLAG_TO_KEY), ...OTHER_FLAGS].map((f) => [f, { type: 'string' as const }]));
+  try {
+    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n\n${HELP}`);
+  }
+}
+
+async function foreignTarget(wfm: string, values: Record<string, string | boolean | undefined>): Promise<FleetTarget> {
+  const url = loopbackUrl(wfm);
+  const certFile = str(values['device-ca-cert']);
+  const keyFile = str(values['device-ca-key']);
+  if (!certFile || !keyFile) throw new UsageError('--wfm needs --device-ca-cert and --device-ca-key (a CA the WFM trusts for device certificates)');
+  const deviceCa = await loadIssued(await readText(certFile, '--device-ca-cert'), await readText(keyFile, '--device-ca-key')).catch((err: Error) => {
+    throw new UsageError(`--device-ca-cert/--device-ca-key: cannot load the device CA: ${err.message}`);
+  });
+  const caFile = str(values.ca);
+  const ca = caFile === undefined ? undefined : await readText(caFile, '--ca');
+  const reason = await unreachable(url);
+  if (reason) throw new UsageError(`--wfm ${url.origin} is unreachable: ${reason}`);
+  return { wfm: url.href.replace(/\/$/, ''), deviceCa, ...(ca === undefined ? {} : { ca }) };
+}
+
+async function readText(file: string, flag: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${flag} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+function str(v: string | boolean | undefined): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}

@@ -1,0 +1,100 @@
+// Realistic, seeded device descriptions (issue 3): plain devices, see-thru gateways with hierarchical children,
+// opaque gateways whose one document aggregates their children (§2.2). Valid by construction.
+import type { Faker } from '@faker-js/faker';
+import { aggregateOpaque } from '../../spec/rules/opaque-aggregation.ts';
+import type { QuantityFormat } from '../../spec/rules/quantity.ts';
+import type { DeviceCapabilities, LabelValue } from '../../spec/types.ts';
+import type { DeviceDescription, DeviceFaults, DeviceKind } from '../device/types.ts';
+import { localFaker } from './draw.ts';
+import { deploymentTypes, hostingFields, identity } from './hardware.ts';
+import { extensions, labels } from './labels.ts';
+
+export { describeFleet, fleetLayout, kindAt, type FleetLayout } from './fleet.ts';
+export { faultsFor, FAULT_NAMES, type FaultMix, type FaultName } from './faults.ts';
+
+export interface DescribeOptions {
+  /** First part of every top-level id (default `wfmck`); RFC 3986 unreserved characters only. */
+  idPrefix?: string;
+  /** Children per gateway, and per intermediate see-thru gateway (default 2; an opaque gateway needs at least 1). */
+  children?: number;
+  /** See-thru levels below the gateway: 1 = `gw/child`, 2 = `gw/mid/leaf` (default 1). */
+  depth?: number;
+  /** A see-thru gateway (and its intermediates) reports the hosting fields (default false). */
+  hostsWorkloads?: boolean;
+  faults?: DeviceFaults;
+  /** P8: "16 Gi" (default) or "16Gi". */
+  quantityFormat?: QuantityFormat;
+}
+
+const KIND_TAG: Record<DeviceKind, string> = { plain: 'dev', 'see-thru-gateway': 'stg', 'opaque-gateway': 'ogw' };
+/** What sits behind a gateway on a shop floor; the ordinal keeps sibling ids unique. */
+const CHILD_ROLES = ['plc', 'cam', 'sensor', 'hmi', 'robot', 'scale', 'reader', 'drive'] as const;
+const SEGMENT = /^[A-Za-z0-9._~-]+$/;
+
+/** Deterministic in (seed, index, kind, opts) alone: each device and child has its own Faker. */
+export function describeDevice(seed: number, index: number, kind: DeviceKind, opts: DescribeOptions = {}): DeviceDescription {
+  const prefix = opts.idPrefix ?? 'wfmck';
+  const id = `${prefix ? `${prefix}-` : ''}${KIND_TAG[kind]}-${String(index).padStart(6, '0')}`;
+  if (!SEGMENT.test(id)) throw new RangeError(`describeDevice: idPrefix "${prefix}" makes "${id}", which is not one RFC 3986 unreserved segment`);
+  const format = opts.quantityFormat ?? 'spaced';
+  const faults = opts.faults ?? {};
+  const path = [seed, index];
+  switch (kind) {
+    case 'plain':
+      return { ...plainDevice(path, id, format), faults };
+    case 'see-thru-gateway':
+      return { ...seeThru(path, id, opts.depth ?? 1, opts.children ?? 2, opts.hostsWorkloads ?? false, format), faults };
+    case 'opaque-gateway':
+      return { ...opaque(path, id, opts.children ?? 2, format), faults };
+  }
+}
+
+function seeThru(path: number[], id: string, levels: number, children: number, hosts: boolean, format: QuantityFormat): DeviceDescription {
+  const faker = localFaker(path);
+  const capabilities = hosts ? hostingDocument(faker, id, format) : identityDocument(faker, id);
+  const kids = childIds(faker, id, levels < 1 ? 0 : children).map((childId, i) =>
+    levels > 1
+      ? seeThru([...path, i + 1], childId, levels - 1, children, hosts, format)
+      : plainDevice([...path, i + 1], childId, format),
+  );
+  return { kind: 'see-thru-gateway', id, capabilities, children: kids, hostsWorkloads: hosts, faults: {} };
+}
+
+function opaque(path: number[], id: string, children: number, format: QuantityFormat): DeviceDescription {
+  if (children < 1) throw new RangeError('describeDevice: an opaque gateway aggregates at least one child (§2.2)');
+  const faker = localFaker(path);
+  const gateway = { ...identity(faker, id), deploymentTypes: deploymentTypes(faker), labels: labels(faker) };
+  const kids = childIds(faker, id, children).map((childId, i) => plainDevice([...path, i + 1], childId, format));
+  const capabilities = aggregateOpaque(gateway, kids.map((k) => k.capabilities.properties), format);
+  Object.assign(capabilities, extensions(faker, gateway.vendor));
+  return { kind: 'opaque-gateway', id, capabilities, children: kids, hostsWorkloads: true, faults: {} };
+}
+
+/** A device behind a gateway, or a plain device: always hosting, with its own Faker. */
+function plainDevice(path: number[], id: string, format: QuantityFormat): DeviceDescription {
+  return { kind: 'plain', id, capabilities: hostingDocument(localFaker(path), id, format), hostsWorkloads: true, faults: {} };
+}
+
+function childIds(faker: Faker, parentId: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `${parentId}/${faker.helpers.arrayElement(CHILD_ROLES)}-${i + 1}`);
+}
+
+function hostingDocument(faker: Faker, id: string, format: QuantityFormat): DeviceCapabilities {
+  const properties = { ...identity(faker, id), ...hostingFields(faker, format) };
+  // §2.1.1: `custom` MUST come with labels application suppliers can match on.
+  const custom = [...properties.supportedRuntimes, ...properties.supportedDeploymentTypes].includes('custom');
+  const labelled = faker.datatype.boolean(0.85) || custom;
+  return finish(faker, { properties }, labelled ? labels(faker) : undefined);
+}
+
+/** §2.2: a see-thru gateway that hosts nothing sends the four identity fields only. */
+function identityDocument(faker: Faker, id: string): DeviceCapabilities {
+  const properties = identity(faker, id);
+  return finish(faker, { properties }, faker.datatype.boolean(0.6) ? labels(faker) : undefined);
+}
+
+function finish(faker: Faker, doc: DeviceCapabilities, labelSet: Record<string, LabelValue> | undefined): DeviceCapabilities {
+  if (labelSet) doc.labels = labelSet;
+  if (faker.datatype.boolean(0.8)) Object.assign(doc, extensions(faker, doc.properties.vendor));
+  return doc;
+}

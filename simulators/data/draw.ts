@@ -1,0 +1,25 @@
+// Deterministic randomness for device data: a local Faker per device, and a cheap hash draw for knobs.
+import { Faker, base, en } from '@faker-js/faker';
+
+/** A Faker of its own (never the global one), so a device's data depends only on its seed path, not on call order. */
+export function localFaker(seedPath: readonly number[]): Faker {
+  const faker = new Faker({ locale: [en, base] });
+  faker.seed([...seedPath]);
+  return faker;
+}
+
+/** A uniform number in [0, 1) fixed by `parts` (integers of any size); cheaper than a Faker for one draw. */
+export function uniform(...parts: number[]): number {
+  let h = 0x811c9dc5;
+  for (const part of parts) {
+    const whole = Math.trunc(part);
+    // Both 32-bit halves, so seeds beyond 2^32 still change the draw.
+    for (const word of [whole >>> 0, Math.floor(whole / 2 ** 32) >>> 0]) {
+      h = Math.imul(h ^ word, 0x85ebca6b);
+      h ^= h >>> 13;
+      h = Math.imul(h, 0xc2b2ae35);
+      h ^= h >>> 16;
+    }
+  }
+  return (h >>> 0) / 2 ** 32;
+}

@@ -1,0 +1,132 @@
+// Runs the pure device machine (machine.ts) through the Device API and the registry: plain devices, see-thru
+// gateways (with their children, §2.2) and opaque gateways. Per device: the description, the env, one state.
+import type { Profile } from '../../spec/profile.ts';
+import type { DeviceCapabilities } from '../../spec/types.ts';
+import type { DeviceApiClient } from '../device-api.ts';
+import { hierarchy, placeDeployment } from '../gateways/see-thru.ts';
+import type { RegistryClient } from '../registry-client.ts';
+import { perform, type ActionContext } from './actions.ts';
+import type { Placement } from './deployments.ts';
+import { capabilitiesOf, revisedCapabilities } from './documents.ts';
+import { afterResult, beginTick, childDeparted, initialMachine, isLive, nextAction, stopped, type MachineState } from './machine.ts';
+import type { DeviceDescription, DeviceKind, DeviceObserver, DevicePhase, SimulatedDevice } from './types.ts';
+
+export interface DeviceEnvironment {
+  /** This device's client: its transport, its signing key (P3) and, after onboarding, its clientId. */
+  api: DeviceApiClient;
+  /** The registry client for a component's `oci://host[:port]/name` (called with `oci://host[:port]`). */
+  registry?: (repositoryUrl: string) => RegistryClient;
+  observer?: DeviceObserver;
+  profile: Profile;
+  /** §2.3: base64 DER of this device's X.509 certificate, whose key signs through `api`. */
+  certificate: string;
+  /** Multiplies simulated waits (component timeouts, slow installs); default 1. */
+  timeScale?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** A see-thru gateway can also be told that a device behind it went away (§2.2: DELETE its deviceId). */
+export interface SeeThruGateway extends SimulatedDevice {
+  removeChild(deviceId: string): Promise<void>;
+}
+
+/** Upper bound of actions in one start() or tick(): a guard against a machine that never settles. */
+export const MAX_STEPS_PER_RUN = 100_000;
+
+export function createDevice(desc: DeviceDescription, env: DeviceEnvironment): SimulatedDevice {
+  return new Device(desc, env);
+}
+
+export function createSeeThruGateway(desc: DeviceDescription, env: DeviceEnvironment): SeeThruGateway {
+  if (desc.kind !== 'see-thru-gateway') throw new TypeError(`createSeeThruGateway: ${desc.id} is a ${desc.kind}`);
+  return new Device(desc, env);
+}
+
+class Device implements SeeThruGateway, ActionContext {
+  state: MachineState;
+  /** Only a see-thru gateway keeps its pre-order device list; everyone else is its own single device. */
+  private readonly devices: DeviceDescription[] | undefined;
+
+  constructor(
+    readonly desc: DeviceDescription,
+    readonly env: DeviceEnvironment,
+  ) {
+    this.devices = desc.kind === 'see-thru-gateway' ? hierarchy(desc) : undefined;
+    this.state = initialMachine(this.devices?.length ?? 1, desc.faults);
+  }
+
+  get id(): string {
+    return this.desc.id;
+  }
+  get kind(): DeviceKind {
+    return this.desc.kind;
+  }
+  get phase(): DevicePhase {
+    return this.state.phase;
+  }
+  get clientId(): string | undefined {
+    return this.state.clientId;
+  }
+  /** Why the device failed or what went wrong last, for summaries. */
+  get lastError(): string | undefined {
+    return this.state.lastError;
+  }
+
+  async start(): Promise<void> {
+    await this.runUntil((s) => s.phase === 'reporting' || s.phase === 'failed' || s.phase === 'stopped');
+  }
+
+  async tick(): Promise<void> {
+    this.state = beginTick(this.state);
+    await this.runUntil(() => false);
+  }
+
+  /** A see-thru gateway going away takes its children with it: each DELETEd, descendants first. */
+  async stop(): Promise<void> {
+    if (this.devices && this.state.phase === 'reporting') {
+      const live = this.devices.map((_, i) => i).filter((i) => i > 0 && isLive(this.state, i));
+      this.state = childDeparted(this.state, live.reverse());
+      await this.runUntil((s) => s.deleting.length === 0);
+    }
+    this.setState(stopped(this.state));
+  }
+
+  async removeChild(deviceId: string): Promise<void> {
+    const devices = this.devices ?? [];
+    const index = devices.findIndex((d, i) => i > 0 && d.id === deviceId);
+    if (index < 0) throw new RangeError(`removeChild: ${deviceId} is not a device behind ${this.desc.id}`);
+    const gone = devices.map((_, i) => i).filter((i) => i === index || devices[i]!.id.startsWith(`${deviceId}/`));
+    this.state = childDeparted(this.state, gone.reverse());
+    await this.runUntil((s) => s.deleting.length === 0);
+  }
+
+  deviceAt(index: number): DeviceDescription {
+    return this.devices?.[index] ?? this.desc;
+  }
+
+  documentAt(index: number, revision: number): DeviceCapabilities {
+    const format = this.env.profile.quantityFormat;
+    const doc = capabilitiesOf(this.deviceAt(index), format);
+    return index === 0 && revision > 0 ? revisedCapabilities(doc, revision, format) : doc;
+  }
+
+  place(target: string | undefined): Placement {
+    if (!this.devices) return { host: 0 };
+    return placeDeployment(this.devices, target, (i) => isLive(this.state, i));
+  }
+
+  private async runUntil(done: (s: MachineState) => boolean): Promise<void> {
+    for (let step = 0; step < MAX_STEPS_PER_RUN && !done(this.state); step++) {
+      const action = nextAction(this.state);
+      if (action.type === 'idle') return;
+      const result = await perform(this, action);
+      this.setState(afterResult(this.state, action, result));
+    }
+  }
+
+  private setState(next: MachineState): void {
+    const phase = this.state.phase;
+    this.state = next;
+    if (next.phase !== phase) this.env.observer?.({ type: 'phase', deviceId: this.desc.id, phase: next.phase });
+  }
+}

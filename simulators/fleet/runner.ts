@@ -1,0 +1,181 @@
+// The fleet runner: devices created lazily from the fleet's descriptions, `concurrency` of them starting or ticking
+// at once, every request under one token bucket, and statistics folded from their events as they happen.
+import { setMaxListeners } from 'node:events';
+import { describeFleet, fleetLayout, type FleetLayout } from '../data/describe.ts';
+import type { DeviceDescription, DeviceObserver, SimulatedDevice } from '../device/types.ts';
+import type { Issued } from '../../reference/pki.ts';
+import { resolveProfile, type Profile } from '../../spec/profile.ts';
+import type { FleetProgress } from './progress.ts';
+import { sleep } from '../transport/retry.ts';
+import { tokenBucket, type RateLimiter } from './rate-limit.ts';
+import type { FleetSpec } from './spec.ts';
+import { FleetStats, type FleetTotals } from './stats.ts';
+import { TickQueue } from './tick-queue.ts';
+
+export interface FleetTarget {
+  /** Base URL of the WFM; only loopback addresses (see target.ts). */
+  wfm: string;
+  /** PEM the WFM's TLS certificate chains to, when it is not in the system store. */
+  ca?: string;
+  /** Issues each device's certificate (a CA the WFM trusts at onboarding). */
+  deviceCa: Issued;
+  profile?: Profile;
+}
+
+export interface DeviceContext {
+  observer: DeviceObserver;
+  signal: AbortSignal;
+}
+
+/** Where devices come from: the real driver over one shared agent (devices.ts), or fakes in tests. */
+export interface FleetEnvironment {
+  createDevice(desc: DeviceDescription, ctx: DeviceContext): SimulatedDevice | Promise<SimulatedDevice>;
+  /** Aborts every in-flight request at once (Ctrl-C). */
+  abort(): void;
+  close(): Promise<void>;
+}
+
+export type EnvironmentFactory = (target: FleetTarget, limiter: RateLimiter) => Promise<FleetEnvironment>;
+
+export interface RunFleetOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: FleetProgress) => void;
+  progressIntervalMs?: number;
+  environment?: EnvironmentFactory;
+}
+
+export interface FleetResult {
+  spec: FleetSpec;
+  /** What this shard should reach: clients, deviceIds. */
+  layout: FleetLayout;
+  totals: FleetTotals;
+  startedAt: string;
+  endedAt: string;
+  wallMs: number;
+  /** From the first start to the end of the last one. */
+  startPhaseMs: number;
+  peakRssBytes: number;
+  interrupted: boolean;
+  /** Every device onboarded and reporting, every deviceId created, nothing unexpected, not interrupted. */
+  passed: boolean;
+}
+
+export async function runFleet(spec: FleetSpec, target: FleetTarget, opts: RunFleetOptions = {}): Promise<FleetResult> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const deadline = t0 + spec.duration * 1000;
+  const interval = spec.tickInterval * 1000;
+  const layout = fleetLayout(spec, spec.shard);
+  const stats = new FleetStats();
+  const stop = new AbortController();
+  // Every device's waits listen to it: thousands, by design.
+  setMaxListeners(0, stop.signal);
+  const onAbort = () => stop.abort(opts.signal?.reason);
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (opts.signal?.aborted) onAbort();
+  const factory = opts.environment ?? (await import('./devices.ts')).realEnvironment;
+  const profile = target.profile ?? resolveProfile({ quantityFormat: spec.quantityFormat });
+  const env = await factory({ ...target, profile }, tokenBucket(spec.rate, spec.burst));
+  stop.signal.addEventListener('abort', () => env.abort(), { once: true });
+
+  let peakRss = process.memoryUsage.rss();
+  const progress = (): FleetProgress => ({
+    elapsedMs: performance.now() - t0,
+    clientsTotal: layout.clients,
+    clients: { ...stats.clients },
+    requests: stats.requests.total,
+    errors: Object.fromEntries(stats.errors),
+  });
+  const timer = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+    opts.onProgress?.(progress());
+  }, opts.progressIntervalMs ?? 250);
+
+  const ctx: DeviceContext = { observer: stats.record, signal: stop.signal };
+  const descriptions = describeFleet(spec, spec.shard)[Symbol.iterator]();
+  const ticks = new TickQueue();
+  let exhausted = false;
+  let lastStartEnd = t0;
+
+  const start = async (desc: DeviceDescription) => {
+    const failed = (err: unknown) => {
+      if (!stop.signal.aborted) stats.deviceError(desc.id, err);
+    };
+    const device = await Promise.resolve()
+      .then(() => env.createDevice(desc, ctx))
+      .catch((err: unknown) => void failed(err));
+    if (device) {
+      stats.clients.created++;
+      await device.start().catch(failed);
+    }
+    lastStartEnd = performance.now();
+    if (stop.signal.aborted) return;
+    if (!device) return void stats.clients.failed++;
+    if (device.clientId !== undefined) stats.clients.onboarded++;
+    if (device.phase === 'reporting') {
+      stats.clients.reporting++;
+      ticks.push(device, performance.now() + interval);
+    } else stats.clients.failed++;
+  };
+
+  const tick = async (device: SimulatedDevice) => {
+    try {
+      await device.tick();
+    } catch (err) {
+      if (!stop.signal.aborted) stats.deviceError(device.id, err);
+    }
+    if (stop.signal.aborted) return;
+    if (device.phase !== 'reporting') {
+      stats.clients.reporting--;
+      stats.clients.failed++;
+      return;
+    }
+    // Every device ticks at least once; after that only while the duration lasts.
+    const next = performance.now() + interval;
+    if (next < deadline) ticks.push(device, next);
+  };
+
+  const worker = async () => {
+    while (!stop.signal.aborted) {
+      const due = ticks.takeDue(performance.now());
+      if (due) await tick(due);
+      else if (!exhausted) {
+        const next = descriptions.next();
+        if (next.done) exhausted = true;
+        else await start(next.value);
+      } else if (ticks.size > 0) await sleep(ticks.nextAt - performance.now(), stop.signal).catch(() => undefined);
+      else return;
+    }
+  };
+
+  try {
+    await Promise.all(Array.from({ length: spec.concurrency }, worker));
+  } finally {
+    clearInterval(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+    await env.close();
+  }
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  opts.onProgress?.(progress());
+  const totals = stats.totals();
+  const interrupted = stop.signal.aborted;
+  const endedAt = new Date();
+  return {
+    spec,
+    layout,
+    totals,
+    startedAt: startedAt.toISOString(),
+    endedAt: endedAt.toISOString(),
+    wallMs: Math.round(performance.now() - t0),
+    startPhaseMs: Math.round(lastStartEnd - t0),
+    peakRssBytes: peakRss,
+    interrupted,
+    passed:
+      !interrupted &&
+      totals.clients.onboarded === layout.clients &&
+      totals.clients.reporting === layout.clients &&
+      totals.deviceIdsCreated === layout.deviceIds &&
+      totals.requests.unexpected === 0 &&
+      totals.requests.transportErrors === 0,
+  };
+}

@@ -1,0 +1,73 @@
+// `wfmck fleet` refuses what it must not run, with exit 2 and a one-line reason, before any device starts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRootCa } from '../../reference/pki.ts';
+
+const bin = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));
+
+async function fleet(...args: string[]): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  const child = spawn(process.execPath, [bin, 'fleet', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let stdout = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdout.on('data', (d) => (stdout += d));
+  const [code] = await once(child, 'exit');
+  return { code, stderr, stdout };
+}
+
+/** A loopback port nobody listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+test('fleet --help prints the options and exits 0', async () => {
+  const r = await fleet('--help');
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /--see-thru-gateways N/);
+});
+
+test('fleet refuses a non-loopback --wfm with exit 2', async () => {
+  for (const url of ['https://192.0.2.10:8443', 'https://wfm.example.com', 'https://[2001:db8::1]:443']) {
+    const r = await fleet('--wfm', url, '--device-ca-cert', 'x', '--device-ca-key', 'y');
+    assert.equal(r.code, 2, url);
+    assert.match(r.stderr, /only target loopback addresses/);
+    assert.equal(r.stderr.trim().split('\n').length, 1, 'one line');
+  }
+});
+
+test('fleet exits 2 on bad flags, a bad fleet file, a missing device CA, and an unreachable target', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'wfmck-fleet-cli-'));
+  const file = join(dir, 'fleet.yaml');
+  await writeFile(file, 'devices: 3\nchildern: 2\n');
+  const port = await closedPort();
+  const ca = await createRootCa('test device CA');
+  await writeFile(join(dir, 'ca.pem'), ca.certPem);
+  await writeFile(join(dir, 'ca.key'), ca.keyPem);
+  const cases: [string[], RegExp][] = [
+    [['--devices', 'lots'], /--devices: expected a number/],
+    [['--shard', '0/2'], /--shard: expected i\/n/],
+    [['--faults', 'meltdown=0.1'], /--faults: unknown fault "meltdown"/],
+    [['--frobnicate'], /Unknown option '--frobnicate'/],
+    [['--fleet-file', file], /key "childern" is not a fleet setting/],
+    [['--wfm', `https://127.0.0.1:${port}`], /needs --device-ca-cert and --device-ca-key/],
+    [['--wfm', `https://127.0.0.1:${port}`, '--device-ca-cert', join(dir, 'none.pem'), '--device-ca-key', join(dir, 'none.key')], /--device-ca-cert .*ENOENT/],
+    [['--wfm', `https://127.0.0.1:${port}`, '--device-ca-cert', join(dir, 'ca.pem'), '--device-ca-key', join(dir, 'ca.key')], /unreachable: ECONNREFUSED/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await fleet(...args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, message, args.join(' '));
+  }
+});

@@ -1,0 +1,54 @@
+// `wfmck fleet` as a user runs it: a child process against the embedded default, judged by fleet-summary.json.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const bin = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));
+
+function fleet(args: string[]) {
+  const child = spawn(process.execPath, [bin, 'fleet', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d) => (out.stdout += d));
+  child.stderr.on('data', (d) => (out.stderr += d));
+  return { child, out, exit: once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]> };
+}
+
+test('fleet of 50 devices, 3 see-thru and 2 opaque gateways on the embedded default exits 0 with matching counts', { timeout: 120_000 }, async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'wfmck-fleet-e2e-'));
+  const run = fleet(['--devices', '50', '--see-thru-gateways', '3', '--children', '2', '--opaque-gateways', '2', '--duration', '2', '--seed', '11', '--out', dir]);
+  const [code] = await run.exit;
+  assert.equal(code, 0, run.out.stderr + run.out.stdout);
+  const summary = JSON.parse(await readFile(join(dir, 'fleet-summary.json'), 'utf8'));
+  assert.equal(summary.passed, true);
+  assert.equal(summary.interrupted, false);
+  assert.equal(summary.seed, 11);
+  assert.equal(summary.shard, '1/1');
+  assert.deepEqual(summary.expected, { clients: 55, seeThruGateways: 3, opaqueGateways: 2, plain: 50, seeThruChildren: 6, opaqueChildren: 4, deviceIds: 61 });
+  assert.deepEqual(summary.totals.clients, { created: 55, onboarded: 55, reporting: 55, failed: 0 });
+  assert.equal(summary.totals.deviceIdsCreated, 61);
+  assert.equal(summary.totals.requests.unexpected, 0);
+  assert.equal(summary.latency.onboarding.count, 55);
+  assert.equal(summary.latency['capabilities.put'].count, 61, 'one PUT per visible deviceId; opaque children stay hidden');
+  assert.ok(summary.latency['desired-state'].count >= 55);
+  assert.match(run.out.stdout, /^PASS 55\/55 devices reporting/);
+});
+
+test('SIGINT stops the fleet cleanly: exit 1 and a summary with interrupted true', { timeout: 120_000 }, async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'wfmck-fleet-int-'));
+  const run = fleet(['--devices', '3000', '--duration', '60', '--concurrency', '8', '--out', dir]);
+  // Interrupt once devices are onboarding (the first progress line arrives after the embedded services start).
+  while (!/onboarded [1-9]/.test(run.out.stderr)) await new Promise((r) => setTimeout(r, 100));
+  run.child.kill('SIGINT');
+  const [code] = await run.exit;
+  assert.equal(code, 1, run.out.stderr);
+  const summary = JSON.parse(await readFile(join(dir, 'fleet-summary.json'), 'utf8'));
+  assert.equal(summary.interrupted, true);
+  assert.equal(summary.passed, false);
+  assert.ok(summary.totals.clients.onboarded < 3000);
+  assert.equal(summary.totals.requests.transportErrors, 0, 'requests we aborted are not charged to the WFM');
+});
