@@ -9,6 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { resolveProfile, type Profile, type Strictness } from '../spec/profile.ts';
 import { HOOK_NAMES, type HookBinding, type HookName } from '../fixtures/run-context.ts';
 import { UsageError } from './usage.ts';
+import { resolveFaults } from '../reference/faults/catalog.ts';
 
 export interface Config {
   targets: { wfm?: string; identity?: string; discovery?: string; trustBundleUri?: string; registry?: string; registryRepository: string };
@@ -22,6 +23,8 @@ export interface Config {
   grep?: string;
   out: string;
   workers: number;
+  /** Faults of reference/faults/ switched on in the embedded default (never with a named target). */
+  faults: string[];
   /** The YAML file read, if any. */
   configFile?: string;
 }
@@ -74,6 +77,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'grep', env: 'WFMCK_GREP', flag: 'grep', doc: 'run only tests whose title matches this regular expression', parse: regex },
   { key: 'out', env: 'WFMCK_OUT', flag: 'out', doc: 'output folder (default reports/out/<timestamp>)', parse: (raw, base) => resolve(base, text(raw)) },
   { key: 'workers', env: 'WFMCK_WORKERS', flag: 'workers', doc: `Playwright workers (default ${DEFAULT_WORKERS})`, parse: positiveInt },
+  { key: 'faults', env: 'WFMCK_FAULTS', flag: 'fault', doc: 'comma-separated fault ids of reference/faults/ for the embedded default', parse: faultIds },
 ];
 
 export const RUN_FLAGS = {
@@ -122,6 +126,7 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
   const named = ['identity', 'discovery', 'trustBundleUri', 'registry'].filter((t) => v.has(`targets.${t}`));
   // Without a WFM the embedded one would be certified beside the named targets, and the report would mix the two.
   if (!v.has('targets.wfm') && named.length) throw new UsageError(`targets.${named[0]} needs targets.wfm (--wfm) too; name no target at all for the embedded default`);
+  if (v.has('targets.wfm') && v.has('faults')) throw new UsageError('faults switch on faulty variants of the embedded default; they cannot apply to a named --wfm target');
   const hooks: Config['hooks'] = {};
   for (const name of HOOK_NAMES) {
     const h = get<{ command: string; timeoutMs?: number }>(`hooks.${name}`);
@@ -144,6 +149,7 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     grep: get('grep'),
     out: get<string>('out') ?? resolve(cwd, 'reports', 'out', stamp),
     workers: get<number>('workers') ?? DEFAULT_WORKERS,
+    faults: get<string[]>('faults') ?? [],
     ...(configFile && { configFile }),
   };
 }
@@ -239,6 +245,12 @@ function positiveInt(raw: unknown): number {
   const n = integer(raw);
   if (n < 1) throw new Error(`must be at least 1, not ${n}`);
   return n;
+}
+
+function faultIds(raw: unknown): string[] {
+  const ids = (Array.isArray(raw) ? raw.map(String) : text(raw).split(',')).map((s) => s.trim()).filter(Boolean);
+  resolveFaults(ids);
+  return ids;
 }
 
 function seed(raw: unknown): number {

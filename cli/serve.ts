@@ -17,6 +17,7 @@ State is in memory and is gone when the process exits.
   --wfm-port N          port of the WFM (default: any free port); likewise --identity-port, --registry-port, --admin-port
   --vendor TOKEN        vendor token of media types and the discovery path (profile P1, default platform)
   --state-dir DIR       where to write ca.pem, device-ca.pem and device-ca.key (default: a new temp folder)
+  --fault ID            switch on a fault of reference/faults/ (repeat, or comma-separate): a variant that breaks that rule
 `;
 
 export async function run(argv: string[]): Promise<number> {
@@ -30,6 +31,7 @@ export async function run(argv: string[]): Promise<number> {
       'admin-port': { type: 'string' },
       vendor: { type: 'string' },
       'state-dir': { type: 'string' },
+      fault: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -49,6 +51,7 @@ export async function run(argv: string[]): Promise<number> {
       admin: port(values['admin-port'], '--admin-port'),
     },
     profile: resolveProfile({ vendor: values.vendor as string | undefined }),
+    faults: ((values.fault ?? []) as unknown as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean),
   });
   const dir = values['state-dir'] ? resolve(values['state-dir'] as string) : await mkdtemp(join(tmpdir(), 'wfmck-serve-'));
   const files = await writeTrustFiles(embedded, dir);
@@ -64,6 +67,7 @@ export async function run(argv: string[]): Promise<number> {
       ...files,
       // The server's own pid: wrappers such as `npx` do not forward signals, so scripts stop it by this pid.
       pid: process.pid,
+      faults: embedded.faults,
     }) + '\n',
   );
   await new Promise<void>((resolveStop) => {

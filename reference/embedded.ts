@@ -8,12 +8,15 @@ import { startWfm } from './wfm/server.ts';
 import { startIdentity } from './identity/server.ts';
 import { startRegistry } from './registry/server.ts';
 import { resolveProfile, type Profile } from '../spec/profile.ts';
+import { faultsOf, resolveFaults } from './faults/catalog.ts';
 
 export interface EmbeddedOptions {
   host?: string;
   ports?: { wfm?: number; identity?: number; registry?: number; admin?: number };
   profile?: Profile;
   trustDomain?: string;
+  /** Ids of reference/faults/ to switch on: a faulty variant that breaks exactly those rules. */
+  faults?: readonly string[];
 }
 
 export interface Embedded {
@@ -28,6 +31,8 @@ export interface Embedded {
   /** The CA whose leaf certificates the reference WFM trusts at onboarding. */
   deviceCa: Issued;
   hooks: Record<string, Hook>;
+  /** Ids of the faults switched on (empty for the clean reference services). */
+  faults: string[];
   close(): Promise<void>;
 }
 
@@ -42,18 +47,21 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     usage: ['server'],
   });
   const deviceCa = await createRootCa('wfmck device CA');
+  const faults = resolveFaults(opts.faults ?? []);
   const tls = { cert: server.certPem + ca.certPem, key: server.keyPem };
 
   const started: { close(): Promise<void> }[] = [];
   try {
     const identity = await startIdentity({
       host, port: opts.ports?.identity ?? 0, tls, vendor: profile.vendor, trustDomain: opts.trustDomain ?? 'wfmck.test',
+      faults: faultsOf('identity', faults),
     });
     started.push(identity);
-    const registry = await startRegistry({ host, port: opts.ports?.registry ?? 0, tls });
+    const registry = await startRegistry({ host, port: opts.ports?.registry ?? 0, tls, faults: faultsOf('registry', faults) });
     started.push(registry);
     const wfm = await startWfm({
       host, port: opts.ports?.wfm ?? 0, tls, rootCaPem: ca.certPem, trustedDeviceCaPems: [deviceCa.certPem], profile,
+      faults: faultsOf('wfm', faults),
     });
     started.push(wfm);
     const hooks: Record<string, Hook> = {
@@ -75,6 +83,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       caPem: ca.certPem,
       deviceCa,
       hooks,
+      faults: faults.map((f) => f.id),
       close: () => closeAll(started),
     };
   } catch (err) {

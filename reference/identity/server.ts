@@ -1,4 +1,6 @@
 // The reference identity role (interfaces.md §4.5, §4.6): discovery and trust bundle over HTTPS, read-only.
+import { withRewrites } from '../faults/rewrite.ts';
+import type { FaultDefinition } from '../faults/types.ts';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
@@ -21,6 +23,8 @@ export interface IdentityOptions {
   discovery?: boolean;
   /** Real bundles carry jwt-svid keys that X.509 clients must ignore (§2.6). */
   includeJwtSvidKey?: boolean;
+  /** Faults of reference/faults/ to switch on (a faulty variant that breaks exactly those rules). */
+  faults?: FaultDefinition[];
 }
 
 export interface IdentityService {
@@ -74,7 +78,7 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
   const resources = new Map<string, Resource>();
   if (opts.discovery ?? true) resources.set(discoveryPath, { current: () => discoveryBody, missing: 'no discovery document' });
   resources.set(bundlePath(trustDomain), { current: () => (available ? represent(bundle()) : undefined), missing: 'bundle unavailable' });
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => void serve(resources, req, res));
+  server.on('request', withRewrites((req: IncomingMessage, res: ServerResponse) => void serve(resources, req, res), opts.faults ?? []));
 
   let closing: Promise<void> | undefined;
   return {

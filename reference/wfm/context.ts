@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Profile } from '../../spec/profile.ts';
 import type { x509 } from '../../spec/x509.ts';
 import type { WfmStore } from './store.ts';
+import type { ActiveFaults } from '../faults/types.ts';
 
 export interface WfmContext {
   store: WfmStore;
@@ -11,6 +12,8 @@ export interface WfmContext {
   trustedDeviceCas: x509.X509Certificate[];
   /** PEM served by the Certificate API (P2). */
   rootCaPem: string;
+  /** Behaviour-level faults switched on (reference/faults/): each is consulted at one named seam. */
+  faults: ActiveFaults;
 }
 
 export interface WfmRequest {

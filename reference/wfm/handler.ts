@@ -1,5 +1,6 @@
 // The reference WFM as one node:http request listener: route, read the body under its limits, answer. No input
 // becomes a 5xx: refusals are WfmErrors, and anything else is a bug that is logged and answered 500.
+import type { FaultDefinition } from '../faults/types.ts';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import { x509 } from '../../spec/x509.ts';
@@ -22,6 +23,8 @@ export interface WfmHandlerOptions {
   bodyTimeoutMs?: number;
   /** The scheme the handler is served on, needed to rebuild the signed `@target-uri`. */
   scheme: 'http' | 'https';
+  /** Behaviour-level faults (reference/faults/) this instance breaks. */
+  faults?: FaultDefinition[];
 }
 
 export interface WfmHandler {
@@ -39,6 +42,7 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
     profile,
     rootCaPem: opts.rootCaPem,
     trustedDeviceCas: opts.trustedDeviceCaPems.map((pem) => new x509.X509Certificate(pem)),
+    faults: new Set((opts.faults ?? []).map((f) => f.id)),
   };
   const limits: BodyLimits = { maxBytes: opts.maxBodyBytes ?? 1024 * 1024, timeoutMs: opts.bodyTimeoutMs ?? 10_000 };
   const routes = routesFor(profile);

@@ -1,4 +1,6 @@
 // The reference WFM, the kit's embedded default: the Device API of interfaces.md §4.1-§4.4 with P2-P4 on loopback.
+import { withRewrites } from '../faults/rewrite.ts';
+import type { FaultDefinition } from '../faults/types.ts';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +29,8 @@ export interface StartWfmOptions {
   maxBodyBytes?: number;
   /** Default 10 s; a request body that stalls longer gets 408. */
   bodyTimeoutMs?: number;
+  /** Faults of reference/faults/ to switch on (a faulty variant that breaks exactly those rules). */
+  faults?: FaultDefinition[];
 }
 
 export interface WfmService {
@@ -39,7 +43,9 @@ export interface WfmService {
 }
 
 export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
-  const { listener, hooks, state } = createWfmHandler({ ...opts, scheme: opts.tls ? 'https' : 'http' });
+  const handler = createWfmHandler({ ...opts, scheme: opts.tls ? 'https' : 'http' });
+  const { hooks, state } = handler;
+  const listener = withRewrites(handler.listener, opts.faults ?? []);
   const server: Server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, listener) : createHttpServer(listener);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

@@ -1,0 +1,22 @@
+// Every fault the kit ships, one file per spec area. A fault's id names the requirement it breaks.
+import { faults as capabilities } from './capabilities.ts';
+import type { FaultDefinition, ServiceName } from './types.ts';
+
+export const FAULTS: readonly FaultDefinition[] = Object.freeze([...capabilities]);
+
+export class UnknownFaultError extends Error {
+  readonly code = 'WFMCK_E_USAGE_FAULT';
+}
+
+/** The definitions of the given ids, in order; an unknown id is a usage error that lists the known ones. */
+export function resolveFaults(ids: readonly string[]): FaultDefinition[] {
+  return ids.map((id) => {
+    const fault = FAULTS.find((f) => f.id === id);
+    if (!fault) throw new UnknownFaultError(`unknown fault "${id}"; \`wfmck faults --list\` names them all (${FAULTS.length})`);
+    return fault;
+  });
+}
+
+export function faultsOf(service: ServiceName, faults: readonly FaultDefinition[]): FaultDefinition[] {
+  return faults.filter((f) => f.service === service);
+}

@@ -1,0 +1,47 @@
+// Response-level faults: buffer what a service answers, let each active fault rewrite it, then send it.
+import type { IncomingMessage, RequestListener, ServerResponse, OutgoingHttpHeaders } from 'node:http';
+import type { AnswerView, FaultDefinition } from './types.ts';
+
+export function withRewrites(listener: RequestListener, faults: FaultDefinition[]): RequestListener {
+  const rewrites = faults.flatMap((f) => (f.rewrite ? [f.rewrite] : []));
+  if (rewrites.length === 0) return listener;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    const send = { writeHead: res.writeHead.bind(res), end: res.end.bind(res) };
+    let status = 200;
+    let headers: OutgoingHttpHeaders = {};
+    // The service writes into a buffer; the rewritten answer goes out once, on end().
+    res.writeHead = ((code: number, ...rest: unknown[]) => {
+      status = code;
+      const h = rest.find((x) => typeof x === 'object' && x !== null) as OutgoingHttpHeaders | undefined;
+      headers = { ...res.getHeaders(), ...(h ?? {}) };
+      return res;
+    }) as typeof res.writeHead;
+    res.write = ((chunk: unknown) => {
+      if (chunk) chunks.push(Buffer.from(chunk as Buffer));
+      return true;
+    }) as typeof res.write;
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      if (chunk && typeof chunk !== 'function') chunks.push(Buffer.from(chunk as Buffer));
+      if (Object.keys(headers).length === 0) {
+        status = res.statusCode;
+        headers = res.getHeaders();
+      }
+      let answer: AnswerView = { method: req.method ?? 'GET', url: req.url ?? '/', status, headers, body: Buffer.concat(chunks) };
+      for (const rewrite of rewrites) answer = rewrite(answer) ?? answer;
+      for (const name of res.getHeaderNames()) res.removeHeader(name);
+      const out: OutgoingHttpHeaders = { ...answer.headers };
+      delete out['transfer-encoding'];
+      if (req.method !== 'HEAD' && answer.status !== 204 && answer.status !== 304) out['content-length'] = answer.body.length;
+      send.writeHead(answer.status, out);
+      const callback = [chunk, ...rest].find((x) => typeof x === 'function') as (() => void) | undefined;
+      return send.end(req.method === 'HEAD' ? undefined : answer.body, callback);
+    }) as typeof res.end;
+    listener(req, res);
+  };
+}
+
+/** A rewrite that applies only to requests matching a method and a path pattern. */
+export function on(method: string, path: RegExp, rewrite: (a: AnswerView) => AnswerView | undefined): (a: AnswerView) => AnswerView | undefined {
+  return (a) => (a.method === method && path.test(a.url.split('?')[0]!) ? rewrite(a) : undefined);
+}
