@@ -1,8 +1,17 @@
 // Every fault the kit ships, one file per spec area. A fault's id names the requirement it breaks.
 import { faults as capabilities } from './capabilities.ts';
+import { faults as gateways } from './gateways.ts';
+import { faults as onboarding } from './onboarding.ts';
+import { faults as status } from './status.ts';
+import { faults as desiredState } from './desired-state.ts';
+import { faults as identity } from './identity.ts';
+import { faults as registry } from './registry.ts';
+import { faults as compose } from './compose.ts';
 import type { FaultDefinition, ServiceName } from './types.ts';
 
-export const FAULTS: readonly FaultDefinition[] = Object.freeze([...capabilities]);
+export const FAULTS: readonly FaultDefinition[] = Object.freeze([
+  ...capabilities, ...gateways, ...onboarding, ...status, ...desiredState, ...identity, ...registry, ...compose,
+]);
 
 export class UnknownFaultError extends Error {
   readonly code = 'WFMCK_E_USAGE_FAULT';
