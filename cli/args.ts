@@ -1,11 +1,11 @@
 // Argument checks shared by the commands; each failure is a UsageError (exit 2) with a one-line reason.
-import { isIP } from 'node:net';
+import { isLoopbackHost } from '../spec/loopback.ts';
 import { UsageError } from './usage.ts';
 
 /** Only loopback addresses are ever served on or targeted by the kit's own services. */
 export function loopbackHost(host: string): string {
   if (host === 'localhost') return '127.0.0.1';
-  if (host === '::1' || (isIP(host) === 4 && host.startsWith('127.'))) return host;
+  if (isLoopbackHost(host)) return host;
   throw new UsageError(`--host must be a loopback address (127.0.0.0/8 or ::1), not "${host}"`);
 }
 

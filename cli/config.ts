@@ -2,13 +2,13 @@
 // Precedence: flags > env > YAML (wfmck.config.yaml or --config FILE) > default. Every bad value is a UsageError.
 import { existsSync, readFileSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
-import { isIP } from 'node:net';
 import { delimiter, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { resolveProfile, type Profile, type Strictness } from '../spec/profile.ts';
 import { HOOK_NAMES, type HookBinding, type HookName } from '../fixtures/run-context.ts';
 import { UsageError } from './usage.ts';
+import { isLoopbackHost } from '../spec/loopback.ts';
 import { resolveFaults } from '../reference/faults/catalog.ts';
 
 export interface Config {
@@ -166,10 +166,7 @@ function maskSecrets(command: string): string {
 }
 
 /** Only loopback targets: the kit sends conformance traffic (including hostile inputs) to this machine alone. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.split('.')[0] === '127');
-}
+export { isLoopbackHost };
 
 function url(raw: unknown): string {
   let u: URL;

@@ -8,7 +8,7 @@ import { buildComposeArchive, buildComposeArtifact } from '../simulators/publish
 import { pushArtifact } from '../simulators/publish/push.ts';
 import { RegistryClient, type RegistryAuth } from '../simulators/registry-client.ts';
 import { createTransport } from '../simulators/transport/undici-transport.ts';
-import { loopbackHost } from './args.ts';
+import { parseLoopbackUrl } from '../spec/loopback.ts';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from './usage.ts';
 
 const HELP = `usage: wfmck publish app <dir> --registry URL --repository NAME [options]
@@ -119,19 +119,11 @@ function checkOptions(kind: string, values: Values): Checked {
 
 /** This machine never sends traffic elsewhere: only http(s) on 127.0.0.0/8, ::1 or localhost. */
 function loopbackRegistry(value: string): URL {
-  let url: URL;
   try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`--registry takes a URL such as https://127.0.0.1:5000, not "${value}"`);
+    return parseLoopbackUrl(value, '--registry');
+  } catch (e) {
+    throw new UsageError((e as Error).message);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--registry must be http or https, not ${url.protocol}`);
-  try {
-    loopbackHost(url.hostname.replace(/^\[|\]$/g, ''));
-  } catch {
-    throw new UsageError(`--registry must be on a loopback host (127.0.0.0/8, ::1, localhost), not "${url.hostname}"`);
-  }
-  return url;
 }
 
 function repositoryName(value: string): string {

@@ -1,9 +1,10 @@
 // The reference identity role (interfaces.md §4.5, §4.6): discovery and trust bundle over HTTPS, read-only.
+import { isLoopbackHost } from '../../spec/loopback.ts';
 import { withRewrites } from '../faults/rewrite.ts';
 import type { FaultDefinition } from '../faults/types.ts';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isIP, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { mediaTypes } from '../../spec/media-types.ts';
 import type { TrustBundle } from '../../spec/types.ts';
 import type { Issued } from '../pki.ts';
@@ -171,8 +172,7 @@ function closeServer(server: Server): Promise<void> {
 
 /** Only loopback addresses are ever listened on. */
 function loopbackHost(host: string): string {
-  const loopback = (isIP(host) === 4 && host.startsWith('127.')) || host === '::1';
-  if (!loopback) throw new Error(`identity service listens on loopback only, not ${host}`);
+  if (host === 'localhost' || !isLoopbackHost(host)) throw new Error(`identity service listens on loopback only, not ${host}`);
   return host;
 }
 

@@ -1,12 +1,10 @@
 // Where a fleet may be pointed: loopback only, because a kit's fleet must never load another host; and a quick
 // TCP check so an unreachable target is one clear line instead of thousands of connection errors.
-import { connect, isIP } from 'node:net';
+import { connect } from 'node:net';
+import { isLoopbackHost } from '../../spec/loopback.ts';
 import { FleetSpecError } from './spec.ts';
 
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
-  return bare === 'localhost' || bare === '::1' || (isIP(bare) === 4 && bare.startsWith('127.'));
-}
+export { isLoopbackHost };
 
 /** The WFM base URL, refused unless http(s) on a loopback address. */
 export function loopbackUrl(text: string, flag = '--wfm'): URL {
