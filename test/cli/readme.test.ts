@@ -21,3 +21,23 @@ test('README: a signed curl PUT of capabilities gets 201, the same PUT again 200
   assert.equal(run.status, 0, run.stderr);
   await rm(`${root}.wfmck`, { recursive: true, force: true });
 });
+
+test('README: every key of the wfmck.config.yaml example is a setting `wfmck run` knows', async () => {
+  const { parse } = await import('yaml');
+  const { FIELDS } = await import('../../cli/config.ts');
+  const readme = await readFile(new URL('README.md', `file://${root}`), 'utf8');
+  const m = /```yaml\n([\s\S]*?)```/.exec(readme);
+  assert.ok(m, 'README has a YAML example');
+  const known = new Set(FIELDS.map((f) => f.key));
+  const keys: string[] = [];
+  const walk = (node: unknown, prefix: string) => {
+    for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+      const key = prefix ? `${prefix}.${k}` : k;
+      if (known.has(key)) keys.push(key);
+      else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v, key);
+      else assert.fail(`README YAML key "${key}" is not a setting of cli/config.ts`);
+    }
+  };
+  walk(parse(m[1]!), '');
+  assert.ok(keys.length >= 5);
+});
