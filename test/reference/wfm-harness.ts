@@ -1,4 +1,5 @@
 // Shared setup for the reference WFM tests: an HTTPS WFM on loopback, device certificates, and a signing client.
+import { hostingDocument } from '../../fixtures/documents/capabilities.ts';
 import { Agent, request } from 'undici';
 import { createRootCa, issueCertificate, certificateKeyId, type Issued, type KeyAlgorithm } from '../../reference/pki.ts';
 import { startWfm, type StartWfmOptions, type WfmService } from '../../reference/wfm/server.ts';
@@ -106,26 +107,7 @@ export async function onboarded(h: Harness, device?: Device): Promise<{ device: 
 }
 
 /** A workload-hosting document (§2.1.1) for `id`. */
-export function hostingDoc(id: string, over: Partial<DeviceCapabilities['properties']> = {}, rest: Record<string, unknown> = {}): DeviceCapabilities {
-  return {
-    properties: {
-      id,
-      vendor: 'Acme Devices',
-      modelNumber: 'EDGE-200',
-      serialNumber: `SN-${id}`,
-      cpus: [{ cores: 4, architecture: 'arm64' }],
-      memory: '16 Gi',
-      storage: '256 Gi',
-      peripherals: [],
-      interfaces: [{ type: 'ethernet' }],
-      otelCollector: true,
-      supportedRuntimes: ['oci'],
-      supportedDeploymentTypes: ['compose'],
-      ...over,
-    },
-    ...rest,
-  };
-}
+export const hostingDoc = hostingDocument;
 
 /** §2.2: a see-thru gateway that hosts nothing reports only its identity fields. */
 export function identityOnlyDoc(id: string): DeviceCapabilities {

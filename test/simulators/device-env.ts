@@ -1,5 +1,6 @@
 // Shared setup for the device simulator tests: embedded reference services, a device environment per simulated
 // client (its own certificate from the embedded device CA), and compose components published into the registry.
+import { hostingDocument } from '../../fixtures/documents/capabilities.ts';
 import { createPrivateKey } from 'node:crypto';
 import { buildTarGz, benignEntries, type ArchiveEntrySpec } from '../../fixtures/archives/build.ts';
 import { startEmbedded, type Embedded } from '../../reference/embedded.ts';
@@ -75,31 +76,15 @@ export async function startHarness(): Promise<Harness> {
   };
 }
 
-let serial = 0;
-
 /** A hosting document for `id` (§2.1.1), compose-capable. */
-export function hostingCapabilities(id: string): DeviceCapabilities {
-  return {
-    properties: {
-      id,
-      vendor: 'Acme',
-      modelNumber: 'EDGE-100',
-      serialNumber: `SN${String(++serial).padStart(8, '0')}`,
-      cpus: [{ cores: 2, architecture: 'arm64' }],
-      memory: '4 Gi',
-      storage: '32 Gi',
-      peripherals: [],
-      interfaces: [{ type: 'ethernet' }],
-      otelCollector: true,
-      supportedRuntimes: ['oci'],
-      supportedDeploymentTypes: ['compose', 'helm'],
-    },
-  };
-}
+export const hostingCapabilities = (id: string): DeviceCapabilities =>
+  hostingDocument(id, { vendor: 'Acme', modelNumber: 'EDGE-100', cpus: [{ cores: 2, architecture: 'arm64' }], memory: '4 Gi', storage: '32 Gi' });
 
 export function describe(kind: DeviceKind, id: string, extra: Partial<DeviceDescription> = {}, faults: DeviceFaults = {}): DeviceDescription {
   return { kind, id, capabilities: hostingCapabilities(id), hostsWorkloads: true, faults, ...extra };
 }
+
+let serial = 0;
 
 export function uniqueId(prefix: string): string {
   return `${prefix}-${process.pid}-${++serial}`;

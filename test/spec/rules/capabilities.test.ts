@@ -1,3 +1,4 @@
+import { hostingDocument } from '../../../fixtures/documents/capabilities.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -16,20 +17,7 @@ const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) :
 const rules = (doc: DeviceCapabilities, ctx?: Parameters<typeof semanticFindings>[1]) => semanticFindings(doc, ctx).map((f) => f.rule);
 
 const identity = { id: 'gw-1', vendor: 'Acme', modelNumber: 'G100', serialNumber: 'SN-1' };
-const hosting = (over: Partial<Properties> = {}): DeviceCapabilities => ({
-  properties: {
-    ...identity,
-    cpus: [{ cores: 4, architecture: 'arm64' }],
-    memory: '16 Gi',
-    storage: '256 Gi',
-    peripherals: [],
-    interfaces: [{ type: 'ethernet' }],
-    otelCollector: true,
-    supportedRuntimes: ['oci'],
-    supportedDeploymentTypes: ['helm', 'compose'],
-    ...over,
-  },
-});
+const hosting = (over: Partial<Properties> = {}): DeviceCapabilities => hostingDocument(identity.id, { ...identity, ...over });
 
 test('§2.1.1: a complete hosting document has no semantic finding', () => {
   assert.equal(classifyDocument(hosting().properties), 'hosting');
