@@ -1,4 +1,5 @@
 // The status lattice, exhaustively: every level x observer x strictness x errata x set of test outcomes.
+import { fcOptions } from '../support/fc.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -11,7 +12,7 @@ import {
 import { exchange } from './synthetic.ts';
 
 const STRICTNESS: Strictness[] = ['strict', 'default', 'lenient'];
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, numRuns: 300 };
+const fcOpts = fcOptions(300);
 
 function req(id: string, level: Level, observer: Observer, extra: Partial<Requirement> = {}): Requirement {
   return { id, section: '4.1', level, text: `${id} text`, observer, source: 'interfaces', ...(observer === 'untestable' && { reason: 'cannot be seen' }), ...extra };

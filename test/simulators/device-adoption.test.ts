@@ -7,8 +7,9 @@ import fc from 'fast-check';
 import { beginTick, initialMachine, loseLocalState, nextAction, afterResult, slotOf, type MachineState } from '../../simulators/device/machine.ts';
 import { reportedVersion } from '../../spec/rules/manifest-version.ts';
 import { FakeWfm } from './device-fake-wfm.ts';
+import { fcOptions } from '../support/fc.ts';
 
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, numRuns: 300 };
+const fcOpts = fcOptions(300);
 const D = 'd-under-test';
 
 /** The oracle: the revision (by digest) held and the manifest it was adopted from; the newest seen but not begun. */

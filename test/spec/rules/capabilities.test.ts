@@ -1,3 +1,4 @@
+import { fcOptions } from '../../support/fc.ts';
 import { hostingDocument } from '../../../fixtures/documents/capabilities.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +14,7 @@ import {
   semanticFindings,
 } from '../../../spec/rules/capabilities.ts';
 
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, numRuns: 200 };
+const fcOpts = fcOptions(200);
 const rules = (doc: DeviceCapabilities, ctx?: Parameters<typeof semanticFindings>[1]) => semanticFindings(doc, ctx).map((f) => f.rule);
 
 const identity = { id: 'gw-1', vendor: 'Acme', modelNumber: 'G100', serialNumber: 'SN-1' };

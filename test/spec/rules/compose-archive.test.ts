@@ -1,3 +1,4 @@
+import { fcOptions } from '../../support/fc.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -5,7 +6,7 @@ import { archiveFindings, hasDotDot, isAbsolutePath, resolveFrom, topLevelDirect
 import { readTar } from '../../../spec/rules/tar-read.ts';
 import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES, buildTar, type ArchiveEntrySpec } from '../../../fixtures/archives/build.ts';
 
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, path: process.env.WFMCK_PATH, numRuns: 300 };
+const fcOpts = fcOptions(300);
 const rules = (fs: { rule: string }[]) => fs.map((f) => f.rule);
 const read = async (specs: ArchiveEntrySpec[]) => readTar(await buildTar(specs));
 const dir = (name: string, mode = 0o755): TarEntry => ({ name, type: 'directory', mode, size: 0 });

@@ -5,8 +5,9 @@ import { stringify } from 'yaml';
 import { composeComponentFindings, composeFileFindings } from '../../../spec/rules/compose-file.ts';
 import { readTar } from '../../../spec/rules/tar-read.ts';
 import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES, buildTar } from '../../../fixtures/archives/build.ts';
+import { fcOptions } from '../../support/fc.ts';
 
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, path: process.env.WFMCK_PATH, numRuns: 100 };
+const fcOpts = fcOptions(100);
 const rules = (fs: { rule: string }[]) => fs.map((f) => f.rule);
 const COMPOSE_RULES = new Set(['secret-file-absent', 'env-file-present', 'config-file-present', 'bind-mount-absent', 'ref-inside-top', 'compose-spec-conformance']);
 

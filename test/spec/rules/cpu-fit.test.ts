@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { CPU_ARCHITECTURES, type Cpu } from '../../../spec/types.ts';
 import { cpuEntryFits, cpuFits, fittingCpuIndex } from '../../../spec/rules/cpu-fit.ts';
+import { fcOptions } from '../../support/fc.ts';
 
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, numRuns: 300 };
+const fcOpts = fcOptions(300);
 /** Cores in halves, as §2.1.1 allows (0.5 is half a core). */
 const coresArb = fc.integer({ min: 1, max: 64 }).map((n) => n / 2);
 const cpuArb: fc.Arbitrary<Cpu> = fc.record({ cores: coresArb, architecture: fc.constantFrom(...CPU_ARCHITECTURES) }, { requiredKeys: ['cores'] });

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { digestOf, etagMatches, judgeStateManifestSequence, parseEntityTags, sameContent, verifyDigest } from '../../../spec/rules/desired-state.ts';
 import type { StateManifest } from '../../../spec/types.ts';
+import { fcOptions } from '../../support/fc.ts';
 
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, path: process.env.WFMCK_PATH, numRuns: 300 };
+const fcOpts = fcOptions(300);
 const rules = (fs: { rule: string }[]) => fs.map((f) => f.rule);
 
 const D1 = { deploymentId: 'a3e2f5dc-912e-494f-8395-52cf5769d0ab', digest: `sha256:${'1'.repeat(64)}`, url: '/d/1' };

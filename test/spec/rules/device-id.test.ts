@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ancestorsOf, childId, depthOf, isDescendantOf, isValidDeviceId, parentOf, parseDeviceId } from '../../../spec/rules/device-id.ts';
+import { fcOptions } from '../../support/fc.ts';
 
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, numRuns: 300 };
+const fcOpts = fcOptions(300);
 const UNRESERVED = 'ABCXYZabcxyz0129-._~';
 const segmentArb = fc.string({ unit: fc.constantFrom(...UNRESERVED), minLength: 1, maxLength: 8 }).filter((s) => s !== '.' && s !== '..');
 const segmentsArb = fc.array(segmentArb, { minLength: 1, maxLength: 5 });

@@ -1,3 +1,4 @@
+import { fcOptions } from '../../support/fc.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -14,7 +15,7 @@ import {
   type AdoptionState,
 } from '../../../spec/rules/manifest-version.ts';
 
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, path: process.env.WFMCK_PATH, numRuns: 300 };
+const fcOpts = fcOptions(300);
 const rules = (fs: { rule: string }[]) => fs.map((f) => f.rule);
 
 test('§2.4.1 rule 1: nothing is adopted before applying begins, so no report may be sent', () => {

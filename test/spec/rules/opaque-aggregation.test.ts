@@ -5,8 +5,9 @@ import { CPU_ARCHITECTURES, INTERFACE_TYPES, PERIPHERAL_TYPES, type Properties }
 import { aggregateOpaque, checkOpaqueAggregation, type OpaqueGateway } from '../../../spec/rules/opaque-aggregation.ts';
 import { semanticFindings } from '../../../spec/rules/capabilities.ts';
 import { parseQuantity } from '../../../spec/rules/quantity.ts';
+import { fcOptions } from '../../support/fc.ts';
 
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, numRuns: 200 };
+const fcOpts = fcOptions(200);
 
 const gateway: OpaqueGateway = { id: 'opaque-gw', vendor: 'Acme', modelNumber: 'OG-1', serialNumber: 'SN-9', deploymentTypes: ['compose'] };
 const child = (n: number, over: Partial<Properties> = {}): Properties => ({

@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { canonicalQuantity, formatQuantity, parseQuantity, QUANTITY_UNITS, sumQuantities, unitBytes } from '../../../spec/rules/quantity.ts';
+import { fcOptions } from '../../support/fc.ts';
 
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, numRuns: 300 };
+const fcOpts = fcOptions(300);
 const GI = 1024n ** 3n;
 
 test('§2.1.1 and P8: "16 Gi" and "16Gi" are both 16 GiB, one spaced and one compact', () => {

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { DEPLOYMENT_STATES, type DeploymentState } from '../../../spec/types.ts';
 import { judgeOverallState, overallState, PRECEDENCE } from '../../../spec/rules/status-precedence.ts';
+import { fcOptions } from '../../support/fc.ts';
 
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, numRuns: 300 };
+const fcOpts = fcOptions(300);
 const stateArb = fc.constantFrom(...DEPLOYMENT_STATES);
 const statesArb = fc.array(stateArb, { minLength: 1, maxLength: 8 });
 

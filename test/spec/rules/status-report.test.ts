@@ -1,3 +1,4 @@
+import { fcOptions } from '../../support/fc.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -13,7 +14,7 @@ import {
 } from '../../../spec/rules/status-report.ts';
 import { childId } from '../../../spec/rules/device-id.ts';
 
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, numRuns: 200 };
+const fcOpts = fcOptions(200);
 const NO_ERROR: StatusError = { code: '', source: '', message: '' };
 
 const report = (components: ComponentStatus[], over: Partial<DeploymentStatusReport> = {}): DeploymentStatusReport => ({

@@ -5,8 +5,9 @@ import fc from 'fast-check';
 import { readTar, readTarGz } from '../../../spec/rules/tar-read.ts';
 import { composeComponentFindings } from '../../../spec/rules/compose-file.ts';
 import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES, benignEntries, buildTar, buildTarGz } from '../../../fixtures/archives/build.ts';
+import { fcOptions } from '../../support/fc.ts';
 
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, path: process.env.WFMCK_PATH, numRuns: 50 };
+const fcOpts = fcOptions(50);
 const rules = (fs: { rule: string }[]) => fs.map((f) => f.rule);
 const text = (b?: Uint8Array) => (b ? new TextDecoder().decode(b) : undefined);
 const withCode = (code: string) => (e: unknown) => (e as { code?: string }).code === code;

@@ -1,3 +1,4 @@
+import { fcOptions } from '../../support/fc.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -19,7 +20,7 @@ import {
 } from '../../../spec/rules/trust-bundle.ts';
 import type { BundleJwk, TrustBundle } from '../../../spec/types.ts';
 
-const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined, path: process.env.WFMCK_PATH, numRuns: 200 };
+const fcOpts = fcOptions(200);
 const rules = (fs: { rule: string }[]) => fs.map((f) => f.rule);
 const JOSE_ALG: Record<KeyAlgorithm, string> = { 'P-256': 'ES256', 'P-384': 'ES384', Ed25519: 'EdDSA', 'RSA-3072': 'RS256' };
 
