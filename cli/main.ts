@@ -8,6 +8,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   fleet: { summary: 'simulate a fleet of devices and gateways against a WFM and write fleet-summary.json', load: () => import('./fleet.ts') },
   run: { summary: 'certify a WFM, identity role and registry (or the embedded default): conformance.json/html, JUnit', load: () => import('./run.ts') },
   publish: { summary: 'build an application package or compose component from a folder (§2.7) and push it to a registry', load: () => import('./publish.ts') },
+  lint: { summary: 'judge a capabilities JSON, package folder, compose archive or pushed artifact; findings with requirement IDs', load: () => import('./lint.ts') },
 };
 
 export async function main(argv: string[]): Promise<number> {

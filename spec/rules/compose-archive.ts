@@ -71,9 +71,10 @@ interface Named {
   segments: string[];
 }
 
-/** The entries that name a file, with the ones already refused for their name set apart. */
-function partition(entries: TarEntry[]): { named: Named[]; findings: Finding[] } {
+/** The entries that name a file, those that name the archive root (`.`, `./`), and the ones refused for their name. */
+function partition(entries: TarEntry[]): { named: Named[]; root: TarEntry[]; findings: Finding[] } {
   const named: Named[] = [];
+  const root: TarEntry[] = [];
   const findings: Finding[] = [];
   for (const entry of entries) {
     if (META.has(entry.type)) continue;
@@ -84,9 +85,10 @@ function partition(entries: TarEntry[]): { named: Named[]; findings: Finding[] }
     } else {
       const segments = segmentsOf(entry.name);
       if (segments.length > 0) named.push({ entry, segments });
+      else root.push(entry);
     }
   }
-  return { named, findings };
+  return { named, root, findings };
 }
 
 /** §2.7 rule 1: the single top-level directory, or undefined when there is none or more than one. */
@@ -105,8 +107,9 @@ function topOf(named: Named[]): string | undefined {
 
 /** Every §2.7 rule 1, 2 (name), 3 and 7 violation in the archive, one finding per entry and rule. */
 export function archiveFindings(entries: TarEntry[]): Finding[] {
-  const { named, findings } = partition(entries);
+  const { named, root, findings } = partition(entries);
   const top = topOf(named);
+  findings.push(...rootFindings(root));
   if (top === undefined) {
     findings.push(finding('one-top-level-directory', `§2.7 rule 1: exactly one top-level directory, found ${describeTops(named)}`));
   }
@@ -128,15 +131,35 @@ function entryFindings(named: Named[], top: string | undefined): Finding[] {
     const key = segments.join('/');
     if (seen.has(key)) out.push(finding('no-duplicate-entry', '§2.7 rule 7: the archive holds this path twice; extraction order would decide its content', entry.name));
     seen.add(key);
-    if ((entry.mode & SPECIAL_BITS) !== 0) {
-      out.push(finding('no-setuid-setgid-sticky', `§2.7 rule 7: mode ${entry.mode.toString(8)} carries setuid, setgid or sticky bits`, entry.name));
-    }
-    if (SPECIAL.has(entry.type)) {
-      out.push(finding('no-special-file', `§2.7 rule 7 (kit reading, stricter than the spec): a ${entry.type} entry is refused`, entry.name));
-    } else if (!KNOWN.has(entry.type)) {
-      out.push(finding('entry-type-known', `§2.7 rule 7 (kit reading): unknown entry type ${JSON.stringify(entry.type)} is refused`, entry.name));
-    } else if (LINKS.has(entry.type) && !linkInside(entry, segments, top ?? segments[0]!, symlinks)) {
+    const refusedType = modeAndTypeFindings(out, entry);
+    if (!refusedType && LINKS.has(entry.type) && !linkInside(entry, segments, top ?? segments[0]!, symlinks)) {
       out.push(finding('link-out-of-top', `§2.7 rule 7: ${entry.type} target ${JSON.stringify(entry.linkname)} resolves outside the top-level directory`, entry.name));
+    }
+  }
+  return out;
+}
+
+/** Special bits, then special or unknown types; true when the type was refused. */
+function modeAndTypeFindings(out: Finding[], entry: TarEntry): boolean {
+  if ((entry.mode & SPECIAL_BITS) !== 0) {
+    out.push(finding('no-setuid-setgid-sticky', `§2.7 rule 7: mode ${entry.mode.toString(8)} carries setuid, setgid or sticky bits`, entry.name));
+  }
+  if (SPECIAL.has(entry.type)) {
+    out.push(finding('no-special-file', `§2.7 rule 7 (kit reading, stricter than the spec): a ${entry.type} entry is refused`, entry.name));
+  } else if (!KNOWN.has(entry.type)) {
+    out.push(finding('entry-type-known', `§2.7 rule 7 (kit reading): unknown entry type ${JSON.stringify(entry.type)} is refused`, entry.name));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/** An entry named `.` or `./` is the extraction directory itself: bits and types are judged, and a link there is outside. */
+function rootFindings(root: TarEntry[]): Finding[] {
+  const out: Finding[] = [];
+  for (const entry of root) {
+    if (!modeAndTypeFindings(out, entry) && LINKS.has(entry.type)) {
+      out.push(finding('link-out-of-top', `§2.7 rule 7: a ${entry.type} named ${JSON.stringify(entry.name)} would replace the extraction directory itself`, entry.name));
     }
   }
   return out;

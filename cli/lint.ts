@@ -1,0 +1,162 @@
+// `wfmck lint`: judges a capabilities JSON, an application package folder, a compose archive or a pushed artifact
+// against interfaces.md, each finding with its requirement ID. The rules are pure (spec/lint); this file does I/O.
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Strictness } from '../spec/profile.ts';
+import { lintCapabilities } from '../spec/lint/capabilities.ts';
+import { composeArchiveFindings } from '../spec/lint/compose-archive.ts';
+import { LintInputError, type LintResult } from '../spec/lint/input.ts';
+import { isOciRef, parseOciRef, type OciRef } from '../spec/lint/oci-ref.ts';
+import { lintPackageFolder } from '../spec/lint/package-folder.ts';
+import { lintPushed, type Puller } from '../spec/lint/pushed.ts';
+import { exitCodeOf, humanReport, lintReport } from '../spec/lint/report.ts';
+import { DigestError, RegistryClient, type RegistryAuth } from '../simulators/registry-client.ts';
+import { TransportError } from '../simulators/transport/types.ts';
+import { createTransport } from '../simulators/transport/undici-transport.ts';
+import { EXIT_OK, UsageError } from './usage.ts';
+
+const HELP = `usage: wfmck lint <path-or-ref> [--json] [--vendor TOKEN] [--strictness strict|default|lenient]
+
+Judges an input against interfaces.md and prints one line per finding, LEVEL  REQUIREMENT-ID  message, grouped by
+file, then a summary. The kind of input is told from the argument:
+  FILE.json               a DeviceCapabilities document (§2.1, §2.2)
+  DIR                     an application package folder: what \`wfmck publish app\` would push (§2.7)
+  FILE.tar.gz | FILE.tgz  a compose archive (§2.7 rules 1-8), read in memory and never extracted
+  oci://HOST:PORT/NAME:TAG
+                          a pushed package or compose component: manifest, every blob verified by digest, then
+                          its description or archive (loopback registries only)
+Exit 0 when nothing fails, 1 when a MUST (or, with --strictness strict, a SHOULD) finding does, 2 for usage errors
+and input the kit cannot read.
+
+  --json                 print {input, kind, strictness, findings, notes, summary} instead
+  --vendor TOKEN         vendor token of media types and annotation keys (profile P1, default platform)
+  --strictness S         strict: MUSTs and SHOULDs fail; default: MUSTs fail; lenient: MUSTs with no known
+                         ambiguity or kit reading fail (profile P9, default default)
+  --app-description F    folder: the application description inside DIR; default its only top-level .yaml file
+  --ca FILE              oci://: the registry serves https, trusted through these PEM anchors
+  --username U, --password P (or WFMCK_REGISTRY_PASSWORD), --token T
+                         oci://: registry credentials (default anonymous)
+`;
+
+const STRICTNESS: readonly Strictness[] = ['strict', 'default', 'lenient'];
+/** Bigger blobs than any compose archive or package part the kit expects (§8 sets no limit). */
+const MAX_BLOB_BYTES = 64 * 1024 * 1024;
+
+export function run(argv: string[]): Promise<number> {
+  return lint(argv, (text) => void process.stdout.write(text));
+}
+
+/** The command with its output as a seam, so tests can run it in-process. */
+export async function lint(argv: string[], write: (text: string) => void): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean' },
+      vendor: { type: 'string' },
+      strictness: { type: 'string' },
+      'app-description': { type: 'string' },
+      ca: { type: 'string' },
+      username: { type: 'string' },
+      password: { type: 'string' },
+      token: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return write(HELP), EXIT_OK;
+  const [input, ...extra] = positionals;
+  if (!input || extra.length > 0) throw new UsageError(`lint needs exactly one path or oci:// reference\n\n${HELP}`);
+  const strictness = (values.strictness ?? 'default') as Strictness;
+  if (!STRICTNESS.includes(strictness)) throw new UsageError(`--strictness takes strict, default or lenient, not "${values.strictness}"`);
+  const vendor = values.vendor ?? 'platform';
+  if (!/^[a-z0-9]+$/.test(vendor)) throw new UsageError('--vendor takes lowercase letters and digits');
+  const result = isOciRef(input) ? await lintRef(input, vendor, values) : await lintPath(input, vendor, values['app-description']);
+  const report = lintReport(input, result, strictness);
+  write(values.json ? `${JSON.stringify(report, null, 2)}\n` : humanReport(report));
+  return exitCodeOf(report);
+}
+
+async function lintPath(input: string, vendor: string, description: string | undefined): Promise<LintResult> {
+  const info = await stat(input).catch(() => {
+    throw new LintInputError(`${input}: no such file or folder`);
+  });
+  if (info.isDirectory()) return lintPackageFolder(await readFolder(input, description), vendor);
+  if (/\.json$/i.test(input)) return lintCapabilities(await readFile(input, 'utf8'), input);
+  if (/\.(tar\.gz|tgz)$/i.test(input)) {
+    if (info.size > MAX_BLOB_BYTES) throw new LintInputError(`${input} is ${info.size} bytes, over the kit's ${MAX_BLOB_BYTES}`, 'WFMCK_E_ARCHIVE_TOO_LARGE');
+    const judged = await composeArchiveFindings(new Uint8Array(await readFile(input)), input);
+    return { kind: 'compose-archive', ...judged };
+  }
+  throw new UsageError(`${input}: lint reads a .json capabilities document, a package folder, a .tar.gz/.tgz compose archive or an oci:// reference`);
+}
+
+/** Files under the folder (a symlink counts when it leads to a file inside, as publish reads it), and the YAML texts. */
+async function readFolder(root: string, description: string | undefined): Promise<Parameters<typeof lintPackageFolder>[0]> {
+  const realRoot = await realpath(root);
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  const paths: string[] = [];
+  for (const e of entries) {
+    const full = join(e.parentPath, e.name);
+    if (e.isSymbolicLink() && !(await fileInside(realRoot, full))) continue;
+    if (e.isFile() || e.isSymbolicLink()) paths.push(relative(root, full).split(sep).join('/'));
+  }
+  const wanted = paths.filter((p) => p === description || (!p.includes('/') && /\.ya?ml$/i.test(p)));
+  const yamlTexts = new Map(await Promise.all(wanted.map(async (p) => [p, await readFile(join(root, p), 'utf8')] as const)));
+  return { paths, yamlTexts, ...(description !== undefined ? { description } : {}) };
+}
+
+async function fileInside(realRoot: string, path: string): Promise<boolean> {
+  const real = await realpath(path).catch(() => undefined);
+  if (real === undefined || !(await stat(real)).isFile()) return false;
+  const rel = relative(realRoot, real);
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
+}
+
+async function lintRef(input: string, vendor: string, values: Record<string, string | boolean | undefined>): Promise<LintResult> {
+  const parsed = parseOciRef(input);
+  if (!parsed.ok) throw new UsageError(parsed.reason);
+  const ca = values.ca as string | undefined;
+  const baseUrl = `${ca ? 'https' : 'http'}://${parsed.ref.registry}`;
+  const transport = createTransport({ baseUrl, timeoutMs: 60_000, maxResponseBytes: MAX_BLOB_BYTES, ...(ca ? { ca: await readFile(ca, 'utf8') } : {}) });
+  try {
+    const client = new RegistryClient({ transport, auth: credentials(values), baseUrl });
+    return await lintPushed(parsed.ref, puller(client, parsed.ref), vendor);
+  } catch (e) {
+    if (e instanceof TransportError) throw new LintInputError(`${input}: ${e.message}`, e.code);
+    throw e;
+  } finally {
+    await transport.close();
+  }
+}
+
+/** The registry seen through RegistryClient: manifests by tag or digest, blobs verified by digest (§2.7 rule 8). */
+function puller(client: RegistryClient, ref: OciRef): Puller {
+  return {
+    async manifest() {
+      const got = await client.getManifest(ref.name, ref.reference);
+      if (got.response.status !== 200) throw new LintInputError(`oci://${ref.registry}/${ref.name}: manifest ${ref.reference} answered HTTP ${got.response.status}`);
+      return got.bytes;
+    },
+    async blob(digest) {
+      try {
+        const got = await client.getBlob(ref.name, digest, { maxBytes: MAX_BLOB_BYTES });
+        return got.response.status === 200 ? { bytes: got.bytes } : { problem: 'missing', message: `GET blob answered HTTP ${got.response.status}` };
+      } catch (e) {
+        if (e instanceof DigestError) return { problem: 'digest', message: e.message };
+        throw e;
+      }
+    },
+  };
+}
+
+function credentials(values: Record<string, string | boolean | undefined>): RegistryAuth {
+  const username = values.username as string | undefined;
+  const token = values.token as string | undefined;
+  if (token !== undefined && username !== undefined) throw new UsageError('give --token or --username, not both');
+  if (token !== undefined) return { kind: 'bearer', token };
+  if (username === undefined) return { kind: 'anonymous' };
+  const password = (values.password as string | undefined) ?? process.env.WFMCK_REGISTRY_PASSWORD;
+  if (password === undefined) throw new UsageError('--username needs --password or WFMCK_REGISTRY_PASSWORD');
+  return { kind: 'basic', username, password };
+}

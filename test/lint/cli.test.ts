@@ -1,0 +1,57 @@
+// `wfmck lint` as a user runs it, in a child process: exit 0 (nothing fails), 1 (a MUST fails), 2 (usage, unreadable).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HOSTILE_ARCHIVES, writeTarGz } from '../../fixtures/archives/build.ts';
+import { tempDir, writePackageFolder } from './fixtures.ts';
+
+const bin = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));
+
+async function wfmck(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, 'lint', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+describe('wfmck lint exit codes', { concurrency: true, timeout: 60_000 }, () => {
+  test('0: a package folder that would publish cleanly, with the human summary line', async (t) => {
+    const r = await wfmck(await writePackageFolder(t));
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /\(application package folder\): 0 MUST, 0 SHOULD, 0 MAY: PASS at strictness default\n$/);
+  });
+
+  test('1: a hostile archive, with the requirement ID in --json', async (t) => {
+    const file = join(await tempDir(t), 'evil.tgz');
+    await writeTarGz(file, HOSTILE_ARCHIVES['absolute-path']!.entries);
+    const r = await wfmck(file, '--json');
+    assert.equal(r.code, 1, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).findings.map((f: { requirement: string }) => f.requirement), ['COMPOSE-NO-ABS-PATH']);
+  });
+
+  test('2: input that does not exist or cannot be told apart, bad flags, a non-loopback registry', async (t) => {
+    const dir = await tempDir(t);
+    await writeFile(join(dir, 'notes.txt'), 'x');
+    await writeFile(join(dir, 'broken.json'), '{');
+    const runs = await Promise.all([
+      wfmck(join(dir, 'missing.json')),
+      wfmck(join(dir, 'notes.txt')),
+      wfmck(join(dir, 'broken.json')),
+      wfmck(join(dir, 'broken.json'), '--strictness', 'loose'),
+      wfmck('oci://registry.example.com/hello:1.0.0'),
+    ]);
+    const why = [/no such file or folder/, /lint reads a \.json/, /is not JSON/, /--strictness takes/, /not a loopback address/];
+    runs.forEach((r, i) => {
+      assert.equal(r.code, 2, `${i}: ${r.stderr}`);
+      assert.match(r.stderr, why[i]!);
+      assert.equal(r.stdout, '', 'nothing judged, nothing printed');
+    });
+  });
+});
