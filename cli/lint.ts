@@ -11,9 +11,10 @@ import { isOciRef, parseOciRef, type OciRef } from '../spec/lint/oci-ref.ts';
 import { lintPackageFolder } from '../spec/lint/package-folder.ts';
 import { lintPushed, type Puller } from '../spec/lint/pushed.ts';
 import { exitCodeOf, humanReport, lintReport } from '../spec/lint/report.ts';
-import { DigestError, RegistryClient, type RegistryAuth } from '../simulators/registry-client.ts';
+import { DigestError, RegistryClient } from '../simulators/registry-client.ts';
 import { TransportError } from '../simulators/transport/types.ts';
 import { createTransport } from '../simulators/transport/undici-transport.ts';
+import { registryCredentials } from './registry-auth.ts';
 import { EXIT_OK, UsageError } from './usage.ts';
 
 const HELP = `usage: wfmck lint <path-or-ref> [--json] [--vendor TOKEN] [--strictness strict|default|lenient]
@@ -120,7 +121,7 @@ async function lintRef(input: string, vendor: string, values: Record<string, str
   const baseUrl = `${ca ? 'https' : 'http'}://${parsed.ref.registry}`;
   const transport = createTransport({ baseUrl, timeoutMs: 60_000, maxResponseBytes: MAX_BLOB_BYTES, ...(ca ? { ca: await readFile(ca, 'utf8') } : {}) });
   try {
-    const client = new RegistryClient({ transport, auth: credentials(values), baseUrl });
+    const client = new RegistryClient({ transport, auth: registryCredentials(values), baseUrl });
     return await lintPushed(parsed.ref, puller(client, parsed.ref), vendor);
   } catch (e) {
     if (e instanceof TransportError) throw new LintInputError(`${input}: ${e.message}`, e.code);
@@ -150,13 +151,3 @@ function puller(client: RegistryClient, ref: OciRef): Puller {
   };
 }
 
-function credentials(values: Record<string, string | boolean | undefined>): RegistryAuth {
-  const username = values.username as string | undefined;
-  const token = values.token as string | undefined;
-  if (token !== undefined && username !== undefined) throw new UsageError('give --token or --username, not both');
-  if (token !== undefined) return { kind: 'bearer', token };
-  if (username === undefined) return { kind: 'anonymous' };
-  const password = (values.password as string | undefined) ?? process.env.WFMCK_REGISTRY_PASSWORD;
-  if (password === undefined) throw new UsageError('--username needs --password or WFMCK_REGISTRY_PASSWORD');
-  return { kind: 'basic', username, password };
-}

@@ -9,6 +9,7 @@ import { pushArtifact } from '../simulators/publish/push.ts';
 import { RegistryClient, type RegistryAuth } from '../simulators/registry-client.ts';
 import { createTransport } from '../simulators/transport/undici-transport.ts';
 import { parseLoopbackUrl } from '../spec/loopback.ts';
+import { registryCredentials } from './registry-auth.ts';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from './usage.ts';
 
 const HELP = `usage: wfmck publish app <dir> --registry URL --repository NAME [options]
@@ -110,7 +111,7 @@ function checkOptions(kind: string, values: Values): Checked {
   const registry = str('registry');
   const repository = str('repository');
   if (!values['dry-run'] && (!registry || !repository)) throw new UsageError(`publish needs --registry and --repository (or --dry-run)\n\n${HELP}`);
-  const checked: Checked = { vendor, auth: credentials(values) };
+  const checked: Checked = { vendor, auth: registryCredentials(values) };
   if (registry !== undefined || repository !== undefined) checked.target = { registry: loopbackRegistry(registry ?? ''), repository: repositoryName(repository ?? '') };
   if (chunk !== undefined) checked.chunkSize = Number(chunk);
   if (str('ca') !== undefined) checked.ca = str('ca')!;
@@ -129,17 +130,6 @@ function loopbackRegistry(value: string): URL {
 function repositoryName(value: string): string {
   if (!new RegExp(OCI_REPOSITORY_PATTERN).test(value)) throw new UsageError(`--repository "${value}" is not an OCI repository name (lowercase path components)`);
   return value;
-}
-
-function credentials(values: Values): RegistryAuth {
-  const username = values.username as string | undefined;
-  const password = (values.password as string | undefined) ?? process.env.WFMCK_REGISTRY_PASSWORD;
-  const token = values.token as string | undefined;
-  if (token !== undefined && username !== undefined) throw new UsageError('give --token or --username, not both');
-  if (token !== undefined) return { kind: 'bearer', token };
-  if (username === undefined) return { kind: 'anonymous' };
-  if (password === undefined) throw new UsageError('--username needs --password or WFMCK_REGISTRY_PASSWORD');
-  return { kind: 'basic', username, password };
 }
 
 async function buildApp(dir: string, values: Values, vendor: string): Promise<{ artifact: BuiltArtifact; report: Record<string, unknown> }> {

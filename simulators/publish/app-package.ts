@@ -1,6 +1,6 @@
 // An application package folder (application description YAML + resource files) as the OCI artifact of §2.7.
+import { fileFormatOf } from '../../spec/lint/resource-formats.ts';
 import { readdir } from 'node:fs/promises';
-import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
 import { mediaTypes, type ResourceKind } from '../../spec/media-types.ts';
 import { OCI_TAG_PATTERN } from '../../spec/schemas/common.ts';
@@ -54,9 +54,8 @@ export async function buildAppPackage(folder: string, opts: AppPackageOptions = 
  * case, with `jpg` written `jpeg`: `icon.png` -> `+png`, `logo.svg` -> `+svg`, `notes.md` -> `+md`, `LICENSE.txt` -> `+txt`.
  */
 export function fileFormat(path: string): string {
-  const ext = extname(path).slice(1).toLowerCase();
-  const format = ext === 'jpg' ? 'jpeg' : ext;
-  if (!/^[a-z0-9][a-z0-9.-]*$/.test(format)) {
+  const format = fileFormatOf(path);
+  if (format === undefined) {
     throw new PublishError('WFMCK_E_PUBLISH_DESCRIPTION', `${path}: a resource file needs an extension (letters and digits) to name its media type's file format`);
   }
   return format;
