@@ -1,14 +1,16 @@
 // `wfmck fleet`: a simulated fleet against a WFM (the embedded one by default), with live progress and
-// fleet-summary.json. Exit 0 when every device onboarded and reported with nothing unexpected; 1 otherwise; 2 usage.
+// fleet-summary.json. Exit 0 when every device onboarded and reported with nothing unexpected; 1 otherwise; 2 usage
+// or a target that refuses TCP. A target that accepts TCP and then misbehaves is a failed run (1) with evidence.
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbedded, type Embedded } from '../reference/embedded.ts';
 import { loadIssued } from '../reference/pki.ts';
+import { commandAssigner, parseComponentRef, sampleDeployments, type DeploymentSource } from '../simulators/fleet/deployments.ts';
 import { progressWriter } from '../simulators/fleet/progress.ts';
 import { runFleet, type FleetTarget } from '../simulators/fleet/runner.ts';
 import { loadFleetFile, parseFleetInput, resolveFleetSpec, type FleetSpec } from '../simulators/fleet/spec.ts';
-import { fleetSummary, writeSummary } from '../simulators/fleet/summary.ts';
+import { fleetSummary, writeSummary, type FleetSummary } from '../simulators/fleet/summary.ts';
 import { loopbackUrl, unreachable } from '../simulators/fleet/target.ts';
 import { resolveProfile } from '../spec/profile.ts';
 import { EXIT_FAIL, EXIT_OK, UsageError } from './usage.ts';
@@ -16,8 +18,12 @@ import { EXIT_FAIL, EXIT_OK, UsageError } from './usage.ts';
 const HELP = `usage: wfmck fleet [options]
 
 Simulates a fleet of devices and gateways: each one fetches the root CA, onboards, reports its capabilities, then
-polls desired state until the duration ends. Without --wfm it runs against the embedded reference services.
-Targets must be loopback addresses. Ctrl-C stops cleanly and still writes the summary (interrupted: true).
+polls desired state until the duration ends, applying and reporting the deployments it is given. Without --wfm it
+runs against the embedded reference services, publishes the sample compose component (hello-compose) into the
+embedded registry and assigns deployments of it. Targets must be loopback addresses. Ctrl-C stops cleanly and
+still writes the summary (interrupted: true). Exit 0 when every device onboarded and reported with nothing
+unexpected, 1 otherwise (a target that accepts connections but hangs or answers garbage included), 2 for usage
+errors and a target that refuses connections.
 
 fleet (a --fleet-file YAML mapping uses the camelCase names in brackets; flags win over the file):
   --devices N              plain devices [devices] (default 10)
@@ -31,12 +37,21 @@ fleet (a --fleet-file YAML mapping uses the camelCase names in brackets; flags w
   --shard i/n              run only top-level devices k with k mod n = i-1 [shard] (default 1/1)
   --id-prefix TEXT         first part of every deviceId [idPrefix] (default wfmck)
   --quantity-format F      spaced ("16 Gi") or compact ("16Gi"), profile P8 [quantityFormat] (default spaced)
+  --deployments N          deployments per workload-hosting device, plus N "<gateway>/*" per see-thru gateway
+                           with hosting devices behind it [deployments] (default 1 on the embedded default or
+                           with --hook-assign-deployment, else 0)
+  --time-scale X           multiplies simulated waits: a 5-minute compose timeout (unhealthyContainer) takes
+                           300 ms at the default [timeScale] (default 0.001)
+Faults: crashingContainer and unhealthyContainer fail a device's deployments (an expected outcome, counted in
+failedByFault); stateLoss makes a device resynchronise; clockSkewSeconds shifts its signatures' created by up to
+±55 s, inside the reference's tolerance (60 s ahead, 300 s old), so a correct WFM accepts every device.
 load:
   --rate N                 requests per second across the fleet, 0 = no limit [rate] (default 0)
   --burst N                token bucket size [burst] (default 50)
   --duration S             seconds devices keep ticking after the run starts [duration] (default 10)
   --tick-interval S        seconds between two ticks of one device [tickInterval] (default 1)
   --concurrency N          devices starting or ticking at once [concurrency] (default 64)
+  --timeout MS             one request, body included, before WFMCK_E_TIMEOUT [timeout] (default 10000)
   --fleet-file FILE        YAML file with any of the settings above
 target:
   --wfm URL                WFM base URL (loopback only); needs --device-ca-cert and --device-ca-key
@@ -44,6 +59,8 @@ target:
   --device-ca-cert FILE    a CA the WFM trusts for device certificates (as written by wfmck serve --state-dir)
   --device-ca-key FILE     its private key
   --vendor TOKEN           vendor token, profile P1 (default platform)
+  --hook-assign-deployment CMD  P5 assignDeployment hook of the --wfm (JSON on stdin, {deploymentId} on stdout)
+  --component REF          what that hook assigns: oci://HOST[:PORT]/NAME:REVISION, a published compose component
   --out DIR                where fleet-summary.json goes (default reports/out/fleet-<timestamp>)
 `;
 
@@ -51,9 +68,9 @@ const FLAG_TO_KEY: Record<string, keyof FleetSpec> = {
   devices: 'devices', 'see-thru-gateways': 'seeThruGateways', 'opaque-gateways': 'opaqueGateways', children: 'children',
   depth: 'depth', 'hosts-workloads': 'hostsWorkloads', faults: 'faults', seed: 'seed', shard: 'shard', 'id-prefix': 'idPrefix',
   'quantity-format': 'quantityFormat', rate: 'rate', burst: 'burst', duration: 'duration', 'tick-interval': 'tickInterval',
-  concurrency: 'concurrency',
+  concurrency: 'concurrency', deployments: 'deployments', 'time-scale': 'timeScale', timeout: 'timeout',
 };
-const OTHER_FLAGS = ['fleet-file', 'wfm', 'ca', 'device-ca-cert', 'device-ca-key', 'vendor', 'out'];
+const OTHER_FLAGS = ['fleet-file', 'wfm', 'ca', 'device-ca-cert', 'device-ca-key', 'vendor', 'out', 'hook-assign-deployment', 'component'];
 
 export async function run(argv: string[]): Promise<number> {
   const values = parse(argv);
@@ -72,10 +89,13 @@ export async function run(argv: string[]): Promise<number> {
   let target: FleetTarget;
   const wfm = str(values.wfm);
   if (wfm !== undefined) {
-    target = { ...(await foreignTarget(wfm, values)), profile };
+    const deployments = foreignDeployments(spec, values);
+    target = { ...(await foreignTarget(wfm, values)), profile, ...(deployments ? { deployments } : {}) };
   } else {
+    if (str(values['hook-assign-deployment']) ?? str(values.component)) throw new UsageError('--hook-assign-deployment and --component go with --wfm');
     embedded = await startEmbedded({ profile });
     target = { wfm: embedded.wfm, ca: embedded.caPem, deviceCa: embedded.deviceCa, profile };
+    if ((spec.deployments ?? 1) > 0) target.deployments = await sampleDeployments(embedded.registry, embedded.caPem, profile.vendor, embedded.hooks['assignDeployment']!);
   }
 
   const stop = new AbortController();
@@ -93,6 +113,7 @@ export async function run(argv: string[]): Promise<number> {
       `${summary.passed ? 'PASS' : 'FAIL'} ${totals.clients.reporting}/${result.layout.clients} devices reporting, ` +
         `${totals.deviceIdsCreated}/${result.layout.deviceIds} deviceIds created, ${totals.requests.unexpected} unexpected, ` +
         `${totals.requests.transportErrors} transport errors${summary.interrupted ? ', interrupted' : ''}; ` +
+        `${deploymentLine(totals.deployments)}; ` +
         `${summary.throughput.onboardedPerSecond} onboarded/s, ${summary.throughput.requestsPerSecond} req/s, ${(result.wallMs / 1000).toFixed(1)} s, ` +
         `seed ${spec.seed}\n${file}\n`,
     );
@@ -102,6 +123,26 @@ export async function run(argv: string[]): Promise<number> {
     process.off('SIGTERM', interrupt);
     await embedded?.close();
   }
+}
+
+/** Against a foreign WFM, deployments need its assignDeployment hook and a component to assign. */
+function foreignDeployments(spec: FleetSpec, values: Record<string, string | boolean | undefined>): DeploymentSource | undefined {
+  const command = str(values['hook-assign-deployment']);
+  const ref = str(values.component);
+  const wanted = spec.deployments ?? (command ? 1 : 0);
+  if (wanted === 0) return undefined;
+  if (!command) throw new UsageError('--deployments against --wfm needs --hook-assign-deployment CMD (P5 assignDeployment)');
+  if (!ref) throw new UsageError('--hook-assign-deployment needs --component oci://HOST[:PORT]/NAME:REVISION (a published compose component)');
+  const component = parseComponentRef(ref);
+  if (!component) throw new UsageError(`--component: "${ref}" is not oci://HOST[:PORT]/NAME:REVISION`);
+  // Devices pull what they are given; the fleet still never reaches past loopback.
+  loopbackUrl(component.repository.replace(/^oci:/, 'https:'), '--component');
+  return { components: [component], assign: commandAssigner(command) };
+}
+
+function deploymentLine(d: FleetSummary['totals']['deployments']): string {
+  const sum = (m: Record<string, number>) => Object.values(m).reduce((a, b) => a + b, 0);
+  return `deployments ${d.installed}/${d.assigned} installed, ${sum(d.failedByFault)} failed by fault, ${sum(d.failed)} failed unexpectedly, ${d.pending} pending`;
 }
 
 function parse(argv: string[]): Record<string, string | boolean | undefined> {

@@ -1,26 +1,47 @@
 // The real fleet environment: the device driver over ONE shared undici agent, every request under the fleet's
-// token bucket and cut short by Ctrl-C, each device with its own certificate from the device CA.
-import { createPrivateKey } from 'node:crypto';
+// token bucket, bounded by the fleet's timeout and cut short by Ctrl-C, each device with its own certificate from
+// the device CA and its own clock (a clockSkewSeconds fault shifts its signatures' `created`).
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { certificateKeyId, issueCertificate } from '../../reference/pki.ts';
+import { certificateKeyId, issueCertificate, type Issued } from '../../reference/pki.ts';
 import { resolveProfile } from '../../spec/profile.ts';
-import { DeviceApiClient } from '../device-api.ts';
+import type { DeploymentStatusReport } from '../../spec/types.ts';
+import { DeviceApiClient, type CallOptions, type DeviceApiClientOptions, type Payload } from '../device-api.ts';
 import { createDevice } from '../device/driver.ts';
+import type { DeviceDescription } from '../device/types.ts';
 import { RegistryClient } from '../registry-client.ts';
 import { sleep } from '../transport/retry.ts';
-import type { Transport } from '../transport/types.ts';
+import type { HttpResponse, Transport } from '../transport/types.ts';
 import { createSharedAgent, createTransport } from '../transport/undici-transport.ts';
-import { rateLimited } from './rate-limit.ts';
-import type { EnvironmentFactory } from './runner.ts';
+import { compactDescription } from './compact-description.ts';
+import { rateLimited, type RateLimiter } from './rate-limit.ts';
+import type { EnvironmentFactory, EnvironmentSettings, FleetEnvironment, FleetTarget } from './runner.ts';
 import { isLoopbackHost } from './target.ts';
 
-export const realEnvironment: EnvironmentFactory = async (target, limiter) => {
+export interface DeviceCertificate {
+  der: Buffer;
+  privateKey: KeyObject;
+}
+
+/** What a benchmark swaps (bench/): where each device's certificate comes from, and the transport under the fleet's wrappers. */
+export interface EnvironmentSeams {
+  /** Default: issued from the target's device CA as the device starts. */
+  certificate?: (desc: DeviceDescription, deviceCa: Issued) => Promise<DeviceCertificate>;
+  /** Default: undici over the environment's one shared agent. */
+  transport?: (baseUrl: string) => Transport;
+}
+
+export const realEnvironment: EnvironmentFactory = (target, limiter, settings) => fleetEnvironment(target, limiter, settings);
+
+export async function fleetEnvironment(target: FleetTarget, limiter: RateLimiter, settings: EnvironmentSettings, seams: EnvironmentSeams = {}): Promise<FleetEnvironment> {
   const profile = target.profile ?? resolveProfile();
-  const agent = createSharedAgent(target.ca === undefined ? {} : { ca: target.ca });
+  // The TLS handshake is part of the request's time: a loaded loopback WFM may take seconds to finish one.
+  const agent = createSharedAgent({ connectTimeoutMs: settings.timeoutMs, ...(target.ca === undefined ? {} : { ca: target.ca }) });
   const cancel = new AbortController();
   // Every request in flight listens to it: thousands, by design.
   setMaxListeners(0, cancel.signal);
-  const open = (baseUrl: string): Transport => cancellable(rateLimited(createTransport({ baseUrl, dispatcher: agent }), limiter), cancel.signal);
+  const transport = seams.transport ?? ((baseUrl: string) => createTransport({ baseUrl, dispatcher: agent, timeoutMs: settings.timeoutMs }));
+  const open = (baseUrl: string): Transport => cancellable(rateLimited(transport(baseUrl), limiter), cancel.signal);
   const wfm = open(target.wfm);
   const registries = new Map<string, RegistryClient>();
   const registry = (repositoryUrl: string): RegistryClient => {
@@ -33,20 +54,21 @@ export const realEnvironment: EnvironmentFactory = async (target, limiter) => {
   };
   return {
     async createDevice(desc, ctx) {
-      const issued = await issueCertificate(target.deviceCa, { commonName: desc.id, usage: ['client'] });
-      const der = Buffer.from(issued.cert.rawData);
-      const api = new DeviceApiClient({
-        transport: wfm,
-        baseUrl: target.wfm,
-        profile,
-        signer: { keyId: certificateKeyId(der), privateKey: createPrivateKey(issued.keyPem), algorithm: profile.signatureAlgorithm },
-      });
-      return createDevice(desc, {
+      const { der, privateKey } = await (seams.certificate ?? issuedCertificate)(desc, target.deviceCa);
+      // Held for the device's whole life: the compact form, and no closure below captures the full one.
+      const held = compactDescription(desc);
+      const skew = held.faults.clockSkewSeconds;
+      const signer = { keyId: certificateKeyId(der), privateKey, algorithm: profile.signatureAlgorithm, ...(skew ? { clockSkewSeconds: skew } : {}) };
+      const options: DeviceApiClientOptions = { transport: wfm, baseUrl: target.wfm, profile, signer };
+      const onReport = ctx.onStatusReport;
+      const api = onReport ? new ReportingApi(options, (report, status) => onReport(held.id, report, status)) : new DeviceApiClient(options);
+      return createDevice(held, {
         api,
         registry,
         observer: ctx.observer,
         profile,
         certificate: der.toString('base64'),
+        timeScale: settings.timeScale,
         sleep: (ms) => sleep(ms, ctx.signal),
       });
     },
@@ -56,7 +78,28 @@ export const realEnvironment: EnvironmentFactory = async (target, limiter) => {
       else await agent.close();
     },
   };
-};
+}
+
+async function issuedCertificate(desc: DeviceDescription, deviceCa: Issued): Promise<DeviceCertificate> {
+  const issued = await issueCertificate(deviceCa, { commonName: desc.id, usage: ['client'] });
+  return { der: Buffer.from(issued.cert.rawData), privateKey: createPrivateKey(issued.keyPem) };
+}
+
+/** The Device API client that also tells the fleet what each status report said and how the WFM answered it. */
+class ReportingApi extends DeviceApiClient {
+  constructor(
+    options: DeviceApiClientOptions,
+    private readonly onReport: (report: DeploymentStatusReport, status: number) => void,
+  ) {
+    super(options);
+  }
+
+  override async postStatus(deploymentId: string, report: Payload<DeploymentStatusReport>, opts?: CallOptions): Promise<HttpResponse> {
+    const response = await super.postStatus(deploymentId, report, opts);
+    if (typeof report === 'object' && !(report instanceof Uint8Array)) this.onReport(report, response.status);
+    return response;
+  }
+}
 
 /** Adds the fleet's stop signal to every request, so Ctrl-C aborts what is in flight (WFMCK_E_ABORTED). */
 function cancellable(inner: Transport, stop: AbortSignal): Transport {

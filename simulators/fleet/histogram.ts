@@ -27,6 +27,9 @@ export interface LatencySummary {
   p95Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** In fleet-summary.json, so shards merge exactly (`wfmck merge`): the sum, and [bucket, count] of every non-empty bucket. */
+  sumMs?: number;
+  buckets?: [number, number][];
 }
 
 export class Histogram {
@@ -62,6 +65,37 @@ export class Histogram {
       }
     }
     return this.max;
+  }
+
+  /** Adds every value `other` recorded: the same histogram as if this one had recorded them too. */
+  merge(other: Histogram): void {
+    for (let b = 0; b < BUCKETS; b++) this.counts[b]! += other.counts[b]!;
+    this.count += other.count;
+    this.sum += other.sum;
+    this.min = Math.min(this.min, other.min);
+    this.max = Math.max(this.max, other.max);
+  }
+
+  /** The summary with what it takes to merge it again (`sumMs`, `buckets`). */
+  mergeableSummary(): LatencySummary {
+    const buckets: [number, number][] = [];
+    this.counts.forEach((n, b) => n > 0 && buckets.push([b, n]));
+    return { ...this.summary(), sumMs: Math.round(this.sum * 1000) / 1000, buckets };
+  }
+
+  /** Back from a mergeable summary; min and max come back as rounded there (to the microsecond). */
+  static fromSummary(s: LatencySummary): Histogram {
+    if (!s.buckets || s.sumMs === undefined) throw new RangeError('latency summary without buckets: written by a wfmck too old to merge it exactly');
+    const h = new Histogram();
+    for (const [b, n] of s.buckets) {
+      if (!Number.isInteger(b) || b < 0 || b >= BUCKETS || !Number.isInteger(n) || n < 0) throw new RangeError(`latency bucket [${b}, ${n}] is not one of this histogram's`);
+      h.counts[b]! += n;
+      h.count += n;
+    }
+    if (h.count !== s.count) throw new RangeError(`latency buckets hold ${h.count} values, the summary says ${s.count}`);
+    h.sum = s.sumMs;
+    if (h.count > 0) [h.min, h.max] = [s.minMs, s.maxMs];
+    return h;
   }
 
   summary(): LatencySummary {

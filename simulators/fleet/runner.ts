@@ -3,12 +3,14 @@
 import { setMaxListeners } from 'node:events';
 import { describeFleet, fleetLayout, type FleetLayout } from '../data/describe.ts';
 import type { DeviceDescription, DeviceObserver, SimulatedDevice } from '../device/types.ts';
+import type { DeploymentStatusReport } from '../../spec/types.ts';
 import type { Issued } from '../../reference/pki.ts';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import type { FleetProgress } from './progress.ts';
 import { sleep } from '../transport/retry.ts';
 import { tokenBucket, type RateLimiter } from './rate-limit.ts';
-import type { FleetSpec } from './spec.ts';
+import { assignDeployments, type DeploymentSource } from './deployments.ts';
+import { FleetSpecError, type FleetSpec } from './spec.ts';
 import { FleetStats, type FleetTotals } from './stats.ts';
 import { TickQueue } from './tick-queue.ts';
 
@@ -20,11 +22,23 @@ export interface FleetTarget {
   /** Issues each device's certificate (a CA the WFM trusts at onboarding). */
   deviceCa: Issued;
   profile?: Profile;
+  /** What to deploy and how to assign it (P5 assignDeployment); without it a fleet assigns nothing. */
+  deployments?: DeploymentSource;
 }
 
 export interface DeviceContext {
   observer: DeviceObserver;
   signal: AbortSignal;
+  /** Every status report a device sent, with the HTTP status it was answered with. */
+  onStatusReport?: (deviceId: string, report: DeploymentStatusReport, status: number) => void;
+}
+
+/** How the environment's devices behave, from the fleet spec. */
+export interface EnvironmentSettings {
+  /** Per request, body included. */
+  timeoutMs: number;
+  /** Multiplies the devices' simulated waits. */
+  timeScale: number;
 }
 
 /** Where devices come from: the real driver over one shared agent (devices.ts), or fakes in tests. */
@@ -35,7 +49,7 @@ export interface FleetEnvironment {
   close(): Promise<void>;
 }
 
-export type EnvironmentFactory = (target: FleetTarget, limiter: RateLimiter) => Promise<FleetEnvironment>;
+export type EnvironmentFactory = (target: FleetTarget, limiter: RateLimiter, settings: EnvironmentSettings) => Promise<FleetEnvironment>;
 
 export interface RunFleetOptions {
   signal?: AbortSignal;
@@ -56,11 +70,15 @@ export interface FleetResult {
   startPhaseMs: number;
   peakRssBytes: number;
   interrupted: boolean;
-  /** Every device onboarded and reporting, every deviceId created, nothing unexpected, not interrupted. */
+  /** Every device onboarded and reporting, every deviceId created, nothing unexpected (deployments included), not interrupted. */
   passed: boolean;
 }
 
-export async function runFleet(spec: FleetSpec, target: FleetTarget, opts: RunFleetOptions = {}): Promise<FleetResult> {
+export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunFleetOptions = {}): Promise<FleetResult> {
+  const spec = { ...asked, deployments: asked.deployments ?? (target.deployments ? 1 : 0) };
+  if (spec.deployments > 0 && !target.deployments) {
+    throw new FleetSpecError('"deployments": this target has no way to assign deployments (the embedded default, or an assignDeployment hook)');
+  }
   const startedAt = new Date();
   const t0 = performance.now();
   const deadline = t0 + spec.duration * 1000;
@@ -75,7 +93,7 @@ export async function runFleet(spec: FleetSpec, target: FleetTarget, opts: RunFl
   if (opts.signal?.aborted) onAbort();
   const factory = opts.environment ?? (await import('./devices.ts')).realEnvironment;
   const profile = target.profile ?? resolveProfile({ quantityFormat: spec.quantityFormat });
-  const env = await factory({ ...target, profile }, tokenBucket(spec.rate, spec.burst));
+  const env = await factory({ ...target, profile }, tokenBucket(spec.rate, spec.burst), { timeoutMs: spec.timeout, timeScale: spec.timeScale });
   stop.signal.addEventListener('abort', () => env.abort(), { once: true });
 
   let peakRss = process.memoryUsage.rss();
@@ -91,9 +109,23 @@ export async function runFleet(spec: FleetSpec, target: FleetTarget, opts: RunFl
     opts.onProgress?.(progress());
   }, opts.progressIntervalMs ?? 250);
 
-  const ctx: DeviceContext = { observer: stats.record, signal: stop.signal };
+  stats.deployments.perDevice = spec.deployments;
+  const ctx: DeviceContext = {
+    observer: stats.record,
+    signal: stop.signal,
+    onStatusReport: (deviceId, report, status) => stats.deployments.reported(deviceId, report, status),
+  };
+  // Assigned once the client reports, before its first tick, so that tick polls, fetches, applies and reports them.
+  const assign = async (desc: DeviceDescription, clientId: string) => {
+    if (!target.deployments || spec.deployments === 0) return;
+    const onError = (deviceId: string, err: unknown) => stop.signal.aborted || stats.assignError(deviceId, err);
+    await assignDeployments(target.deployments, desc, clientId, spec.deployments, stats.deployments, onError, stop.signal);
+  };
   const descriptions = describeFleet(spec, spec.shard)[Symbol.iterator]();
   const ticks = new TickQueue();
+  // With deployments, a second tick polls again after the install: where stateLoss strikes and a stalled apply resumes.
+  const minTicks = spec.deployments > 0 ? 2 : 1;
+  const ticked = new WeakMap<SimulatedDevice, number>();
   let exhausted = false;
   let lastStartEnd = t0;
 
@@ -114,6 +146,7 @@ export async function runFleet(spec: FleetSpec, target: FleetTarget, opts: RunFl
     if (device.clientId !== undefined) stats.clients.onboarded++;
     if (device.phase === 'reporting') {
       stats.clients.reporting++;
+      await assign(desc, device.clientId!);
       ticks.push(device, performance.now() + interval);
     } else stats.clients.failed++;
   };
@@ -130,9 +163,11 @@ export async function runFleet(spec: FleetSpec, target: FleetTarget, opts: RunFl
       stats.clients.failed++;
       return;
     }
-    // Every device ticks at least once; after that only while the duration lasts.
+    // At least `minTicks` ticks per device, however long the start phase took; after that only while the duration lasts.
+    const count = (ticked.get(device) ?? 0) + 1;
+    ticked.set(device, count);
     const next = performance.now() + interval;
-    if (next < deadline) ticks.push(device, next);
+    if (next < deadline || count < minTicks) ticks.push(device, next);
   };
 
   const worker = async () => {
@@ -176,6 +211,8 @@ export async function runFleet(spec: FleetSpec, target: FleetTarget, opts: RunFl
       totals.clients.reporting === layout.clients &&
       totals.deviceIdsCreated === layout.deviceIds &&
       totals.requests.unexpected === 0 &&
-      totals.requests.transportErrors === 0,
+      totals.requests.transportErrors === 0 &&
+      totals.deployments.assignErrors === 0 &&
+      Object.keys(totals.deployments.failed).length === 0,
   };
 }

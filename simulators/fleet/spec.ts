@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { isFaultName, type FaultMix } from '../data/faults.ts';
 import type { QuantityFormat } from '../../spec/rules/quantity.ts';
+import { DEFAULT_TIMEOUT_MS } from '../transport/limits.ts';
 
 export interface Shard {
   /** 0-based; written `i/n` with i from 1, as Playwright's --shard. */
@@ -40,12 +41,21 @@ export interface FleetSpec {
   idPrefix: string;
   /** P8 form of memory and storage. */
   quantityFormat: QuantityFormat;
+  /** Deployments per workload-hosting device; unset: 1 when the fleet can assign them (embedded or a hook), else 0. */
+  deployments?: number;
+  /** Multiplies simulated waits (component timeout, slow install), so a 5-minute compose timeout takes 300 ms. */
+  timeScale: number;
+  /** Milliseconds one request may take, body included, before it fails with WFMCK_E_TIMEOUT. */
+  timeout: number;
 }
 
 /** A usage-level error (exit 2) that names the key or flag at fault. */
 export class FleetSpecError extends Error {
   readonly code = 'WFMCK_E_USAGE_FLEET';
 }
+
+/** A fleet's simulated waits run a thousand times faster than real ones by default. */
+export const DEFAULT_TIME_SCALE = 0.001;
 
 /** Devices one see-thru gateway may carry: its description is held whole while it runs. */
 export const MAX_BEHIND_GATEWAY = 10_000;
@@ -70,6 +80,9 @@ const FIELDS: Record<keyof FleetSpec, { parse: Parser; fallback: () => unknown }
   shard: { parse: shard, fallback: () => ({ index: 0, count: 1 }) },
   idPrefix: { parse: idPrefix, fallback: () => 'wfmck' },
   quantityFormat: { parse: quantityFormat, fallback: () => 'spaced' },
+  deployments: { parse: count, fallback: () => undefined },
+  timeScale: { parse: (v, k) => decimal(v, k, 0), fallback: () => DEFAULT_TIME_SCALE },
+  timeout: { parse: (v, k) => wholeNumber(v, k, 1), fallback: () => DEFAULT_TIMEOUT_MS },
 };
 
 export const FLEET_KEYS = Object.keys(FIELDS) as (keyof FleetSpec)[];

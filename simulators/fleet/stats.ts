@@ -2,6 +2,7 @@
 // histogram per endpoint, errors by status or transport code, and a bounded, collapsed list of unexpected answers.
 import type { DeviceEvent, Endpoint } from '../device/types.ts';
 import type { Exchange } from '../transport/types.ts';
+import { DeploymentOutcomes, type DeploymentTotals } from './deployment-outcomes.ts';
 import { Histogram, type LatencySummary } from './histogram.ts';
 
 export interface ClientCounts {
@@ -35,6 +36,8 @@ export interface FleetTotals {
   errors: Record<string, number>;
   /** Latest reported deployment states, counted per report. */
   deploymentReports: Record<string, number>;
+  /** What became of the deployments the fleet assigned. */
+  deployments: DeploymentTotals;
   latency: Partial<Record<Endpoint, LatencySummary>>;
   unexpected: UnexpectedAnswer[];
   /** Unexpected answers that did not fit in the bounded list. */
@@ -46,7 +49,11 @@ export class FleetStats {
   deviceIdsCreated = 0;
   readonly requests = { total: 0, expected: 0, unexpected: 0, transportErrors: 0, aborted: 0 };
   readonly errors = new Map<string, number>();
-  private readonly deployments = new Map<string, number>();
+  private readonly deploymentStates = new Map<string, number>();
+  /** A failed deployment no fault knob explains is listed with the unexpected answers, its report as evidence. */
+  readonly deployments = new DeploymentOutcomes((deviceId, code, message) =>
+    this.note({ endpoint: 'status', code, message: message.split(deviceId).join('<deviceId>'), deviceId }),
+  );
   private readonly latency = new Map<Endpoint, Histogram>();
   private readonly unexpected = new Map<string, UnexpectedAnswer>();
   private unexpectedNotListed = 0;
@@ -77,7 +84,7 @@ export class FleetStats {
         this.note({ endpoint: event.endpoint, code: event.code, message: event.message.split(event.deviceId).join('<deviceId>'), deviceId: event.deviceId, exchange: event.exchange });
         return;
       case 'deployment':
-        bump(this.deployments, event.state);
+        bump(this.deploymentStates, event.state);
         return;
       case 'phase':
         return;
@@ -90,14 +97,20 @@ export class FleetStats {
     this.note({ endpoint: 'device', code: (err as { code?: string }).code ?? 'WFMCK_E_DEVICE', message: String((err as Error)?.message ?? err), deviceId });
   }
 
+  /** The assignDeployment hook failed for one of a client's devices: listed like an unexpected answer. */
+  assignError(deviceId: string, err: unknown): void {
+    this.note({ endpoint: 'device', code: (err as { code?: string }).code ?? 'WFMCK_E_HOOK', message: `assignDeployment: ${String((err as Error)?.message ?? err)}`, deviceId });
+  }
+
   totals(): FleetTotals {
     return {
       clients: { ...this.clients },
       deviceIdsCreated: this.deviceIdsCreated,
       requests: { ...this.requests },
       errors: Object.fromEntries(this.errors),
-      deploymentReports: Object.fromEntries(this.deployments),
-      latency: Object.fromEntries([...this.latency].map(([e, h]) => [e, h.summary()])),
+      deploymentReports: Object.fromEntries(this.deploymentStates),
+      deployments: this.deployments.totals(),
+      latency: Object.fromEntries([...this.latency].map(([e, h]) => [e, h.mergeableSummary()])),
       unexpected: [...this.unexpected.values()].sort((a, b) => b.count - a.count),
       unexpectedNotListed: this.unexpectedNotListed,
     };

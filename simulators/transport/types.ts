@@ -44,6 +44,8 @@ export interface RequestSigner {
   keyId: string;
   privateKey: KeyObject;
   algorithm: SignatureAlgorithm;
+  /** Seconds added to the signature's `created`: a device whose clock is off (fault knob clockSkewSeconds). */
+  clockSkewSeconds?: number;
 }
 
 export interface RequestOptions {
