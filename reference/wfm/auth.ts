@@ -8,9 +8,11 @@ import type { Client } from './store.ts';
 /** The header naming the client when the profile's deviceAuth is `none` (labs) and the path has no clientId. */
 export const CLIENT_ID_HEADER = 'wfmck-client-id';
 
-export async function authenticate(ctx: WfmContext, req: WfmRequest): Promise<Client> {
+export async function authenticate(ctx: WfmContext, req: WfmRequest, opts: { allowRetired?: boolean } = {}): Promise<Client> {
   const client = ctx.profile.deviceAuth === 'none' ? namedClient(ctx, req) : await signedClient(ctx, req);
-  if (client.retired) throw new WfmError(403, `client ${client.clientId} is retired: not authorized by the WFM local policy`);
+  // AUTH-RETIRED-CLIENT-403: retirement is recorded but never enforced.
+  const retiredAllowed = opts.allowRetired === true || ctx.faults.has('AUTH-RETIRED-CLIENT-403');
+  if (client.retired && !retiredAllowed) throw new WfmError(403, `client ${client.clientId} is retired: not authorized by the WFM local policy`);
   const pathClient = req.params['clientId'];
   if (pathClient !== undefined && pathClient !== client.clientId) {
     throw new WfmError(403, `the path names client ${pathClient}, but the request comes from another client`);
@@ -19,10 +21,13 @@ export async function authenticate(ctx: WfmContext, req: WfmRequest): Promise<Cl
 }
 
 /** P3: a request with a body carries a Content-Digest that matches it (400 otherwise). */
-export function checkContentDigest(req: WfmRequest): void {
+export function checkContentDigest(ctx: WfmContext, req: WfmRequest): void {
   const value = header(req.headers, 'content-digest');
   if (req.body.length === 0 && value === undefined) return;
   const verdict = verifyContentDigest(value, req.body);
+  // SIG-MISSING-DIGEST-400 / SIG-WRONG-DIGEST-400: a missing, or a mismatching, Content-Digest is let through.
+  if (verdict === 'missing' && ctx.faults.has('SIG-MISSING-DIGEST-400')) return;
+  if (verdict === 'mismatch' && ctx.faults.has('SIG-WRONG-DIGEST-400')) return;
   if (verdict !== 'ok') throw new WfmError(400, `Content-Digest ${verdict}: a request body needs a sha-256 or sha-512 Content-Digest that matches it (RFC 9530)`);
 }
 
@@ -30,21 +35,31 @@ export function signatureInput(req: WfmRequest, lookupKey: Parameters<typeof ver
   return { method: req.method, url: req.targetUri, headers: req.headers, hasBody: req.body.length > 0, lookupKey };
 }
 
-export function signatureRefusal(result: Exclude<VerifyResult, { ok: true }>): WfmError {
-  return new WfmError(401, `HTTP message signature ${result.reason}: ${result.detail}`);
+export function signatureRefusal(ctx: WfmContext, result: Exclude<VerifyResult, { ok: true }>): WfmError {
+  // SIG-BAD-SIGNATURE-401: a signature that does not verify is answered as an untrusted client.
+  const status = result.reason === 'bad-signature' && ctx.faults.has('SIG-BAD-SIGNATURE-401') ? 403 : 401;
+  return new WfmError(status, `HTTP message signature ${result.reason}: ${result.detail}`);
 }
 
 async function signedClient(ctx: WfmContext, req: WfmRequest): Promise<Client> {
-  checkContentDigest(req);
+  checkContentDigest(ctx, req);
   const result = await verifySignature(
     signatureInput(req, async (keyId) => {
       const client = ctx.store.byKeyId.get(keyId);
       return client && { publicKey: client.publicKey, algorithm: client.algorithm };
     }),
   );
-  if (!result.ok && result.reason === 'unknown-key') throw new WfmError(403, `client rejected: ${result.detail} was never onboarded`);
-  if (!result.ok) throw signatureRefusal(result);
-  return ctx.store.byKeyId.get(result.keyId)!;
+  // SIG-UNTRUSTED-CERT-403: the key of an unknown certificate is answered as a bad signature.
+  const untrusted = ctx.faults.has('SIG-UNTRUSTED-CERT-403') ? 401 : 403;
+  if (!result.ok && result.reason === 'unknown-key') throw new WfmError(untrusted, `client rejected: ${result.detail} was never onboarded`);
+  if (!result.ok) throw signatureRefusal(ctx, result);
+  const client = ctx.store.byKeyId.get(result.keyId)!;
+  // SIG-WFM-ECDSA-P256 / SIG-WFM-OTHER-ALGS: a client onboarded with that key type, whose signatures are then refused.
+  const ecdsa = client.algorithm === 'ecdsa-p256-sha256';
+  if (ecdsa ? ctx.faults.has('SIG-WFM-ECDSA-P256') : ctx.faults.has('SIG-WFM-OTHER-ALGS')) {
+    throw new WfmError(401, `HTTP message signature algorithm ${client.algorithm} is not supported`);
+  }
+  return client;
 }
 
 function namedClient(ctx: WfmContext, req: WfmRequest): Client {

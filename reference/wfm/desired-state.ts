@@ -14,20 +14,25 @@ export async function getManifest(ctx: WfmContext, req: WfmRequest): Promise<Rep
   const accept = header(req.headers, 'accept');
   // Labelled with the vendor type unless the client accepts only plain JSON, which the same bytes also are.
   const type = acceptable(accept, [vendorType]) ? vendorType : 'application/json';
-  if (!acceptable(accept, [type])) {
+  // DS-406: the Accept header is ignored.
+  if (!acceptable(accept, [type]) && !ctx.faults.has('DS-406')) {
     throw new WfmError(406, `cannot produce the Accept type; the state manifest is ${vendorType} (or application/json)`);
   }
-  const { bytes, etag } = client.manifest;
+  const { bytes } = client.manifest;
+  // DS-ETAG-IS-DIGEST: the ETag is the version counter, not the digest of the bytes.
+  const etag = ctx.faults.has('DS-ETAG-IS-DIGEST') ? `"v${client.manifest.version}"` : client.manifest.etag;
   // private: the manifest is one client's; caches may keep it but revalidate with If-None-Match.
   const headers = { etag, 'cache-control': 'private', vary: 'Accept' };
-  if (etagMatches(header(req.headers, 'if-none-match'), etag)) return { status: 304, headers };
+  if (notModified(ctx, header(req.headers, 'if-none-match'), etag)) return { status: 304, headers };
   return { status: 200, headers: { ...headers, 'content-type': type }, body: bytes };
 }
 
 export async function getDeployment(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
   const client = await authenticate(ctx, req);
   const deployment = client.deployments.get(req.params['deploymentId']!);
-  if (!deployment || deployment.digest !== req.params['digest']) {
+  // DS-DEPLOYMENT-404: the digest in the URL is not compared.
+  const digestOk = deployment?.digest === req.params['digest'] || ctx.faults.has('DS-DEPLOYMENT-404');
+  if (!deployment || !digestOk) {
     throw new WfmError(404, `no deployment ${req.params['deploymentId']} with digest ${req.params['digest']} for this client`);
   }
   return digestAddressed(req, deployment.yaml, deployment.digest, 'application/yaml', IMMUTABLE_PRIVATE);
@@ -39,6 +44,13 @@ export async function getBundle(ctx: WfmContext, req: WfmRequest): Promise<Reply
   const bytes = client.bundles.get(digest);
   if (!bytes) throw new WfmError(404, `no bundle with digest ${digest} for this client`);
   return digestAddressed(req, bytes, digest, mediaTypes(ctx.profile.vendor).deploymentBundle, IMMUTABLE_PUBLIC);
+}
+
+/** DS-304: If-None-Match is ignored; its :changed variant answers 304 to any If-None-Match. */
+function notModified(ctx: WfmContext, ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ctx.faults.has('DS-304')) return false;
+  if (ctx.faults.has('DS-304:changed') && ifNoneMatch !== undefined) return true;
+  return etagMatches(ifNoneMatch, etag);
 }
 
 function digestAddressed(req: WfmRequest, bytes: Buffer, digest: string, type: string, cacheControl: string): Reply {

@@ -2,7 +2,9 @@
 import { mediaTypes } from '../../spec/media-types.ts';
 import { digestOf } from '../../spec/rules/desired-state.ts';
 import type { StateManifest } from '../../spec/types.ts';
-import { deploymentBundle } from './bundle.ts';
+import { NO_FAULTS, type ActiveFaults } from '../faults/types.ts';
+import { deploymentBundle, type BundleFile } from './bundle.ts';
+import { faultyDeployment, servedDigest, servedPath, servedVersion } from './manifest-faults.ts';
 import type { Client, ServedManifest } from './store.ts';
 
 /** Relative URLs, resolved against the manifest's own URL: the paths P4 shows, whatever host the client used. */
@@ -12,26 +14,38 @@ export const desiredStatePaths = {
   bundle: (clientId: string, digest: string) => `/api/v1/clients/${clientId}/bundles/${digest}`,
 };
 
+/** The faults of the WFM that onboarded a client: manifests are rebuilt from hooks, which carry no request context. */
+export const clientFaults = new WeakMap<Client, ActiveFaults>();
+
 /** The manifest served at `version`; version 1 is a client's first manifest (§2.4.1 rule 7, P4). */
 export async function buildManifest(client: Client, version: number, vendor: string): Promise<ServedManifest> {
+  const faults = clientFaults.get(client) ?? NO_FAULTS;
   const active = client.active.map((id) => client.deployments.get(id)!);
+  for (const d of active) faultyDeployment(faults, d);
   let bundle: StateManifest['bundle'] = null;
-  if (active.length > 0) {
-    const bytes = await deploymentBundle(active.map((d) => ({ name: `${d.deploymentId}.yaml`, bytes: d.yaml })));
+  // DS-BUNDLE-NULL-WHEN-EMPTY: an empty archive is offered when there is nothing to deploy.
+  if (active.length > 0 || faults.has('DS-BUNDLE-NULL-WHEN-EMPTY')) {
+    const files: BundleFile[] = active.map((d) => ({ name: `${d.deploymentId}.yaml`, bytes: d.yaml }));
+    // DS-BUNDLE-CONTENTS: the bundle carries a file that is no deployment.
+    if (faults.has('DS-BUNDLE-CONTENTS')) files.push({ name: 'NOTES.txt', bytes: Buffer.from('not a deployment\n') });
+    const bytes = await deploymentBundle(files);
     const digest = digestOf(bytes);
+    // DS-BUNDLE-IMMUTABLE:forgotten: earlier bundle URLs stop answering once the manifest moves on.
+    if (faults.has('DS-BUNDLE-IMMUTABLE:forgotten')) client.bundles.clear();
     client.bundles.set(digest, bytes);
-    bundle = { mediaType: mediaTypes(vendor).deploymentBundle, digest, sizeBytes: bytes.length, url: desiredStatePaths.bundle(client.clientId, digest) };
+    // DS-BUNDLE-DESCRIPTOR: labelled as plain gzip.
+    const mediaType = faults.has('DS-BUNDLE-DESCRIPTOR') ? 'application/gzip' : mediaTypes(vendor).deploymentBundle;
+    bundle = { mediaType, digest: servedDigest(faults, digest), sizeBytes: bytes.length, url: servedPath(faults, desiredStatePaths.bundle(client.clientId, digest)) };
   }
-  const manifest: StateManifest = {
-    manifestVersion: version,
-    bundle,
-    deployments: active.map((d) => ({
-      deploymentId: d.deploymentId,
-      digest: d.digest,
-      sizeBytes: d.yaml.length,
-      url: desiredStatePaths.deployment(client.clientId, d.deploymentId, d.digest),
-    })),
-  };
+  const deployments = active.map((d) => ({
+    deploymentId: d.deploymentId,
+    digest: servedDigest(faults, d.digest),
+    sizeBytes: d.yaml.length,
+    url: servedPath(faults, desiredStatePaths.deployment(client.clientId, d.deploymentId, d.digest)),
+  }));
+  // DS-DEPLOYMENTS-ENTRIES: the first deployment is listed twice.
+  if (faults.has('DS-DEPLOYMENTS-ENTRIES') && deployments.length > 0) deployments.push(deployments[0]!);
+  const manifest: StateManifest = { manifestVersion: servedVersion(faults, version), bundle, deployments };
   const bytes = Buffer.from(JSON.stringify(manifest), 'utf8');
   return { version, bytes, etag: `"${digestOf(bytes)}"` };
 }

@@ -1,5 +1,5 @@
 // §2.3, §4.3, P2, P3: the Certificate API and onboarding. Order: body (400), certificate (400), digest (400),
-// signature by the certificate's own key (401), trust (403).
+// signature by the certificate's own key (401), trust (403). Fault seams are named by their fault ids.
 import { createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import { certificateKeyId, parseCertificate } from '../pki.ts';
 import { validate } from '../../spec/schemas/index.ts';
@@ -7,12 +7,14 @@ import type { x509 } from '../../spec/x509.ts';
 import { algorithmForKey, verifySignature } from '../../simulators/transport/signing.ts';
 import { checkContentDigest, signatureInput, signatureRefusal } from './auth.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
-import { WfmError, json, parseJsonObject, type Reply } from './http.ts';
-import { buildManifest } from './manifest.ts';
+import { WfmError, header, json, parseJsonObject, type Reply } from './http.ts';
+import { buildManifest, clientFaults } from './manifest.ts';
 import type { Client } from './store.ts';
 
 /** P2: the WFM root CA, no authentication. */
-export function certificateApi(ctx: WfmContext): Reply {
+export function certificateApi(ctx: WfmContext, req: WfmRequest): Reply {
+  // CERT-NO-AUTH: the Certificate API wants a signed request, which no client can make before it has the CA.
+  if (ctx.faults.has('CERT-NO-AUTH') && header(req.headers, 'signature') === undefined) throw new WfmError(401, 'the Certificate API needs a signed request');
   return json(200, { certificate: Buffer.from(ctx.rootCaPem, 'utf8').toString('base64') }, { 'cache-control': 'no-cache' });
 }
 
@@ -23,29 +25,41 @@ export async function onboard(ctx: WfmContext, req: WfmRequest): Promise<Reply> 
   const cert = decodeCertificate(body['certificate'] as string);
   const der = Buffer.from(cert.rawData);
   const keyId = certificateKeyId(der);
-  const { publicKey, algorithm } = signingKeyOf(cert);
+  const key = signingKeyOf(cert);
 
   if (ctx.profile.deviceAuth === 'signature') {
-    checkContentDigest(req);
-    const result = await verifySignature(
-      signatureInput(req, async (id) => (id === keyId ? { publicKey, algorithm } : undefined)),
-    );
-    if (!result.ok) {
+    checkContentDigest(ctx, req);
+    const result = await verifySignature(signatureInput(req, async (id) => (id === keyId ? key : undefined)));
+    if (!result.ok && !toleratedBy(ctx, result.reason)) {
       const reason = result.reason === 'unknown-key' ? `keyid is not the SHA-256 of the onboarded certificate (${keyId})` : result.detail;
-      throw signatureRefusal({ ...result, detail: reason });
+      const refusal = signatureRefusal(ctx, { ...result, detail: reason });
+      // SIG-MISSING-SIGNATURE-REJECTED: the unsigned request is refused, yet its client is onboarded.
+      if (result.reason === 'missing' && ctx.faults.has('SIG-MISSING-SIGNATURE-REJECTED')) await admit(ctx, cert, keyId, key);
+      throw refusal;
     }
   }
-  await checkTrusted(ctx, cert, keyId);
+  return json(201, { clientId: await admit(ctx, cert, keyId, key) });
+}
 
+/** AUTH-ONB-SIGNATURE: onboarding without a signature; its :bad-signature variant: with one that does not verify. */
+function toleratedBy(ctx: WfmContext, reason: string): boolean {
+  return (reason === 'missing' && ctx.faults.has('AUTH-ONB-SIGNATURE')) || (reason === 'bad-signature' && ctx.faults.has('AUTH-ONB-SIGNATURE:bad-signature'));
+}
+
+/** Trust (403), then the client of this certificate: the known one again, or a new one. */
+async function admit(ctx: WfmContext, cert: x509.X509Certificate, keyId: string, key: { publicKey: KeyObject; algorithm: string }): Promise<string> {
+  await checkTrusted(ctx, cert, keyId);
   const known = ctx.store.byKeyId.get(keyId);
-  if (known?.retired) throw new WfmError(403, `client rejected: the client of this certificate (${known.clientId}) is retired`);
+  // ONB-403-REJECTED: a retired client is onboarded again.
+  if (known?.retired && !ctx.faults.has('ONB-403-REJECTED')) throw new WfmError(403, `client rejected: the client of this certificate (${known.clientId}) is retired`);
   // Onboarding the same certificate again is idempotent: the same client, answered 201 again.
-  if (known) return json(201, { clientId: known.clientId });
+  if (known) return known.clientId;
+  // ONB-CLIENTID-UNIQUE: the clientId of the previous client is handed out again.
+  const reused = ctx.faults.has('ONB-CLIENTID-UNIQUE') ? [...ctx.store.clients.keys()].at(-1) : undefined;
   const client: Client = {
-    clientId: randomUUID(),
+    clientId: reused ?? randomUUID(),
     keyId,
-    publicKey,
-    algorithm,
+    ...key,
     retired: false,
     devices: new Map(),
     deployments: new Map(),
@@ -54,11 +68,12 @@ export async function onboard(ctx: WfmContext, req: WfmRequest): Promise<Reply> 
     bundles: new Map(),
     statuses: new Map(),
   };
+  clientFaults.set(client, ctx.faults);
   client.manifest = await buildManifest(client, 1, ctx.profile.vendor);
   const raced = ctx.store.byKeyId.get(keyId);
-  if (raced) return json(201, { clientId: raced.clientId });
+  if (raced) return raced.clientId;
   ctx.store.add(client);
-  return json(201, { clientId: client.clientId });
+  return client.clientId;
 }
 
 function decodeCertificate(text: string): x509.X509Certificate {
@@ -84,9 +99,12 @@ function signingKeyOf(cert: x509.X509Certificate): { publicKey: KeyObject; algor
 /** 403 unless the certificate is valid now and issued by a trusted device CA or trusted by the operator hook. */
 async function checkTrusted(ctx: WfmContext, cert: x509.X509Certificate, keyId: string): Promise<void> {
   const now = new Date();
-  if (cert.notAfter < now) throw new WfmError(403, `certificate not trusted: expired at ${cert.notAfter.toISOString()}`);
-  if (cert.notBefore > now) throw new WfmError(403, `certificate not trusted: not valid before ${cert.notBefore.toISOString()}`);
-  if (ctx.store.trustedKeyIds.has(keyId)) return;
+  // ONB-403-UNTRUSTED:expired: validity dates are not checked.
+  const checksDates = !ctx.faults.has('ONB-403-UNTRUSTED:expired');
+  if (checksDates && cert.notAfter < now) throw new WfmError(403, `certificate not trusted: expired at ${cert.notAfter.toISOString()}`);
+  if (checksDates && cert.notBefore > now) throw new WfmError(403, `certificate not trusted: not valid before ${cert.notBefore.toISOString()}`);
+  // ONB-403-UNTRUSTED: any issuer is trusted.
+  if (ctx.store.trustedKeyIds.has(keyId) || ctx.faults.has('ONB-403-UNTRUSTED')) return;
   for (const ca of ctx.trustedDeviceCas) {
     if (await issuedBy(cert, ca, now)) return;
   }

@@ -9,22 +9,29 @@ import { authenticate } from './auth.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
 import { WfmError, json, parseJsonObject, type Reply } from './http.ts';
 import type { Client, Deployment } from './store.ts';
+import { faultyRefusal, overlooked } from './status-faults.ts';
 
 export async function postStatus(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
-  const client = await authenticate(ctx, req);
+  // STATUS-POST-403: retirement is not enforced on status reports.
+  const client = await authenticate(ctx, req, { allowRetired: ctx.faults.has('STATUS-POST-403') });
   const body = parseJsonObject(req.body);
+  // STATUS-OBJECT: status is read as the list the field table types it as.
+  if (ctx.faults.has('STATUS-OBJECT') && !Array.isArray(body['status'])) throw new WfmError(400, 'status must be a list (fault STATUS-OBJECT)');
   const checked = validate('DeploymentStatusReport', body, { vendor: ctx.profile.vendor });
-  if (!checked.ok) throw new WfmError(400, 'malformed deployment status report', checked.errors);
+  // ERR-SCHEMA-INVALID-400-OR-422:status: the schema is never checked, so a report without a field crashes below.
+  if (!checked.ok && !ctx.faults.has('ERR-SCHEMA-INVALID-400-OR-422:status')) throw new WfmError(400, 'malformed deployment status report', checked.errors);
   const report = body as unknown as DeploymentStatusReport;
   const pathId = req.params['deploymentId']!;
-  const findings = reportFindings(client, report, pathId);
+  const findings = overlooked(ctx.faults, reportFindings(client, report, pathId));
   if (findings.length) throw new WfmError(422, `semantic error in the status report: ${findings[0]!.message}`, findings);
+  const deployment = client.deployments.get(pathId);
+  const refusal = faultyRefusal(ctx.faults, { report, componentNames: deployment?.componentNames ?? [], currentVersion: client.manifest.version });
+  if (refusal) throw refusal;
 
-  const deployment = client.deployments.get(pathId)!;
   const created = !client.statuses.has(pathId);
   client.statuses.set(pathId, report);
   // A removed deployment is accepted until the client says it is gone; then it is forgotten.
-  if (deployment.removed && report.status.state === 'removed') client.deployments.delete(pathId);
+  if (deployment?.removed && report.status.state === 'removed') client.deployments.delete(pathId);
   return json(created ? 201 : 200, {});
 }
 
