@@ -1,6 +1,7 @@
 // The identity role's X.509 trust anchors (interfaces.md §2.6), their rotation (P5) and their JWK entries.
 import { calculateJwkThumbprint, exportJWK } from 'jose';
-import { createRootCa, generateKeys, type CryptoKey, type Issued } from '../pki.ts';
+import { createRootCa, generateKeys, issueCertificate, type CryptoKey, type Issued } from '../pki.ts';
+import { NO_FAULTS, type ActiveFaults } from '../faults/types.ts';
 import type { BundleJwk } from '../../spec/types.ts';
 
 export type RotationPhase = 'begin' | 'finish';
@@ -25,7 +26,8 @@ export interface AnchorSet {
   rotate(phase: RotationPhase): Promise<boolean>;
 }
 
-export async function createAnchorSet(opts: { trustDomain: string; includeJwtSvidKey: boolean }): Promise<AnchorSet> {
+export async function createAnchorSet(opts: { trustDomain: string; includeJwtSvidKey: boolean; faults?: ActiveFaults }): Promise<AnchorSet> {
+  const faults = opts.faults ?? NO_FAULTS;
   let generation = 0;
   const newAnchor = async (): Promise<Anchor> => {
     const issued = await createRootCa(`wfmck ${opts.trustDomain} x509-svid CA ${++generation}`);
@@ -33,6 +35,8 @@ export async function createAnchorSet(opts: { trustDomain: string; includeJwtSvi
   };
   const anchors: Anchor[] = [await newAnchor()];
   const jwtKey = opts.includeJwtSvidKey ? await jwtSvidJwk() : undefined;
+  // Fault BUNDLE-ANCHORS-ONLY:intermediate: an intermediate CA listed as an anchor (reference/faults/identity.ts).
+  const intermediate = faults.has('BUNDLE-ANCHORS-ONLY:intermediate') ? await intermediateJwk(anchors[0]!.issued, opts.trustDomain) : undefined;
   let sequence = 1;
 
   const step = async (phase: RotationPhase): Promise<boolean> => {
@@ -41,7 +45,8 @@ export async function createAnchorSet(opts: { trustDomain: string; includeJwtSvi
       anchors.push(await newAnchor());
     } else if (phase === 'finish') {
       if (anchors.length < 2) return false;
-      anchors.shift();
+      // Fault BUNDLE-ROTATION-OVERLAP:old-kept: finishing keeps the old anchor (reference/faults/identity.ts).
+      if (!faults.has('BUNDLE-ROTATION-OVERLAP:old-kept')) anchors.shift();
     } else {
       throw new Error(`unknown rotation phase: ${JSON.stringify(phase)}`);
     }
@@ -53,7 +58,7 @@ export async function createAnchorSet(opts: { trustDomain: string; includeJwtSvi
   return {
     sequence: () => sequence,
     authorities: () => anchors.map((a) => a.issued),
-    keys: () => [...anchors.map((a) => ({ ...a.jwk })), ...(jwtKey ? [{ ...jwtKey }] : [])],
+    keys: () => [...anchors.map((a) => ({ ...a.jwk })), ...(intermediate ? [{ ...intermediate }] : []), ...(jwtKey ? [{ ...jwtKey }] : [])],
     rotate(phase) {
       const run = queue.then(() => step(phase));
       queue = run.catch(() => undefined);
@@ -65,6 +70,10 @@ export async function createAnchorSet(opts: { trustDomain: string; includeJwtSvi
 /** An x509-svid entry: the CA's EC public key with its certificate, so x/y and x5c describe one key. */
 async function x509SvidJwk(ca: Issued): Promise<BundleJwk> {
   return { ...(await ecPublicJwk(ca.keys.publicKey)), use: 'x509-svid', x5c: [Buffer.from(ca.cert.rawData).toString('base64')] };
+}
+
+async function intermediateJwk(root: Issued, trustDomain: string): Promise<BundleJwk> {
+  return x509SvidJwk(await issueCertificate(root, { commonName: `wfmck ${trustDomain} intermediate CA`, ca: true }));
 }
 
 /** A jwt-svid entry that bundle consumers of X.509 anchors must skip (§2.6); SPIFFE requires its kid. */

@@ -3,13 +3,14 @@ import { isLoopbackHost } from '../../spec/loopback.ts';
 import { withRewrites } from '../faults/rewrite.ts';
 import type { FaultDefinition } from '../faults/types.ts';
 import { createServer, type Server } from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mediaTypes } from '../../spec/media-types.ts';
 import type { TrustBundle } from '../../spec/types.ts';
 import type { Issued } from '../pki.ts';
 import { createAnchorSet, type RotationPhase } from './anchors.ts';
 import { ifNoneMatchHits } from './conditional.ts';
+import type { ActiveFaults } from '../faults/types.ts';
 import { bundlePath, discoveryDocument, represent, trustBundle, type Representation } from './documents.ts';
 
 export interface IdentityOptions {
@@ -47,6 +48,7 @@ const BODY_CAP = 64 * 1024;
 const ALLOW = 'GET, HEAD';
 
 interface Resource {
+  kind: 'discovery' | 'bundle';
   /** undefined: the resource exists as a path but has no document right now (404 with `missing`). */
   current(): Representation | undefined;
   missing: string;
@@ -59,11 +61,14 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
   const trustDomain = checked(opts.trustDomain ?? 'wfmck.test', /^[a-z0-9._-]+$/, 'trust domain');
   const refreshHint = opts.refreshHintSeconds ?? 300;
   if (!Number.isSafeInteger(refreshHint) || refreshHint < 1) throw new Error(`refreshHintSeconds must be a positive integer: ${refreshHint}`);
-  const anchors = await createAnchorSet({ trustDomain, includeJwtSvidKey: opts.includeJwtSvidKey ?? true });
+  const faults: ActiveFaults = new Set((opts.faults ?? []).map((f) => f.id));
+  const anchors = await createAnchorSet({ trustDomain, includeJwtSvidKey: opts.includeJwtSvidKey ?? true, faults });
   let available = true;
   const bundle = (): TrustBundle => trustBundle(anchors.sequence(), refreshHint, anchors.keys());
 
-  const server = createServer({ cert: opts.tls.cert, key: opts.tls.key });
+  // Fault AUTH-IDENTITY-HTTPS: both documents over plain HTTP (reference/faults/identity.ts).
+  const plain = faults.has('AUTH-IDENTITY-HTTPS');
+  const server = plain ? createHttpServer() : createServer({ cert: opts.tls.cert, key: opts.tls.key });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, host, () => {
@@ -71,15 +76,15 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
       resolve();
     });
   });
-  const url = `https://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
+  const url = `${plain ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
   const discoveryPath = mediaTypes(vendor).discoveryPath;
   const trustBundleUri = url + bundlePath(trustDomain);
   const discoveryBody = represent(discoveryDocument(trustDomain, trustBundleUri));
 
   const resources = new Map<string, Resource>();
-  if (opts.discovery ?? true) resources.set(discoveryPath, { current: () => discoveryBody, missing: 'no discovery document' });
-  resources.set(bundlePath(trustDomain), { current: () => (available ? represent(bundle()) : undefined), missing: 'bundle unavailable' });
-  server.on('request', withRewrites((req: IncomingMessage, res: ServerResponse) => void serve(resources, req, res), opts.faults ?? []));
+  if (opts.discovery ?? true) resources.set(discoveryPath, { kind: 'discovery', current: () => discoveryBody, missing: 'no discovery document' });
+  resources.set(bundlePath(trustDomain), { kind: 'bundle', current: () => (available ? represent(bundle()) : undefined), missing: 'bundle unavailable' });
+  server.on('request', withRewrites((req: IncomingMessage, res: ServerResponse) => void serve(resources, faults, req, res), opts.faults ?? []));
 
   let closing: Promise<void> | undefined;
   return {
@@ -101,7 +106,7 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
   };
 }
 
-async function serve(resources: Map<string, Resource>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(resources: Map<string, Resource>, faults: ActiveFaults, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const overflow = await drain(req);
     if (overflow === 'gone') return;
@@ -109,7 +114,7 @@ async function serve(resources: Map<string, Resource>, req: IncomingMessage, res
       res.setHeader('Connection', 'close');
       res.once('finish', () => req.destroy());
     }
-    answer(resources, req, res);
+    answer(resources, faults, req, res);
   } catch {
     if (!res.headersSent) sendError(res, req.method === 'HEAD', 500, 'internal error');
     else res.destroy();
@@ -133,11 +138,14 @@ function drain(req: IncomingMessage): Promise<boolean | 'gone'> {
   });
 }
 
-function answer(resources: Map<string, Resource>, req: IncomingMessage, res: ServerResponse): void {
+function answer(resources: Map<string, Resource>, faults: ActiveFaults, req: IncomingMessage, res: ServerResponse): void {
   const head = req.method === 'HEAD';
   // The query string names no other resource here; it is ignored like the body.
-  const resource = resources.get((req.url ?? '').split('?')[0]!);
+  const path = (req.url ?? '').split('?')[0]!;
+  const resource = resources.get(path);
   if (!resource) return sendError(res, head, 404, 'not found');
+  // Fault DISC-READ-ONLY: a DELETE removes the discovery document (reference/faults/identity.ts).
+  if (req.method === 'DELETE' && resource.kind === 'discovery' && faults.has('DISC-READ-ONLY')) return void (resources.delete(path), res.writeHead(204).end());
   if (req.method !== 'GET' && !head) {
     res.setHeader('Allow', ALLOW);
     return sendError(res, head, 405, `method ${req.method} not allowed; use ${ALLOW}`);
@@ -148,12 +156,21 @@ function answer(resources: Map<string, Resource>, req: IncomingMessage, res: Ser
   // no-cache: HTTP caches must revalidate, so caching never defers the refresh cadence of §4.6 rule 4.
   res.setHeader('ETag', current.etag);
   res.setHeader('Cache-Control', 'no-cache');
-  if (ifNoneMatchHits(req.headers['if-none-match'], current.etag)) {
+  if (revalidated(resource.kind, req.headers['if-none-match'], current.etag, faults)) {
     res.writeHead(304).end();
     return;
   }
   res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': current.body.length });
   res.end(head ? undefined : current.body);
+}
+
+/** True when the answer is 304. */
+function revalidated(kind: Resource['kind'], ifNoneMatch: string | undefined, etag: string, faults: ActiveFaults): boolean {
+  // Faults DISC-304, BUNDLE-304 (If-None-Match ignored) and DISC-200, BUNDLE-200 (304 to any If-None-Match).
+  const [never, always] = kind === 'discovery' ? ['DISC-304', 'DISC-200'] : ['BUNDLE-304', 'BUNDLE-200'];
+  if (faults.has(never)) return false;
+  if (faults.has(always)) return ifNoneMatch !== undefined;
+  return ifNoneMatchHits(ifNoneMatch, etag);
 }
 
 /** P6: error bodies are JSON `{error}`. */
@@ -163,7 +180,7 @@ function sendError(res: ServerResponse, head: boolean, status: number, error: st
   res.end(head ? undefined : body);
 }
 
-function closeServer(server: Server): Promise<void> {
+function closeServer(server: Server | HttpServer): Promise<void> {
   return new Promise((resolve, reject) => {
     server.close((err) => (err ? reject(err) : resolve()));
     server.closeAllConnections();

@@ -27,6 +27,8 @@ export interface RegistryDecisions {
   digestMatches(parts: readonly Buffer[], digest: string): boolean;
   /** The descriptor of a referrer in the referrers API's image index. */
   referrerDescriptor(record: ManifestRecord): Descriptor;
+  /** The tags a manifest pushed under `tag` is stored under (a faulty registry adds its own, such as `latest`). */
+  tagsOnPush(tag: string): string[];
 }
 
 export function pageTags(sorted: readonly string[], n: number | undefined, last: string | undefined): TagPage {
@@ -67,4 +69,8 @@ export function referrerDescriptor(record: ManifestRecord): Descriptor {
   return descriptor;
 }
 
-export const defaultDecisions: RegistryDecisions = { pageTags, serveManifest, digestMatches, referrerDescriptor };
+export function tagsOnPush(tag: string): string[] {
+  return [tag];
+}
+
+export const defaultDecisions: RegistryDecisions = { pageTags, serveManifest, digestMatches, referrerDescriptor, tagsOnPush };

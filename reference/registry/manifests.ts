@@ -63,7 +63,7 @@ function toRecord(digest: string, bytes: Buffer, shape: ManifestShape): Manifest
   return record;
 }
 
-export const putManifest: Route = async ({ store, limits }, req) => {
+export const putManifest: Route = async ({ store, limits, decisions }, req) => {
   const ref = pushReference(req.param);
   const bytes = await req.readBody(limits.maxManifestBytes, () =>
     ociError(413, 'MANIFEST_INVALID', 'manifest exceeds the registry size limit', { limit: limits.maxManifestBytes }),
@@ -75,7 +75,9 @@ export const putManifest: Route = async ({ store, limits }, req) => {
   }
   const missing = missingReferences(store, req.name, shape);
   if (missing.length > 0) throw new RegistryError(400, missing);
-  store.putManifest(req.name, toRecord(digest, bytes, shape), ref.kind === 'tag' ? ref.tag : undefined);
+  const record = toRecord(digest, bytes, shape);
+  if (ref.kind === 'digest') store.putManifest(req.name, record);
+  for (const tag of ref.kind === 'tag' ? decisions.tagsOnPush(ref.tag) : []) store.putManifest(req.name, record, tag);
   const headers: Record<string, string> = { Location: manifestLocation(req.name, digest), 'Docker-Content-Digest': digest };
   // The referrers API is supported, so a subject MUST be acknowledged with OCI-Subject.
   if (shape.subject) headers['OCI-Subject'] = shape.subject;
