@@ -2,7 +2,10 @@
 import type { Requirement } from '../spec/requirements.ts';
 import { SEED_PROFILE, type Profile, type Strictness } from '../spec/profile.ts';
 import type { RunContext } from '../fixtures/run-context.ts';
+import { FAULTS } from '../reference/faults/catalog.ts';
 import { buildMatrix, summarize, type RequirementResult, type Summary, type TestRecord } from './matrix.ts';
+import { withFaultProof } from './faults/proof.ts';
+import type { FaultEntry } from './faults/plan.ts';
 
 /** What the report echoes about the run (from the RunContext; never a secret). */
 export interface RunMeta {
@@ -68,6 +71,8 @@ export interface ReportInput {
   /** True when --grep (or a project filter) left tests out, so "not covered" may mean "not selected". */
   filtered?: boolean;
   problems?: readonly string[];
+  /** The faults that prove the checks; default the kit's catalog (reference/faults/). */
+  faults?: readonly FaultEntry[];
 }
 
 export function buildReport(input: ReportInput): ConformanceReport {
@@ -79,7 +84,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       if (!known.has(id)) problems.push(`test "${r.title}" (${r.file}:${r.line}) names ${id}, which is not in spec/requirements.yaml`);
     }
   }
-  const requirements = buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false);
+  const requirements = withFaultProof(buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false), input.faults ?? FAULTS);
   return {
     ...input.meta,
     endedAt: input.endedAt,

@@ -49,6 +49,15 @@ export interface RequirementResult {
   errata?: string;
   /** Exchanges of the failing tests, at most MAX_EVIDENCE. */
   evidence?: Exchange[];
+  /** The faults of reference/faults/ whose `breaks` names it: each makes its checks fail (issue 5). */
+  faults?: FaultProof[];
+  /** Checked by tests in this run, yet no fault shows the checks can fail: not trusted (STYLE habit 4). */
+  unproven?: true;
+}
+
+export interface FaultProof {
+  id: string;
+  description: string;
 }
 
 export type Counts = Record<'pass' | 'fail' | 'warn' | 'skip' | 'error' | 'untestable' | 'notCovered', number>;

@@ -24,22 +24,34 @@ function failingCount(r: RequirementResult): number {
   return r.tests.filter((t) => t.status === 'fail' || t.status === 'error').length;
 }
 
+export const UNPROVEN_HELP = 'checked by tests, but no fault in reference/faults/ shows the checks can fail: not trusted yet';
+
+function faultsHtml(r: RequirementResult): string {
+  const faults = r.faults ?? [];
+  if (faults.length === 0) return r.unproven ? `<div class="faults"><span class="label">Faults</span>none: ${esc(UNPROVEN_HELP)}</div>` : '';
+  const items = faults.map((f) => `<li><code>${esc(f.id)}</code> ${esc(f.description)}</li>`).join('');
+  return `<div class="faults"><span class="label">Faults that prove these checks</span><ul>${items}</ul></div>`;
+}
+
 function detailsHtml(r: RequirementResult): string {
-  if (r.tests.length === 0) return '';
+  const proofs = r.faults?.length ?? 0;
+  if (r.tests.length === 0 && proofs === 0) return '';
   const failing = failingCount(r);
   const n = r.tests.length;
   const exchanges = r.evidence?.length ?? 0;
-  const label = failing > 0
-    ? `${failing} of ${n} test${n === 1 ? '' : 's'} failed${exchanges > 0 ? `, ${exchanges} exchange${exchanges === 1 ? '' : 's'} of evidence` : ''}`
-    : `${n} test${n === 1 ? '' : 's'}`;
+  const label = n === 0 ? `${proofs} fault${proofs === 1 ? '' : 's'}`
+    : failing > 0
+      ? `${failing} of ${n} test${n === 1 ? '' : 's'} failed${exchanges > 0 ? `, ${exchanges} exchange${exchanges === 1 ? '' : 's'} of evidence` : ''}`
+      : `${n} test${n === 1 ? '' : 's'}`;
   // Failures first: the reader opened this to see what went wrong.
   const tests = [...r.tests].sort((a, b) => Number(b.error !== undefined) - Number(a.error !== undefined));
   return `<details class="${failing > 0 ? 'failure' : 'tests'}"><summary>${esc(label)}</summary>`
-    + `${tests.map(testHtml).join('')}${evidenceHtml(r.evidence ?? [])}</details>`;
+    + `${tests.map(testHtml).join('')}${faultsHtml(r)}${evidenceHtml(r.evidence ?? [])}</details>`;
 }
 
 function searchText(r: RequirementResult): string {
-  return [r.id, r.text, r.reason, r.errata, ...r.tests.map((t) => t.title)].filter(Boolean).join(' ').toLowerCase();
+  return [r.id, r.text, r.reason, r.errata, ...r.tests.map((t) => t.title), ...(r.faults ?? []).map((f) => f.id), r.unproven && 'unproven']
+    .filter(Boolean).join(' ').toLowerCase();
 }
 
 export function rowHtml(r: RequirementResult): string {
@@ -49,7 +61,7 @@ export function rowHtml(r: RequirementResult): string {
     + `<td class="id"><a href="#${esc(r.id)}">${esc(r.id)}</a></td>`
     + `<td><span class="level lv-${token(r.level)}">${esc(r.level)}</span></td>`
     + `<td class="observer">${esc(r.observer)}</td>`
-    + `<td>${badge(r.status)}</td>`
+    + `<td>${badge(r.status)}${r.unproven ? ` <span class="unproven" title="${esc(UNPROVEN_HELP)}">unproven</span>` : ''}</td>`
     + `<td class="text">${esc(r.text)}${reason}${errata}${detailsHtml(r)}</td></tr>`;
 }
 

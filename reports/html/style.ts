@@ -57,6 +57,8 @@ table.matrix { width: 100%; border-collapse: collapse; table-layout: fixed; back
 .st-skip.badge { background: #d0d7de; color: #24292f; } .st-error.badge { background: var(--error); }
 .st-untestable.badge { background: #fff; color: var(--untestable); border: 1px dashed #8c959f; }
 .st-not-covered.badge { background: #fff1e5; color: var(--nc); border: 1px solid #f3b07a; }
+.unproven { display: inline-block; margin-top: 3px; padding: 0 6px; border: 1px dashed var(--nc); border-radius: 999px; color: var(--nc); font-size: 11.5px; font-weight: 600; }
+.faults { margin-top: 8px; font-size: 12.5px; } .faults ul { margin: 2px 0 0; padding-left: 18px; }
 .reason, .errata, .test-reason { color: var(--muted); font-size: 12.5px; margin-top: 3px; }
 .label { font-weight: 600; color: var(--muted); margin-right: 6px; font-size: 12px; }
 details { margin-top: 6px; }

@@ -1,0 +1,132 @@
+// reports/out/bench.json and the printed table: every figure of one run side by side, its target beside it, and
+// what each figure means (what "alive" is, who pays for the certificates, which side signs).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import type { MemoryMeasurement } from './memory.ts';
+import type { OnboardingMeasurement } from './onboarding.ts';
+import type { RateMeasurements } from './request-rate.ts';
+import type { SuiteMeasurement } from './suite-time.ts';
+import { format, judge, round, type Target } from './targets.ts';
+
+export const BENCH_FILE = 'bench.json';
+
+export interface Measurements {
+  requestRate: RateMeasurements;
+  onboarding: OnboardingMeasurement;
+  memory: MemoryMeasurement;
+  suite: SuiteMeasurement;
+}
+
+export interface Machine {
+  cpus: number;
+  cpuModel: string;
+  node: string;
+  loadAverage: { start: number[]; end: number[] };
+  /** Other work ran beside the bench: the 1-minute load average exceeded the CPU count at its start or end. */
+  shared: boolean;
+}
+
+export interface BenchReport {
+  kind: 'wfmck-bench';
+  version: 1;
+  quick: boolean;
+  startedAt: string;
+  wallSeconds: number;
+  machine: Machine;
+  figures: Measurements & {
+    ratios: { signingOff: number; signingOn: number };
+    wfmCost: { putUnsignedMsPer1000: number; putSignedMsPer1000: number; onboardingMsPer1000: number; onboardingMsPerDevice: number };
+  };
+  targets: Target[];
+  notes: string[];
+}
+
+export function machineAt(start: number[]): Machine {
+  const end = loadavg();
+  const n = cpus().length;
+  return {
+    cpus: n,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    loadAverage: { start: start.map((l) => round(l, 2)), end: end.map((l) => round(l, 2)) },
+    shared: (start[0] ?? 0) > n || (end[0] ?? 0) > n,
+  };
+}
+
+export function benchReport(m: Measurements, run: { quick: boolean; startedAt: Date; wallSeconds: number; machine: Machine }): BenchReport {
+  const rr = m.requestRate;
+  const base = rr.autocannon.requestsPerSecond;
+  const ratios = { signingOff: base > 0 ? round(rr.fleetUnsigned.requestsPerSecond / base, 2) : 0, signingOn: base > 0 ? round(rr.fleetSigned.requestsPerSecond / base, 2) : 0 };
+  const perDevice = m.onboarding.requests > 0 ? round((m.onboarding.wfmCpuMsPer1000 * m.onboarding.requests) / 1000 / Math.max(1, m.onboarding.reporting), 2) : 0;
+  const suiteName = m.suite.grep ? `wfmck run --grep ${m.suite.grep} (quick: not the default suite)` : 'default wfmck run on the embedded default';
+  const targets = [
+    judge('request-rate-ratio', `PUT capabilities, signing off: fleet / autocannon (${rr.settings.connections} connections)`, ratios.signingOff, '', '>=', 0.9),
+    judge('request-rate-ratio-signed', 'PUT capabilities, fleet signing (RFC 9421) / autocannon unsigned', ratios.signingOn, '', '>=', 0.9),
+    judge('heap-per-device', `heap per simulated device, ${m.memory.devices.toLocaleString('en')} alive in one process`, m.memory.heapBytesPerDevice, 'B', '<=', 4096),
+    judge('onboarding-rate', `onboarding, ${m.onboarding.settings.devices.toLocaleString('en')} devices, signatures on`, m.onboarding.devicesPerSecond, 'devices/s', '>=', 1000),
+    judge('suite-time', suiteName, m.suite.seconds, 's', '<', 120),
+  ];
+  return {
+    kind: 'wfmck-bench',
+    version: 1,
+    quick: run.quick,
+    startedAt: run.startedAt.toISOString(),
+    wallSeconds: round(run.wallSeconds, 1),
+    machine: run.machine,
+    figures: {
+      ...m,
+      ratios,
+      wfmCost: {
+        putUnsignedMsPer1000: rr.autocannon.wfmCpuMsPer1000,
+        putSignedMsPer1000: rr.fleetSigned.wfmCpuMsPer1000,
+        onboardingMsPer1000: m.onboarding.wfmCpuMsPer1000,
+        onboardingMsPerDevice: perDevice,
+      },
+    },
+    targets,
+    notes: notes(m, run.machine, perDevice),
+  };
+}
+
+function notes(m: Measurements, machine: Machine, onboardingMsPerDevice: number): string[] {
+  const list = [
+    'request rate: both clients PUT the same body to the same path shape (P3 paths client-scoped) with the same connection count and duration, in alternating rounds; the reference WFM runs in its own process.',
+    'request rate, signing on: autocannon cannot sign, so the signed fleet (P3 signature) is divided by the UNSIGNED autocannon rate; the gap includes the WFM verifying every signature.',
+    `onboarding: each device brings its certificate (minted before the clock, ${m.onboarding.mintSeconds} s for all); the clock covers describing, the root CA fetch, the signed onboarding and the signed first PUT of capabilities.`,
+    `onboarding: the reference WFM spent ${onboardingMsPerDevice} ms of CPU per device, so on one core it alone caps onboarding near ${onboardingMsPerDevice > 0 ? Math.round(1000 / onboardingMsPerDevice) : '?'} devices/s.`,
+    `memory: "alive" = ${m.memory.devices.toLocaleString('en')} devices built by the fleet's own environment (compact description, driver machine, DeviceApiClient with its own P-256 key, certificate) and started into phase reporting (${m.memory.reporting} reached it) against a replay of one onboarding recorded with the reference WFM: no sockets, no ticks. Heap after global.gc(); external ${m.memory.externalBytesPerDevice} B and RSS ${m.memory.rssBytesPerDevice} B per device beside it (RSS keeps freed pages).`,
+    'reference WFM cost: process.cpuUsage() of the WFM process (user + system) around each measured window, per 1,000 answered requests.',
+  ];
+  if (machine.shared) list.push(`the machine was shared: load average ${machine.loadAverage.start[0]} at the start and ${machine.loadAverage.end[0]} at the end on ${machine.cpus} CPUs; ratios measured side by side hold better than absolute rates.`);
+  return list;
+}
+
+export async function writeBenchReport(dir: string, report: BenchReport): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, BENCH_FILE);
+  await writeFile(file, JSON.stringify(report, null, 2) + '\n');
+  return file;
+}
+
+export function benchTable(r: BenchReport): string {
+  const f = r.figures;
+  const rr = f.requestRate;
+  const values: Record<string, string> = {
+    'request-rate-ratio': `${rr.fleetUnsigned.requestsPerSecond} / ${rr.autocannon.requestsPerSecond} req/s = ${f.ratios.signingOff}`,
+    'request-rate-ratio-signed': `${rr.fleetSigned.requestsPerSecond} / ${rr.autocannon.requestsPerSecond} req/s = ${f.ratios.signingOn}`,
+    'heap-per-device': `${f.memory.heapBytesPerDevice} B (${f.memory.heapUsedMiB} MiB heap)`,
+    'onboarding-rate': `${f.onboarding.devicesPerSecond} devices/s (${f.onboarding.seconds} s)`,
+    'suite-time': `${f.suite.seconds} s, ${f.suite.tests ? `${f.suite.tests.passed} passed, ${f.suite.tests.failed} failed` : 'no JUnit'}`,
+  };
+  const rows = r.targets.map((t) => [t.figure, values[t.id] ?? format(t.value), `${t.comparison} ${t.target}${t.unit ? ` ${t.unit}` : ''}`, t.met ? 'met' : `MISSED by ${t.missedBy}`]);
+  const c = f.wfmCost;
+  rows.push(['reference WFM CPU per 1,000 requests', `PUT ${c.putUnsignedMsPer1000} ms, signed PUT ${c.putSignedMsPer1000} ms, onboarding ${c.onboardingMsPer1000} ms`, '(no target)', '']);
+  rows.push(['client CPU per 1,000 PUTs (why the ratios)', `autocannon ${rr.autocannon.clientCpuMsPer1000} ms, fleet ${rr.fleetUnsigned.clientCpuMsPer1000} ms, signing fleet ${rr.fleetSigned.clientCpuMsPer1000} ms`, '(no target)', '']);
+  const header = ['figure', 'value', 'target', 'verdict'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  const m = r.machine;
+  const title = `wfmck bench${r.quick ? ' --quick' : ''}: ${m.cpus} CPUs (${m.cpuModel}), node ${m.node}, load ${m.loadAverage.start[0]} -> ${m.loadAverage.end[0]}${m.shared ? ' (shared machine)' : ''}, ${r.wallSeconds} s`;
+  return [title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), '', ...r.notes.map((n) => `- ${n}`)].join('\n') + '\n';
+}

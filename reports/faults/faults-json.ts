@@ -1,0 +1,126 @@
+// faults.json: for every fault, whether the suites caught it; the clean control; what no fault proves yet. Pure.
+import { erroredRequirements, failedRequirements, sameResult, type RunOutcome, type RunReport } from './judge.ts';
+import type { FaultEntry } from './plan.ts';
+
+export interface FaultResult {
+  id: string;
+  service: FaultEntry['service'];
+  /** The requirement ids the fault breaks (its `breaks`): each must fail for the fault to count as caught. */
+  requirements: string[];
+  /** Caught in every repeat. */
+  caught: boolean;
+  /** Union over the repeats of the requirements that failed (with --full, collateral failures show here). */
+  failedRequirements: string[];
+  /** Wall time of all its runs. */
+  durationMs: number;
+  /** The seed of its first run (`wfmck run --seed`). */
+  seed: number;
+  reason?: string;
+  /** The repeats disagreed: flaky is failure. */
+  flaky?: true;
+  /** Every run, in order, when --repeat is above 1. */
+  repeats?: RunOutcome[];
+}
+
+export interface CleanResult {
+  /** `all`: the whole suite; `selected`: the tests of the selected faults (--only, --quick). */
+  scope: 'all' | 'selected';
+  /** Requirements that failed on the clean services in any repeat: false failures. */
+  failedRequirements: string[];
+  /** Requirements whose tests erred on the clean services: the kit broke, so the control proves nothing for them. */
+  erroredRequirements: string[];
+  durationMs: number;
+  /** Why a clean run has no report. */
+  error?: string;
+}
+
+export interface FaultsSummary {
+  total: number;
+  caught: number;
+  missed: number;
+  falseFailuresOnClean: number;
+  flaky: number;
+}
+
+export interface FaultsReport {
+  startedAt: string;
+  endedAt: string;
+  seed: number;
+  repeat: number;
+  /** True with --full: every fault ran the whole suite. */
+  full: boolean;
+  faults: FaultResult[];
+  clean: CleanResult;
+  /** Requirements the suites check that no fault breaks: their checks were never shown to fail. */
+  unprovenRequirements: string[];
+  /** Problems of the harness itself (a listing that failed): never findings. */
+  problems: string[];
+  summary: FaultsSummary;
+}
+
+function union(lists: readonly string[][]): string[] {
+  return [...new Set(lists.flat())].sort();
+}
+
+/** One fault's entry from its runs (one per repeat, at least one). */
+export function faultResult(fault: FaultEntry, runs: readonly RunOutcome[]): FaultResult {
+  if (runs.length === 0) throw new Error(`fault ${fault.id} has no run`);
+  const first = runs[0]!;
+  const caught = runs.every((r) => r.caught);
+  const flaky = runs.some((r) => !sameResult(r, first));
+  const reason = runs.find((r) => r.reason !== undefined)?.reason;
+  return {
+    id: fault.id,
+    service: fault.service,
+    requirements: [...fault.breaks],
+    caught,
+    failedRequirements: union(runs.map((r) => r.failedRequirements)),
+    durationMs: runs.reduce((n, r) => n + r.durationMs, 0),
+    seed: first.seed,
+    ...(reason !== undefined && { reason }),
+    ...(flaky && { flaky: true as const }),
+    ...(runs.length > 1 && { repeats: [...runs] }),
+  };
+}
+
+/** The clean control from its runs; a run without a report is an error, never a silent pass. */
+export function cleanResult(scope: CleanResult['scope'], runs: readonly { report?: RunReport; durationMs: number; error?: string }[]): CleanResult {
+  const reports = runs.flatMap((r) => r.report ?? []);
+  const error = runs.find((r) => r.report === undefined)?.error ?? (runs.some((r) => r.report === undefined) ? 'a clean run wrote no conformance.json' : undefined);
+  return {
+    scope,
+    failedRequirements: union(reports.map(failedRequirements)),
+    erroredRequirements: union(reports.map(erroredRequirements)),
+    durationMs: runs.reduce((n, r) => n + r.durationMs, 0),
+    ...(error !== undefined && { error }),
+  };
+}
+
+export type FaultsReportInput = Omit<FaultsReport, 'summary' | 'problems'> & { problems?: string[] };
+
+export function buildFaultsReport(input: FaultsReportInput): FaultsReport {
+  const caught = input.faults.filter((f) => f.caught).length;
+  return {
+    ...input,
+    problems: input.problems ?? [],
+    summary: {
+      total: input.faults.length,
+      caught,
+      missed: input.faults.length - caught,
+      falseFailuresOnClean: input.clean.failedRequirements.length,
+      flaky: input.faults.filter((f) => f.flaky).length,
+    },
+  };
+}
+
+/** A fault passes when it is caught, every time. */
+export function faultPassed(f: FaultResult): boolean {
+  return f.caught && !f.flaky;
+}
+
+/** Exit 0 iff every fault is caught every time and the clean services fail nothing (and the control itself ran). */
+export function exitCodeOf(report: FaultsReport): 0 | 1 {
+  const c = report.clean;
+  const cleanOk = c.failedRequirements.length === 0 && c.erroredRequirements.length === 0 && c.error === undefined;
+  return cleanOk && report.faults.every(faultPassed) ? 0 : 1;
+}

@@ -1,0 +1,53 @@
+// What the catch-rate harness runs: which faults, which tests (a --grep over requirement ids), which seed, which folder.
+import type { FaultDefinition, ServiceName } from '../../reference/faults/types.ts';
+
+/** What the harness needs of a fault definition (its rewrite or seam stays in the service). */
+export type FaultEntry = Pick<FaultDefinition, 'id' | 'service' | 'breaks' | 'description'>;
+
+const SERVICES: readonly ServiceName[] = ['wfm', 'identity', 'registry'];
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A Playwright --grep selecting the tests of these requirements: titles start with their ids (STYLE habit 2), and
+ * the lookahead keeps CAP-PUT-20 from selecting CAP-PUT-201. Playwright matches the joined title path, hence `(^| )`.
+ */
+export function requirementsGrep(ids: readonly string[]): string {
+  if (ids.length === 0) throw new Error('requirementsGrep needs at least one requirement id');
+  const alternatives = [...new Set(ids)].map(escapeRegex).join('|');
+  return `(^| )(${alternatives})(?![-A-Z0-9])`;
+}
+
+/** The fast subset `npm test` runs: the first fault of each service, in catalog order (deterministic). */
+export function quickSubset<F extends FaultEntry>(faults: readonly F[]): F[] {
+  return SERVICES.flatMap((s) => faults.find((f) => f.service === s) ?? []);
+}
+
+/** A fault id as a folder name: `<ID>:<variant>` keeps its variant, without the colon. */
+export function runDirName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]/g, '_');
+}
+
+/** The seed of the k-th repeat (1-based): distinct per repeat, so a check that catches only some seeds shows as flaky. */
+export function repeatSeed(seed: number, k: number): number {
+  return (seed + k - 1) | 0;
+}
+
+export interface RunSpec {
+  /** A fault id, or undefined for the clean services. */
+  fault?: string;
+  /** Requirement ids whose tests run; undefined = the whole suite. */
+  requirements?: readonly string[];
+  out: string;
+  seed: number;
+}
+
+/** Arguments of `wfmck run` for one run; a selected run needs one Playwright worker, the whole suite keeps the default. */
+export function runArgs(spec: RunSpec): string[] {
+  const args = ['run', '--out', spec.out, '--seed', String(spec.seed)];
+  if (spec.fault !== undefined) args.push('--fault', spec.fault);
+  if (spec.requirements !== undefined) args.push('--grep', requirementsGrep(spec.requirements), '--workers', '1');
+  return args;
+}

@@ -1,0 +1,25 @@
+// Which faults prove a requirement's checks (they make them fail), and which checked requirements no fault proves. Pure.
+import type { FaultProof, RequirementResult } from '../matrix.ts';
+import type { FaultEntry } from './plan.ts';
+
+/** The faults whose `breaks` names this requirement, in catalog order. */
+export function faultsProving(id: string, faults: readonly FaultEntry[]): FaultProof[] {
+  return faults.filter((f) => f.breaks.includes(id)).map((f) => ({ id: f.id, description: f.description }));
+}
+
+/**
+ * Each requirement with the faults that prove its checks; one that tests check but no fault proves is `unproven`
+ * (STYLE: a check never shown to fail against a faulty service is not trusted).
+ */
+export function withFaultProof(results: readonly RequirementResult[], faults: readonly FaultEntry[]): RequirementResult[] {
+  return results.map(({ faults: _old, unproven: _was, ...r }) => {
+    const proof = faultsProving(r.id, faults);
+    return { ...r, faults: proof, ...(r.tests.length > 0 && proof.length === 0 && { unproven: true as const }) };
+  });
+}
+
+/** Requirements with a check in the suites and no fault whose `breaks` names them, in id order. */
+export function unprovenRequirements(checked: Iterable<string>, faults: readonly FaultEntry[]): string[] {
+  const proven = new Set(faults.flatMap((f) => f.breaks));
+  return [...new Set(checked)].filter((id) => !proven.has(id)).sort();
+}

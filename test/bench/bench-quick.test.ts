@@ -1,0 +1,50 @@
+// `npm run bench -- --quick` end to end, so the bench code itself stays tested: bench.json carries every figure and
+// every target beside it. Values are never judged here: speed targets live in the bench output, not in timed tests.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchReport } from '../../bench/report.ts';
+
+const runner = fileURLToPath(new URL('../../bench/run.ts', import.meta.url));
+
+const isNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+
+test('bench --quick writes bench.json with every figure, its target and verdict, and prints the table', { timeout: 600_000 }, async () => {
+  const out = await mkdtemp(join(tmpdir(), 'wfmck-bench-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', runner, '--quick', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 0, stderr);
+  const report = JSON.parse(await readFile(join(out, 'bench.json'), 'utf8')) as BenchReport;
+
+  assert.equal(report.kind, 'wfmck-bench');
+  assert.equal(report.quick, true);
+  const f = report.figures;
+  for (const side of [f.requestRate.autocannon, f.requestRate.fleetUnsigned, f.requestRate.fleetSigned]) {
+    for (const key of ['requestsPerSecond', 'ok', 'failed', 'seconds', 'wfmCpuMsPer1000', 'clientCpuMsPer1000'] as const) assert.ok(isNumber(side[key]), key);
+  }
+  assert.ok(isNumber(f.ratios.signingOff) && isNumber(f.ratios.signingOn));
+  for (const key of ['devicesPerSecond', 'seconds', 'onboarded', 'reporting', 'mintSeconds', 'wfmCpuMsPer1000'] as const) assert.ok(isNumber(f.onboarding[key]), key);
+  for (const key of ['devices', 'reporting', 'heapBytesPerDevice', 'rssBytesPerDevice'] as const) assert.ok(isNumber(f.memory[key]), key);
+  assert.ok(isNumber(f.suite.seconds));
+  for (const key of ['putUnsignedMsPer1000', 'putSignedMsPer1000', 'onboardingMsPer1000', 'onboardingMsPerDevice'] as const) assert.ok(isNumber(f.wfmCost[key]), key);
+
+  assert.deepEqual(report.targets.map((t) => t.id), ['request-rate-ratio', 'request-rate-ratio-signed', 'heap-per-device', 'onboarding-rate', 'suite-time']);
+  for (const t of report.targets) {
+    assert.ok(isNumber(t.value) && isNumber(t.target) && ['>=', '<=', '<'].includes(t.comparison), t.id);
+    assert.equal(typeof t.met, 'boolean');
+    assert.equal(t.missedBy === undefined, t.met, `${t.id}: a missed target says by how much`);
+  }
+  assert.ok(report.notes.some((n) => n.includes('alive')), 'the output says what "alive" means');
+  assert.ok(report.notes.some((n) => n.includes('minted before the clock')), 'and who pays for the certificates');
+  assert.match(stdout, /^wfmck bench --quick: /);
+  for (const t of report.targets) assert.ok(stdout.includes(t.figure), `the table has a row for ${t.id}`);
+});

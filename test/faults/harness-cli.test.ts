@@ -1,0 +1,64 @@
+// `wfmck faults` as a user runs it, in a child process: the one end-to-end run (CAP-PUT-201 caught, nothing fails on
+// the clean services), --list, and refusals before anything runs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FAULTS } from '../../reference/faults/catalog.ts';
+import type { FaultsReport } from '../../reports/faults/faults-json.ts';
+import type { ConformanceReport } from '../../reports/conformance-json.ts';
+
+const bin = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));
+
+async function wfmck(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+const outDir = () => join(mkdtempSync(join(tmpdir(), 'wfmck-faults-')), 'out');
+
+test('end to end: --only CAP-PUT-201 is caught, the clean services fail nothing, faults.json and the table say so', { timeout: 180_000 }, async () => {
+  const out = outDir();
+  const r = await wfmck(['faults', '--only', 'CAP-PUT-201', '--out', out, '--seed', '11']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = JSON.parse(readFileSync(join(out, 'faults.json'), 'utf8')) as FaultsReport;
+  assert.deepEqual(report.faults.map((f) => [f.id, f.service, f.requirements, f.caught, f.failedRequirements.includes('CAP-PUT-201'), f.seed]), [
+    ['CAP-PUT-201', 'wfm', ['CAP-PUT-201'], true, true, 11],
+  ]);
+  assert.deepEqual(report.summary, { total: 1, caught: 1, missed: 0, falseFailuresOnClean: 0, flaky: 0 });
+  assert.equal(report.clean.scope, FAULTS.length === 1 ? 'all' : 'selected', 'a subset checks its own tests on the clean services');
+  assert.match(r.stdout, /^CAP-PUT-201 +wfm +✓ +\S*CAP-PUT-201\S* +\d+\.\d s$/m);
+  assert.match(r.stdout, /faults: 1 passed, 0 failed\n$/);
+  const run = JSON.parse(readFileSync(join(out, 'CAP-PUT-201', 'conformance.json'), 'utf8')) as ConformanceReport;
+  const put = run.requirements.find((q) => q.id === 'CAP-PUT-201')!;
+  assert.deepEqual([put.status, put.faults?.map((f) => f.id)], ['fail', ['CAP-PUT-201']], 'the faulted run failed it, and its report names the fault');
+  assert.ok(existsSync(join(out, 'clean', 'conformance.json')), 'the clean control ran into its own folder');
+});
+
+test('--list prints every fault of the catalog and exits 0 without running anything', async () => {
+  const r = await wfmck(['faults', '--list']);
+  assert.equal(r.code, 0, r.stderr);
+  for (const f of FAULTS) assert.ok(r.stdout.includes(f.id) && r.stdout.includes(f.description), f.id);
+  assert.match(r.stdout, new RegExp(`^${FAULTS.length} faults?$`, 'm'));
+});
+
+test('an unknown fault, a bad --repeat, --only with --quick: exit 2 with the reason, nothing written', async () => {
+  const out = outDir();
+  const unknown = await wfmck(['faults', '--only', 'NO-SUCH-FAULT', '--out', out]);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown fault "NO-SUCH-FAULT"/);
+  const repeat = await wfmck(['faults', '--repeat', '0', '--out', out]);
+  assert.deepEqual([repeat.code, /--repeat takes a whole number of at least 1/.test(repeat.stderr)], [2, true]);
+  const both = await wfmck(['faults', '--only', 'CAP-PUT-201', '--quick', '--out', out]);
+  assert.deepEqual([both.code, /give one/.test(both.stderr)], [2, true]);
+  assert.equal(existsSync(out), false);
+});
