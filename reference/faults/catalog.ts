@@ -7,10 +7,11 @@ import { faults as desiredState } from './desired-state.ts';
 import { faults as identity } from './identity.ts';
 import { faults as registry } from './registry.ts';
 import { faults as compose } from './compose.ts';
+import { faults as placement } from './placement.ts';
 import type { FaultDefinition, ServiceName } from './types.ts';
 
 export const FAULTS: readonly FaultDefinition[] = Object.freeze([
-  ...capabilities, ...gateways, ...onboarding, ...status, ...desiredState, ...identity, ...registry, ...compose,
+  ...capabilities, ...gateways, ...onboarding, ...status, ...desiredState, ...identity, ...registry, ...compose, ...placement,
 ]);
 
 export class UnknownFaultError extends Error {

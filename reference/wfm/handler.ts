@@ -73,7 +73,7 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
       .then((reply) => reply && send(res, reply))
       .catch((err: unknown) => console.error('reference WFM: cannot answer:', err));
   };
-  return { listener, hooks: createHooks(store, profile.vendor), state: stateView(store) };
+  return { listener, hooks: createHooks(store, profile.vendor, ctx.faults), state: stateView(store) };
 }
 
 function refusal(err: unknown, req: IncomingMessage): Reply | undefined {

@@ -6,16 +6,20 @@ import { digestOf } from '../../spec/rules/desired-state.ts';
 import { formatSchemaErrors, validate } from '../../spec/schemas/index.ts';
 import { applicationDeploymentYaml, buildApplicationDeployment, type AssignedComponent } from './application-deployment.ts';
 import { buildManifest } from './manifest.ts';
+import { checkPlacement, checkRequiredResources, type RequiredResources } from './placement.ts';
+import { NO_FAULTS, type ActiveFaults } from '../faults/types.ts';
 import type { Client, WfmStore } from './store.ts';
+import type { DeviceCapabilities } from '../../spec/types.ts';
 
 export interface WfmHooks {
-  assignDeployment(input: { clientId: string; deviceId: string; applicationId: string; components: AssignedComponent[] }): Promise<{ deploymentId: string }>;
+  /** `requiredResources` is the kit's optional extension (errata of CPU-FIT-ONE-ENTRY): a misfit is refused (throws). */
+  assignDeployment(input: { clientId: string; deviceId: string; applicationId: string; components: AssignedComponent[]; requiredResources?: RequiredResources }): Promise<{ deploymentId: string }>;
   removeDeployment(input: { clientId: string; deviceId: string; deploymentId: string }): Promise<Record<string, never>>;
   retireClient(input: { clientId: string }): Promise<Record<string, never>>;
   trustClientCertificate(input: { certificatePem: string }): Promise<Record<string, never>>;
 }
 
-export function createHooks(store: WfmStore, vendor: string): WfmHooks {
+export function createHooks(store: WfmStore, vendor: string, faults: ActiveFaults = NO_FAULTS): WfmHooks {
   // One change at a time per client, so two concurrent changes never share a manifestVersion.
   const queues = new WeakMap<Client, Promise<unknown>>();
   const serial = <T>(client: Client, fn: () => Promise<T>): Promise<T> => {
@@ -33,6 +37,7 @@ export function createHooks(store: WfmStore, vendor: string): WfmHooks {
       checkTarget(client, input.deviceId);
       const components = checkComponents(input.components);
       if (typeof input.applicationId !== 'string' || input.applicationId === '') throw new Error('assignDeployment: applicationId is required');
+      checkPlacement(input.deviceId, candidates(client, input.deviceId), checkRequiredResources(input.requiredResources), faults);
       return serial(client, async () => {
         const deploymentId = randomUUID();
         const doc = buildApplicationDeployment({ deploymentId, clientId: client.clientId, deviceId: input.deviceId, applicationId: input.applicationId, components }, vendor);
@@ -104,6 +109,13 @@ function checkTarget(client: Client, deviceId: unknown): void {
   const device = deviceId.endsWith('/*') ? deviceId.slice(0, -2) : deviceId;
   if (!parseDeviceId(device).ok) throw new Error(`assignDeployment: invalid deviceId ${deviceId}`);
   if (!client.devices.has(device)) throw new Error(`assignDeployment: client ${client.clientId} has no device ${device}`);
+}
+
+/** The device a deployment lands on, or for `<gateway>/*` every device below the gateway (it picks one). */
+function candidates(client: Client, deviceId: string): DeviceCapabilities[] {
+  if (!deviceId.endsWith('/*')) return [client.devices.get(deviceId)!];
+  const prefix = deviceId.slice(0, -1);
+  return [...client.devices].filter(([id]) => id.startsWith(prefix)).map(([, doc]) => doc);
 }
 
 function checkComponents(components: unknown): AssignedComponent[] {

@@ -1,0 +1,48 @@
+// §2.1.1 CPU: the reference WFM places an assigned application only on a device one of whose cpus entries fits the
+// application's requiredResources.cpu (the pure rule is spec/rules/cpu-fit.ts). Fault seams are named by their ids.
+import { cpuFits, type CpuRequirement } from '../../spec/rules/cpu-fit.ts';
+import { CPU_ARCHITECTURES, type Cpu, type DeviceCapabilities } from '../../spec/types.ts';
+import type { ActiveFaults } from '../faults/types.ts';
+
+/** The kit's extension of the assignDeployment hook input (requirements.yaml errata of CPU-FIT-ONE-ENTRY). */
+export interface RequiredResources {
+  cpu?: CpuRequirement;
+}
+
+/** Checks the shape of an optional `requiredResources`; absent means no placement constraint. */
+export function checkRequiredResources(raw: unknown): RequiredResources | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('assignDeployment: requiredResources must be an object');
+  const cpu = (raw as { cpu?: unknown }).cpu;
+  if (cpu === undefined) return {};
+  const { cores, architectures } = (cpu ?? {}) as { cores?: unknown; architectures?: unknown };
+  if (typeof cores !== 'number' || !(cores > 0)) throw new Error('assignDeployment: requiredResources.cpu.cores must be a positive number');
+  if (architectures !== undefined && (!Array.isArray(architectures) || !architectures.every((a) => (CPU_ARCHITECTURES as readonly unknown[]).includes(a)))) {
+    throw new Error(`assignDeployment: requiredResources.cpu.architectures must list values of ${CPU_ARCHITECTURES.join(', ')}`);
+  }
+  return { cpu: { cores, ...(architectures !== undefined && { architectures: architectures as string[] }) } };
+}
+
+/**
+ * Throws (the hook fails: the placement is refused) unless one of `devices` fits; `devices` are the target device,
+ * or every child of a see-thru gateway addressed as `<gateway>/*` (the gateway then picks one that fits).
+ */
+export function checkPlacement(deviceId: string, devices: readonly DeviceCapabilities[], required: RequiredResources | undefined, faults: ActiveFaults): void {
+  const cpu = required?.cpu;
+  if (!cpu) return;
+  if (devices.some((d) => fits(d.properties.cpus ?? [], cpu, faults))) return;
+  const wanted = cpu.architectures?.length ? ` on ${cpu.architectures.join(' or ')}` : '';
+  throw new Error(`assignDeployment: refused: no cpus entry of ${deviceId} alone has ${cpu.cores} cores${wanted} (§2.1.1)`);
+}
+
+function fits(cpus: readonly Cpu[], cpu: CpuRequirement, faults: ActiveFaults): boolean {
+  // CPU-FIT-ARCH: the listed architectures are ignored.
+  const required = faults.has('CPU-FIT-ARCH') ? { cores: cpu.cores } : cpu;
+  // CPU-FIT-ONE-ENTRY: an entry's fractional cores are rounded up, so 1.5 cores pass for 2.
+  const entries = faults.has('CPU-FIT-ONE-ENTRY') ? cpus.map((c) => ({ ...c, cores: Math.ceil(c.cores) })) : cpus;
+  if (cpuFits(entries, required)) return true;
+  // CPU-NO-SUM: the cores of every entry of a listed architecture are summed into one.
+  if (!faults.has('CPU-NO-SUM')) return false;
+  const pooled = entries.filter((c) => cpuFits([c], { ...required, cores: 0 })).reduce((sum, c) => sum + c.cores, 0);
+  return pooled >= required.cores;
+}
