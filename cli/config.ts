@@ -115,6 +115,13 @@ export function resolveConfig(argv: string[], env: Record<string, string | undef
   return build(values, cwd, configFile, opts);
 }
 
+const TARGET_NAMES = ['wfm', 'identity', 'discovery', 'trustBundleUri', 'registry'] as const;
+
+/** True when the config names a target: the run certifies those, and the embedded default is not started. */
+export function namesTargets(config: Config): boolean {
+  return TARGET_NAMES.some((t) => config.targets[t] !== undefined);
+}
+
 function build(v: Map<string, unknown>, cwd: string, configFile: string | undefined, opts: ResolveOptions): Config {
   const get = <T>(key: string): T | undefined => v.get(key) as T | undefined;
   const strictness = get<Strictness>('strictness') ?? 'default';
@@ -123,10 +130,9 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
   const certFile = get<string>('deviceCa.certFile');
   const keyFile = get<string>('deviceCa.keyFile');
   if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError('deviceCa: give both certFile and keyFile, or neither');
-  const named = ['identity', 'discovery', 'trustBundleUri', 'registry'].filter((t) => v.has(`targets.${t}`));
-  // Without a WFM the embedded one would be certified beside the named targets, and the report would mix the two.
-  if (!v.has('targets.wfm') && named.length) throw new UsageError(`targets.${named[0]} needs targets.wfm (--wfm) too; name no target at all for the embedded default`);
-  if (v.has('targets.wfm') && v.has('faults')) throw new UsageError('faults switch on faulty variants of the embedded default; they cannot apply to a named --wfm target');
+  // Naming any target certifies only what is named (a registry alone, say): the embedded default is never mixed in.
+  const named = TARGET_NAMES.filter((t) => v.has(`targets.${t}`));
+  if (named.length && v.has('faults')) throw new UsageError(`faults switch on faulty variants of the embedded default; they cannot apply to a named target (targets.${named[0]})`);
   const hooks: Config['hooks'] = {};
   for (const name of HOOK_NAMES) {
     const h = get<{ command: string; timeoutMs?: number }>(`hooks.${name}`);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { prepareRun } from '../fixtures/global-setup.ts';
-import { FIELDS, RUN_FLAGS, resolveConfig, type Config } from './config.ts';
+import { FIELDS, RUN_FLAGS, namesTargets, resolveConfig, type Config } from './config.ts';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE } from './usage.ts';
 
 const HELP = `usage: wfmck run [options]
@@ -44,14 +44,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export async function run(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(help()), EXIT_OK;
   const config = resolveConfig(argv, process.env, process.cwd());
-  if (config.targets.wfm) await probeTargets(config);
+  if (namesTargets(config)) await probeTargets(config);
   // From here on Ctrl-C never kills wfmck outright: the embedded services stop and the reporter finishes.
   const signals = catchSignals();
   let code: number | null = null;
   try {
     const prepared = await prepareRun(config);
     try {
-      say(`${config.targets.wfm ? `target ${config.targets.wfm}` : 'embedded reference services'}; strictness ${config.strictness}; seed ${config.seed}; ${config.runs} runs per property; out ${config.out}`);
+      say(`${namesTargets(config) ? `targets ${namedTargetsLine(config)}` : 'embedded reference services'}; strictness ${config.strictness}; seed ${config.seed}; ${config.runs} runs per property; out ${config.out}`);
       if (!signals.caught) code = await runPlaywright(config, prepared.env, signals);
     } finally {
       await prepared.close();
@@ -94,6 +94,10 @@ function catchSignals(): Signals {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return state;
+}
+
+function namedTargetsLine(config: Config): string {
+  return Object.entries(config.targets).filter(([k, v]) => k !== 'registryRepository' && v !== undefined).map(([k, v]) => `${k} ${v}`).join(', ');
 }
 
 /** One GET per named target before anything runs: any HTTP answer is reachable, a refused connection or TLS failure is not. */

@@ -36,8 +36,11 @@ export function recordOf(test: CaseLike, opts: CollectOptions, problems: string[
   });
   if (result === undefined) return { ...at('skip'), reason: opts.interrupted ? 'not run: the run was interrupted' : 'not run' };
   switch (result.status) {
-    case 'passed':
-      return at('pass');
+    case 'passed': {
+      // A departure the errata make a warning (warnUnlessStrict) must show in the matrix, never as a plain pass.
+      const warnings = annotations.filter((a) => a.type === 'warning' && a.description).map((a) => stripAnsi(a.description!));
+      return warnings.length ? { ...at('warn'), reason: [...new Set(warnings)].join('; ') } : at('pass');
+    }
     case 'skipped':
       return { ...at('skip'), reason: skipReason(annotations) };
     case 'interrupted':

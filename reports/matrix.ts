@@ -11,11 +11,12 @@ import type { Exchange } from '../simulators/transport/types.ts';
 import type { Failure } from './failure.ts';
 import { compareSections } from './sections.ts';
 
-export type TestStatus = 'pass' | 'fail' | 'skip' | 'error';
+/** `warn`: the test passed but noted a departure its errata make a warning at this strictness (warnUnlessStrict). */
+export type TestStatus = 'pass' | 'warn' | 'fail' | 'skip' | 'error';
 export type RequirementStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'error' | 'untestable' | 'not-covered';
 export type Verdict = 'conformant' | 'not-conformant' | 'incomplete';
 
-export const TEST_STATUSES: readonly TestStatus[] = ['pass', 'fail', 'skip', 'error'];
+export const TEST_STATUSES: readonly TestStatus[] = ['pass', 'warn', 'fail', 'skip', 'error'];
 export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['fail', 'error', 'warn', 'skip', 'not-covered', 'untestable', 'pass'];
 
 /** One test as the report keeps it. */
@@ -75,7 +76,8 @@ export const JUDGED_OBSERVERS: readonly Observer[] = ['wfm', 'identity', 'regist
 export const CLIENT_REASON = "a device client's duty: judged by the device persona, not by a run against the services";
 export const NOT_COVERED_REASON = 'no test in this run checks it';
 
-const TEST_RANK: Record<TestStatus, number> = { pass: 0, skip: 1, error: 2, fail: 3 };
+// A warning is a finding, so it outranks a skip; an error or a failure outranks both.
+const TEST_RANK: Record<TestStatus, number> = { pass: 0, skip: 1, warn: 2, error: 3, fail: 4 };
 
 /** The worst status of a requirement's tests, or undefined when it has none. */
 export function worstTestStatus(statuses: readonly TestStatus[]): TestStatus | undefined {
@@ -112,6 +114,7 @@ function reasonFor(req: Requirement, status: RequirementStatus, tests: readonly 
     case 'error':
       return 'the kit could not judge it (kit error, not a finding against the target)';
     case 'warn':
+      if (tests.some((t) => t.status === 'warn')) return unique(tests.filter((t) => t.status === 'warn').map((t) => t.reason ?? 'warned')).join('; ');
       if (req.level === 'MAY') return 'MAY: an optional behaviour never fails a run';
       if (req.level === 'SHOULD' || req.level === 'SHOULD NOT') return `${req.level}: warns in ${strictness} strictness, fails only in strict`;
       return 'known ambiguity (errata): lenient strictness does not fail a run on it';

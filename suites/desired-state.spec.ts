@@ -135,7 +135,7 @@ test.describe('P4 GET /api/v1/clients/{clientId}/deployments: the state manifest
     const base = new URL(response.exchange.url);
     for (const url of [...manifest.deployments.map((d) => d.url), manifest.bundle?.url ?? '']) {
       const path = new URL(url, base).pathname;
-      expect(path.startsWith(new URL(ctx.targets.wfm).pathname.replace(/\/$/, '') + '/api/v1/'), `§9: ${path} carries the version segment v1`).toBe(true);
+      expect(path.startsWith(new URL(ctx.targets.wfm!).pathname.replace(/\/$/, '') + '/api/v1/'), `§9: ${path} carries the version segment v1`).toBe(true);
     }
   });
 });

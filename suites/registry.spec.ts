@@ -54,10 +54,11 @@ test.describe('§4.7 registry endpoints (OCI Distribution Specification)', () =>
     expect((doc as { name: unknown }).name, '§2.7: name is the repository namespace').toBe(registry.app.repository);
   });
 
-  test('REG-TAGS-N tags/list?n=2 answers at most 2 tags', req('REG-TAGS-N'), async ({ registry, ctx }) => {
+  test('REG-TAGS-N tags/list?n=2 answers at most 2 tags', req('REG-TAGS-N'), async ({ registry }) => {
+    expect(registry.app.versions.length, 'setup: more versions published than the page size, so a page can be too long').toBeGreaterThan(2);
     const page = await registry.client.listTags(registry.app.repository, { n: 2 });
     expect(page.response.status, '§4.7: tags/list with n answers 200').toBe(200);
-    warnUnlessStrict(ctx.strictness, (page.tags ?? []).length > 2, `§4.7, §8: n=2 answered ${page.tags?.length} tags`);
+    expect((page.tags ?? []).length, `§4.7, §8: n=2 answers at most 2 tags; it answered ${page.tags?.length}: ${(page.tags ?? []).join(', ')}`).toBeLessThanOrEqual(2);
   });
 
   test('REG-TAGS-LAST tags/list?last=<tag> answers only tags after it (lexical order)', req('REG-TAGS-LAST'), async ({ registry, ctx }) => {

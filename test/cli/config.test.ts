@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { isLoopbackHost, redactedConfig, resolveConfig, type Config } from '../../cli/config.ts';
+import { isLoopbackHost, namesTargets, redactedConfig, resolveConfig, type Config } from '../../cli/config.ts';
 import { SEED_PROFILE } from '../../spec/profile.ts';
 
 const now = new Date('2025-01-02T03:04:05.678Z');
@@ -140,8 +140,12 @@ test('property: an IPv4 host is a target exactly when it is in 127.0.0.0/8', () 
   fc.assert(fc.property(fc.domain(), (d) => isLoopbackHost(d) === (d === 'localhost')), { seed, numRuns: 200 });
 });
 
-test('naming an identity or registry target without a WFM is a usage error (the report would mix in the embedded one)', () => {
-  usage(() => resolveConfig(['--registry', 'https://127.0.0.1:5000'], {}, folder(), opts), /needs targets\.wfm/);
+test('a registry named alone is a run of that registry only: no WFM, never the embedded default; faults refused', () => {
+  const c = resolveConfig(['--registry', 'https://127.0.0.1:5000'], {}, folder(), opts);
+  assert.equal(c.targets.wfm, undefined);
+  assert.equal(namesTargets(c), true);
+  assert.equal(namesTargets(resolveConfig([], {}, folder(), opts)), false);
+  usage(() => resolveConfig(['--registry', 'https://127.0.0.1:5000', '--fault', 'CAP-PUT-201'], {}, folder(), opts), /cannot apply to a named target \(targets\.registry\)/);
 });
 
 test('half a device CA is a usage error', () => {

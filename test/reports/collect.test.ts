@@ -32,6 +32,13 @@ test('a pass: ids, relative file, rounded duration, no evidence kept', () => {
   assert.deepEqual(r, { requirementIds: ['CAP-PUT-201'], title: 'CAP-PUT-201 PUT creates', file: 'suites/capabilities.spec.ts', line: 12, status: 'pass', durationMs: 12 });
 });
 
+test('a pass that noted an errata warning (warnUnlessStrict) is a warn with the note, never a plain pass', () => {
+  const warning = { type: 'warning', description: '§4.7: last=1.0.1 answered tags before it in byte order: 1.0.0' };
+  const r = recordOf(testCase([result({ annotations: [warning, warning] })]), opts);
+  assert.equal(r.status, 'warn');
+  assert.equal(r.reason, warning.description);
+});
+
 test('a skip carries the reason of its skip annotation (test or result), once', () => {
   const skip = { type: 'skip', description: 'needs hook retireClient' };
   const r = recordOf(testCase([result({ status: 'skipped', annotations: [skip] })], { annotations: [{ type: 'req', description: 'CAP-PUT-201' }, skip] }), opts);

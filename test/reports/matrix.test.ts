@@ -22,9 +22,9 @@ function rec(ids: string[], status: TestStatus, extra: Partial<TestRecord> = {})
   return { requirementIds: ids, title: `${ids.join(' ')} t`, file: 'suites/x.spec.ts', line: 1, status, durationMs: 1, ...extra };
 }
 
-/** Every subset of the four test outcomes, as a list (each present once). */
+/** Every subset of the five test outcomes, as a list (each present once). */
 function subsets(): TestStatus[][] {
-  return Array.from({ length: 16 }, (_, mask) => TEST_STATUSES.filter((_, i) => mask & (1 << i)));
+  return Array.from({ length: 32 }, (_, mask) => TEST_STATUSES.filter((_, i) => mask & (1 << i)));
 }
 
 // The oracle, written as the decision table of the brief rather than as the module's rank arithmetic.
@@ -36,19 +36,20 @@ function expected(level: Level, observer: Observer, strictness: Strictness, erra
     return strictness === 'lenient' && errata ? 'warn' : 'fail';
   }
   if (tests.includes('error')) return 'error';
+  if (tests.includes('warn')) return 'warn';
   if (tests.includes('skip')) return 'skip';
   return 'pass';
 }
 
-test('worstTestStatus: fail > error > skip > pass, undefined for no tests', () => {
+test('worstTestStatus: fail > error > warn > skip > pass, undefined for no tests', () => {
   assert.equal(worstTestStatus([]), undefined);
-  const order: TestStatus[] = ['pass', 'skip', 'error', 'fail'];
+  const order: TestStatus[] = ['pass', 'skip', 'warn', 'error', 'fail'];
   for (const [i, a] of order.entries()) {
     for (const [j, b] of order.entries()) assert.equal(worstTestStatus([a, b]), order[Math.max(i, j)], `${a} vs ${b}`);
   }
 });
 
-test('requirementStatus agrees with the decision table on every combination (5 x 5 x 3 x 2 x 16)', () => {
+test('requirementStatus agrees with the decision table on every combination (5 x 5 x 3 x 2 x 32)', () => {
   let cases = 0;
   for (const level of LEVELS) for (const observer of OBSERVERS) for (const strictness of STRICTNESS) for (const errata of [false, true]) {
     for (const tests of subsets()) {
@@ -57,7 +58,7 @@ test('requirementStatus agrees with the decision table on every combination (5 x
       cases += 1;
     }
   }
-  assert.equal(cases, 2400);
+  assert.equal(cases, 4800);
 });
 
 test('a MAY never fails, at any strictness, whatever its tests', () => {
