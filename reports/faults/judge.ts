@@ -23,10 +23,11 @@ export interface RunOutcome {
 
 /**
  * The check failed: status `fail`, or `warn` because the level (SHOULD at default strictness, MAY) weighs a failed
- * test down to a warning. A test that only errs (the kit broke) or is skipped is never a failed check.
+ * test down to a warning, or because a test's errata make the departure it found a warning (a test `warn`: strict
+ * fails it). A test that only errs (the kit broke) or is skipped is never a failed check.
  */
 export function checkFailed(r: JudgedRequirement): boolean {
-  return r.status === 'fail' || (r.status === 'warn' && r.tests.some((t) => t.status === 'fail'));
+  return r.status === 'fail' || (r.status === 'warn' && r.tests.some((t) => t.status === 'fail' || t.status === 'warn'));
 }
 
 export function failedRequirements(report: RunReport): string[] {

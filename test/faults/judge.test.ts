@@ -6,10 +6,11 @@ import { req } from './helpers.ts';
 
 const run = { durationMs: 1200, seed: 42 };
 
-test('a check failed: status fail, or warn because the level weighs a failed test down; never error, skip or a bare warn', () => {
+test('a check failed: status fail, or warn because the level or the errata weigh a finding down; never error, skip or a bare warn', () => {
   assert.equal(checkFailed(req('A-1', 'fail')), true);
   assert.equal(checkFailed(req('A-1', 'warn', ['pass', 'fail'])), true, 'a SHOULD whose test failed');
   assert.equal(checkFailed(req('A-1', 'warn', ['pass'])), false);
+  assert.equal(checkFailed(req('A-1', 'warn', ['pass', 'warn'])), true, 'a test that noted an errata departure (strict fails it)');
   assert.equal(checkFailed(req('A-1', 'error')), false);
   assert.equal(checkFailed(req('A-1', 'skip')), false);
   assert.equal(checkFailed(req('A-1', 'pass')), false);
