@@ -12,7 +12,7 @@ import { isLoopbackHost } from '../spec/loopback.ts';
 import { resolveFaults } from '../reference/faults/catalog.ts';
 
 export interface Config {
-  targets: { wfm?: string; identity?: string; discovery?: string; trustBundleUri?: string; registry?: string; registryRepository: string };
+  targets: { wfm?: string; identity?: string; discovery?: string; trustBundleUri?: string; extraDiscovery?: string[]; registry?: string; registryRepository: string };
   tls: { caFiles: string[] };
   deviceCa?: { certFile: string; keyFile: string };
   profile: Profile;
@@ -52,6 +52,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'targets.identity', env: 'WFMCK_IDENTITY', flag: 'identity', doc: 'origin of the identity role (discovery at /.well-known/<vendor>)', parse: url },
   { key: 'targets.discovery', env: 'WFMCK_DISCOVERY', doc: 'discovery document URL when it is not at the identity origin', parse: url },
   { key: 'targets.trustBundleUri', env: 'WFMCK_TRUST_BUNDLE_URI', doc: 'trust bundle URL from operator configuration (4.6)', parse: url },
+  { key: 'targets.extraDiscovery', env: 'WFMCK_EXTRA_DISCOVERY', doc: 'discovery URLs of further trust domains of the identity role (4.5 MAY; env: comma-separated)', parse: urls },
   { key: 'targets.registry', env: 'WFMCK_REGISTRY', flag: 'registry', doc: 'OCI registry base URL', parse: url },
   { key: 'targets.registryRepository', env: 'WFMCK_REGISTRY_REPOSITORY', doc: `repository namespace the registry suites use (default ${DEFAULT_REGISTRY_REPOSITORY})`, parse: repository },
   { key: 'tls.caFiles', env: 'WFMCK_CA_FILES', doc: `PEM files of the CAs of the targets' certificates (env: "${delimiter}"-separated)`, parse: files },
@@ -143,6 +144,7 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     targets: {
       wfm: get('targets.wfm'), identity: get('targets.identity'), discovery: get('targets.discovery'),
       trustBundleUri: get('targets.trustBundleUri'), registry: get('targets.registry'),
+      ...(v.has('targets.extraDiscovery') && { extraDiscovery: get<string[]>('targets.extraDiscovery') }),
       registryRepository: get('targets.registryRepository') ?? DEFAULT_REGISTRY_REPOSITORY,
     },
     tls: { caFiles: get<string[]>('tls.caFiles') ?? [] },
@@ -186,6 +188,12 @@ function url(raw: unknown): string {
     throw new Error(`${u.host} is not a loopback host (127.0.0.0/8, ::1, localhost): this machine never sends test traffic elsewhere`);
   }
   return u.href.replace(/\/$/, '');
+}
+
+function urls(raw: unknown): string[] {
+  const list = typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
+  if (!Array.isArray(list) || list.length === 0) throw new Error('expected a list of URLs');
+  return list.map(url);
 }
 
 function parseFlags(argv: string[]): Record<string, string | undefined> {

@@ -61,6 +61,7 @@ export async function run(argv: string[]): Promise<number> {
       identity: embedded.identity,
       discovery: embedded.discovery,
       trustBundleUri: embedded.trustBundleUri,
+      extraDiscovery: embedded.extraDiscovery,
       registry: embedded.registry,
       admin: embedded.admin.url,
       adminToken: embedded.admin.token,

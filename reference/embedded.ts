@@ -24,6 +24,8 @@ export interface Embedded {
   identity: string;
   discovery: string;
   trustBundleUri: string;
+  /** Discovery URLs of the identity role's further trust domain(s), at other URLs of its origin (§4.5 MAY). */
+  extraDiscovery: string[];
   registry: string;
   admin: AdminService;
   /** PEM of the kit CA that issued every server certificate (and that the Certificate API of P2 serves). */
@@ -52,8 +54,11 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
 
   const started: { close(): Promise<void> }[] = [];
   try {
+    const trustDomain = opts.trustDomain ?? 'wfmck.test';
     const identity = await startIdentity({
-      host, port: opts.ports?.identity ?? 0, tls, vendor: profile.vendor, trustDomain: opts.trustDomain ?? 'wfmck.test',
+      host, port: opts.ports?.identity ?? 0, tls, vendor: profile.vendor, trustDomain,
+      // A second domain for DISC-SEVERAL-DOMAINS-OTHER-URLS, and one only the withdrawal hook touches (DISC-404, BUNDLE-404).
+      extraTrustDomains: [`second.${trustDomain}`], withdrawableTrustDomain: `withdrawable.${trustDomain}`,
       faults: faultsOf('identity', faults),
     });
     started.push(identity);
@@ -70,6 +75,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       retireClient: (i) => wfm.hooks.retireClient(i as never),
       trustClientCertificate: (i) => wfm.hooks.trustClientCertificate(i as never),
       rotateTrustAnchor: (i) => identity.hooks.rotateTrustAnchor(i as never),
+      withdrawIdentityDocument: (i) => identity.hooks.withdrawIdentityDocument(i as never),
     };
     const admin = await startAdmin(hooks, { host, port: opts.ports?.admin ?? 0 });
     started.push(admin);
@@ -78,6 +84,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       identity: identity.url,
       discovery: identity.discoveryUrl,
       trustBundleUri: identity.trustBundleUri,
+      extraDiscovery: identity.extraDiscoveryUrls,
       registry: registry.url,
       admin,
       caPem: ca.certPem,

@@ -66,8 +66,8 @@ function serial(): string {
   return Buffer.from(b).toString('hex');
 }
 
-/** A self-signed root CA. */
-export async function createRootCa(commonName: string, keyAlgorithm: KeyAlgorithm = 'P-256', validDays = 3650): Promise<Issued> {
+/** A self-signed root CA; `uris` become URI SANs (a SPIFFE signing certificate carries its trust domain's ID). */
+export async function createRootCa(commonName: string, keyAlgorithm: KeyAlgorithm = 'P-256', validDays = 3650, uris: string[] = []): Promise<Issued> {
   const keys = await generateKeys(keyAlgorithm);
   const name = `CN=${commonName}`;
   const cert = await x509.X509CertificateGenerator.create({
@@ -83,6 +83,7 @@ export async function createRootCa(commonName: string, keyAlgorithm: KeyAlgorith
       new x509.BasicConstraintsExtension(true, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      ...(uris.length ? [new x509.SubjectAlternativeNameExtension(uris.map((value) => ({ type: 'url' as const, value })))] : []),
     ],
   });
   return { cert, keys, certPem: cert.toString('pem') + '\n', keyPem: await privateKeyPem(keys.privateKey) };

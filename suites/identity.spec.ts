@@ -7,10 +7,11 @@ import { anchorFindings, isHttpsUri, sequenceFindings, x509Anchors } from '../sp
 import type { HttpResponse } from '../simulators/transport/types.ts';
 import type { TrustBundle } from '../spec/types.ts';
 import { x509 } from '../spec/x509.ts';
+import { belongsTo, spiffeIdsOf } from '../spec/rules/spiffe-id.ts';
+import { validate } from '../spec/schemas/index.ts';
 
 /** An entity tag no server has sent: If-None-Match with it matches nothing. */
 const NEVER_SENT = '"wfmck-never-sent"';
-const NO_HOOK_404 = 'no P5 hook or configuration makes the target drop it, so the 404 case cannot be produced from outside';
 
 /** Revalidations tried while the document keeps changing under a rotation elsewhere. */
 const ATTEMPTS = 10;
@@ -68,8 +69,10 @@ test.describe('§4.5 GET /.well-known/<vendor>: discovery', () => {
     expect(res.body.length, '§4.5: the 304 has an empty body').toBe(0);
   });
 
-  test('DISC-404 ERR-DISC-404 GET discovery answers 404 when no document exists', req('DISC-404', 'ERR-DISC-404'), async () => {
-    test.skip(true, `discovery document: ${NO_HOOK_404}`);
+  test('DISC-404 ERR-DISC-404 GET discovery answers 404 when no document exists', req('DISC-404', 'ERR-DISC-404'), async ({ identity }) => {
+    await identity.whileWithdrawn('discovery', async (url) => {
+      expect((await identity.get(url)).status, `§4.5, §7: GET discovery answers 404 while no document exists at ${url}`).toBe(404);
+    });
   });
 
   test('DISC-WELL-KNOWN the identity origin exposes its discovery document at /.well-known/<vendor>', req('DISC-WELL-KNOWN'), async ({ identity }) => {
@@ -79,7 +82,59 @@ test.describe('§4.5 GET /.well-known/<vendor>: discovery', () => {
   });
 });
 
+/** Each listed discovery URL with its document (expected 200 with a schema-valid discovery document). */
+async function documentsAt(identity: IdentityTarget, urls: string[]): Promise<{ url: string; doc: Record<string, unknown> }[]> {
+  const out = [];
+  for (const url of urls) {
+    const res = await identity.get(url);
+    expect(res.status, `§4.5: GET ${url} answers 200 with a discovery document`).toBe(200);
+    const doc = jsonOf(res);
+    const checked = validate('DiscoveryDocument', doc);
+    expect(checked.ok ? [] : checked.errors, `§2.5: ${url} serves a discovery document {trustDomain, trustBundleUri}`).toEqual([]);
+    out.push({ url, doc: doc as Record<string, unknown> });
+  }
+  return out;
+}
+
+test.describe('§4.5 several trust domains at one origin', () => {
+  test('DISC-SEVERAL-DOMAINS-OTHER-URLS each further trust domain\'s discovery document is served at its own absolute HTTPS URL', req('DISC-SEVERAL-DOMAINS-OTHER-URLS'), async ({ identity, ctx }) => {
+    const extra = ctx.targets.extraDiscovery ?? [];
+    test.skip(extra.length === 0, 'no further discovery URLs configured (targets.extraDiscovery): the target serves one trust domain, or the run does not name its others');
+    const main = await discoveryDocument(identity);
+    const seen = new Set([String(main.trustDomain)]);
+    for (const { url, doc } of await documentsAt(identity, extra)) {
+      expect(isHttpsUri(url), `§4.5: ${url} is an absolute HTTPS URL`).toBe(true);
+      const domain = String(doc.trustDomain);
+      expect(seen.has(domain), `§2.5, §4.5: ${url} describes a trust domain of its own, not ${domain} again`).toBe(false);
+      seen.add(domain);
+      const bundleUri = String(doc.trustBundleUri);
+      expect(isHttpsUri(bundleUri), `§2.5: the trustBundleUri of ${domain} is an absolute HTTPS URL`).toBe(true);
+      const res = await identity.get(bundleUri);
+      expect(res.status, `§4.6: the bundle of ${domain} at ${bundleUri} answers 200`).toBe(200);
+      const bundle = jsonOf(res);
+      expect(isObject(bundle) && x509Anchors(bundle as TrustBundle).anchors.length > 0, `§2.6: the bundle of ${domain} holds X.509 trust anchors`).toBe(true);
+    }
+  });
+});
+
 test.describe('§2.5 discovery document', () => {
+  test('DISC-SPIFFE-ID-IN-DOMAIN every SPIFFE ID the identity role publishes on its anchors belongs to the document\'s trustDomain', req('DISC-SPIFFE-ID-IN-DOMAIN'), async ({ identity, ctx }) => {
+    const docs = await documentsAt(identity, [identity.discoveryUrl(), ...(ctx.targets.extraDiscovery ?? [])]);
+    let seen = 0;
+    for (const { doc } of docs) {
+      const domain = String(doc.trustDomain);
+      const res = await identity.get(String(doc.trustBundleUri));
+      expect(res.status, `setup (§4.6): the bundle of ${domain} answers 200`).toBe(200);
+      for (const anchor of x509Anchors(jsonOf(res) as TrustBundle).anchors) {
+        for (const id of spiffeIdsOf(anchor.certificate)) {
+          seen += 1;
+          expect(belongsTo(id, domain), `§2.5: keys[${anchor.index}] of ${domain}'s bundle carries ${id}, outside trust domain ${domain}`).toBe(true);
+        }
+      }
+    }
+    test.skip(seen === 0, 'no SPIFFE ID is observable: no trust anchor carries one (X509-SVID §3.2: a signing certificate SHOULD be an SVID), and this edition has no hook through which the identity role issues SVIDs');
+  });
+
   test('DISC-TRUSTDOMAIN-REQUIRED the document carries trustDomain, a non-empty string', req('DISC-TRUSTDOMAIN-REQUIRED'), async ({ identity }) => {
     const { trustDomain } = await discoveryDocument(identity);
     expect(typeof trustDomain === 'string' && trustDomain !== '', `§2.5: trustDomain is a required string, got ${JSON.stringify(trustDomain)}`).toBe(true);
@@ -139,8 +194,10 @@ test.describe('§4.6 GET <trustBundleUri>', () => {
     expect(res.body.length, '§4.6: the 304 has an empty body').toBe(0);
   });
 
-  test('BUNDLE-404 ERR-BUNDLE-404 GET the bundle URI answers 404 when the bundle is unavailable', req('BUNDLE-404', 'ERR-BUNDLE-404'), async () => {
-    test.skip(true, `trust bundle: ${NO_HOOK_404}`);
+  test('BUNDLE-404 ERR-BUNDLE-404 GET the bundle URI answers 404 when the bundle is unavailable', req('BUNDLE-404', 'ERR-BUNDLE-404'), async ({ identity }) => {
+    await identity.whileWithdrawn('bundle', async (url) => {
+      expect((await identity.get(url)).status, `§4.6, §7: GET <trustBundleUri> answers 404 while the bundle at ${url} is unavailable`).toBe(404);
+    });
   });
 });
 

@@ -8,10 +8,12 @@ import { faults as identity } from './identity.ts';
 import { faults as registry } from './registry.ts';
 import { faults as compose } from './compose.ts';
 import { faults as placement } from './placement.ts';
+import { faults as retrieval } from './retrieval.ts';
+import { faults as registryAuth } from './registry-auth.ts';
 import type { FaultDefinition, ServiceName } from './types.ts';
 
 export const FAULTS: readonly FaultDefinition[] = Object.freeze([
-  ...capabilities, ...gateways, ...onboarding, ...status, ...desiredState, ...identity, ...registry, ...compose, ...placement,
+  ...capabilities, ...gateways, ...onboarding, ...status, ...desiredState, ...identity, ...registry, ...retrieval, ...registryAuth, ...compose, ...placement,
 ]);
 
 export class UnknownFaultError extends Error {

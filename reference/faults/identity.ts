@@ -27,6 +27,11 @@ function unauthorized(a: AnswerView): AnswerView | undefined {
   return { ...a, status: 401, headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="wfmck"' }, body };
 }
 
+/** A 404 answered as 200 with `body` instead (a withdrawn document served as an empty one). */
+function emptyInsteadOf404(body: object): (a: AnswerView) => AnswerView | undefined {
+  return (a) => (a.status === 404 ? { ...a, status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) } : undefined);
+}
+
 /** The conditional-GET faults of one resource (§4.5 or §4.6); 200 and 304 are seams in reference/identity/server.ts. */
 function conditionalFaults(prefix: 'DISC' | 'BUNDLE', path: RegExp, what: string): FaultDefinition[] {
   const fault = (suffix: string, description: string, rewrite?: Rewrite): FaultDefinition => ({
@@ -52,7 +57,20 @@ export const faults: FaultDefinition[] = [
     description: 'serves no discovery document at /.well-known/<vendor> (404) although the origin serves one trust domain',
     rewrite: on('GET', DISCOVERY, (a) => ({ ...a, status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"error":"not found"}') })),
   },
+  {
+    id: 'DISC-404', service: 'identity', breaks: ['DISC-404', 'ERR-DISC-404'],
+    description: 'answers 200 with an empty JSON object instead of 404 when no discovery document exists',
+    rewrite: on('GET', DISCOVERY, emptyInsteadOf404({})),
+  },
+  {
+    id: 'DISC-SEVERAL-DOMAINS-OTHER-URLS', service: 'identity', breaks: ['DISC-SEVERAL-DOMAINS-OTHER-URLS'],
+    description: "serves the main trust domain's discovery document at the other discovery URLs of its further trust domains",
+  },
   // §2.5 discovery document
+  {
+    id: 'DISC-SPIFFE-ID-IN-DOMAIN', service: 'identity', breaks: ['DISC-SPIFFE-ID-IN-DOMAIN'],
+    description: 'its trust anchors (SVID signing certificates) carry the SPIFFE ID spiffe://other.test, outside trustDomain',
+  },
   {
     id: 'DISC-TRUSTDOMAIN-REQUIRED', service: 'identity', breaks: ['DISC-TRUSTDOMAIN-REQUIRED'],
     description: 'serves a discovery document without trustDomain',
@@ -93,6 +111,11 @@ export const faults: FaultDefinition[] = [
     id: 'BUNDLE-200:not-json', service: 'identity', breaks: ['BUNDLE-200'],
     description: 'answers the bundle URI with 200 and PEM text instead of the SPIFFE bundle',
     rewrite: on('GET', BUNDLE, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, 'content-type': 'application/x-pem-file' }, body: Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n') } : undefined)),
+  },
+  {
+    id: 'BUNDLE-404', service: 'identity', breaks: ['BUNDLE-404', 'ERR-BUNDLE-404'],
+    description: 'answers 200 with a bundle without keys instead of 404 when the bundle is unavailable',
+    rewrite: on('GET', BUNDLE, emptyInsteadOf404({ keys: [] })),
   },
   // §2.6 trust bundle document
   {

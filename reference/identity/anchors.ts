@@ -30,7 +30,10 @@ export async function createAnchorSet(opts: { trustDomain: string; includeJwtSvi
   const faults = opts.faults ?? NO_FAULTS;
   let generation = 0;
   const newAnchor = async (): Promise<Anchor> => {
-    const issued = await createRootCa(`wfmck ${opts.trustDomain} x509-svid CA ${++generation}`);
+    // X509-SVID §3.2: a signing certificate SHOULD be an SVID whose ID is its trust domain's, with no path.
+    // Fault DISC-SPIFFE-ID-IN-DOMAIN: the anchor carries the ID of another trust domain (reference/faults/identity.ts).
+    const spiffeId = `spiffe://${faults.has('DISC-SPIFFE-ID-IN-DOMAIN') ? 'other.test' : opts.trustDomain}`;
+    const issued = await createRootCa(`wfmck ${opts.trustDomain} x509-svid CA ${++generation}`, 'P-256', 3650, [spiffeId]);
     return { issued, jwk: await x509SvidJwk(issued) };
   };
   const anchors: Anchor[] = [await newAnchor()];

@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { mediaTypes } from '../../spec/media-types.ts';
 import type { TrustBundle } from '../../spec/types.ts';
 import type { Issued } from '../pki.ts';
-import { createAnchorSet, type RotationPhase } from './anchors.ts';
+import type { RotationPhase } from './anchors.ts';
 import { ifNoneMatchHits } from './conditional.ts';
 import type { ActiveFaults } from '../faults/types.ts';
-import { bundlePath, discoveryDocument, represent, trustBundle, type Representation } from './documents.ts';
+import { serveDomain, type Resource, type ResourceKind, type ServedDomain } from './domains.ts';
 
 export interface IdentityOptions {
   host?: string;
@@ -25,6 +25,10 @@ export interface IdentityOptions {
   discovery?: boolean;
   /** Real bundles carry jwt-svid keys that X.509 clients must ignore (§2.6). */
   includeJwtSvidKey?: boolean;
+  /** Further trust domains this origin serves, each with discovery at `/.well-known/<vendor>/<domain>` (§4.5 MAY). */
+  extraTrustDomains?: string[];
+  /** A trust domain (served like the extra ones, but never listed) whose documents withdrawIdentityDocument withdraws. */
+  withdrawableTrustDomain?: string;
   /** Faults of reference/faults/ to switch on (a faulty variant that breaks exactly those rules). */
   faults?: FaultDefinition[];
 }
@@ -35,7 +39,13 @@ export interface IdentityService {
   discoveryUrl: string;
   trustBundleUri: string;
   close(): Promise<void>;
-  hooks: { rotateTrustAnchor(input: { phase: RotationPhase }): Promise<Record<string, never>> };
+  /** Discovery URLs of the extra trust domains, in the order given. */
+  extraDiscoveryUrls: string[];
+  hooks: {
+    rotateTrustAnchor(input: { phase: RotationPhase }): Promise<Record<string, never>>;
+    /** Withdraws (404) or restores one document of the withdrawable trust domain; answers the URL it changed. */
+    withdrawIdentityDocument(input: { resource: ResourceKind; withdrawn: boolean }): Promise<{ url: string }>;
+  };
   /** Current x509-svid CAs with their private keys, oldest first. */
   authorities(): Issued[];
   bundle(): TrustBundle;
@@ -47,13 +57,6 @@ export interface IdentityService {
 const BODY_CAP = 64 * 1024;
 const ALLOW = 'GET, HEAD';
 
-interface Resource {
-  kind: 'discovery' | 'bundle';
-  /** undefined: the resource exists as a path but has no document right now (404 with `missing`). */
-  current(): Representation | undefined;
-  missing: string;
-}
-
 export async function startIdentity(opts: IdentityOptions): Promise<IdentityService> {
   const host = loopbackHost(opts.host ?? '127.0.0.1');
   const vendor = checked(opts.vendor ?? 'platform', /^[A-Za-z0-9._-]+$/, 'vendor token');
@@ -62,10 +65,6 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
   const refreshHint = opts.refreshHintSeconds ?? 300;
   if (!Number.isSafeInteger(refreshHint) || refreshHint < 1) throw new Error(`refreshHintSeconds must be a positive integer: ${refreshHint}`);
   const faults: ActiveFaults = new Set((opts.faults ?? []).map((f) => f.id));
-  const anchors = await createAnchorSet({ trustDomain, includeJwtSvidKey: opts.includeJwtSvidKey ?? true, faults });
-  let available = true;
-  const bundle = (): TrustBundle => trustBundle(anchors.sequence(), refreshHint, anchors.keys());
-
   // Fault AUTH-IDENTITY-HTTPS: both documents over plain HTTP (reference/faults/identity.ts).
   const plain = faults.has('AUTH-IDENTITY-HTTPS');
   const server = plain ? createHttpServer() : createServer({ cert: opts.tls.cert, key: opts.tls.key });
@@ -78,31 +77,41 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
   });
   const url = `${plain ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
   const discoveryPath = mediaTypes(vendor).discoveryPath;
-  const trustBundleUri = url + bundlePath(trustDomain);
-  const discoveryBody = represent(discoveryDocument(trustDomain, trustBundleUri));
-
   const resources = new Map<string, Resource>();
-  if (opts.discovery ?? true) resources.set(discoveryPath, { kind: 'discovery', current: () => discoveryBody, missing: 'no discovery document' });
-  resources.set(bundlePath(trustDomain), { kind: 'bundle', current: () => (available ? represent(bundle()) : undefined), missing: 'bundle unavailable' });
+  const common = { origin: url, refreshHintSeconds: refreshHint, includeJwtSvidKey: opts.includeJwtSvidKey ?? true, faults };
+  const main = await serveDomain(resources, { ...common, trustDomain, discoveryPath, discovery: opts.discovery ?? true });
+  const other = (td: string) => serveDomain(resources, { ...common, trustDomain: checked(td, /^[a-z0-9._-]+$/, 'trust domain'), discoveryPath: `${discoveryPath}/${td}`, discovery: true });
+  const extras: ServedDomain[] = [];
+  for (const td of opts.extraTrustDomains ?? []) extras.push(await other(td));
+  // Fault DISC-SEVERAL-DOMAINS-OTHER-URLS: the other URLs serve the main domain's document (reference/faults/identity.ts).
+  const mainDocument = resources.get(discoveryPath);
+  if (faults.has('DISC-SEVERAL-DOMAINS-OTHER-URLS') && mainDocument) for (const d of extras) resources.set(new URL(d.discoveryUrl).pathname, mainDocument);
+  const withdrawable = opts.withdrawableTrustDomain === undefined ? undefined : await other(opts.withdrawableTrustDomain);
   server.on('request', withRewrites((req: IncomingMessage, res: ServerResponse) => void serve(resources, faults, req, res), opts.faults ?? []));
 
   let closing: Promise<void> | undefined;
   return {
     url,
-    discoveryUrl: url + discoveryPath,
-    trustBundleUri,
+    discoveryUrl: main.discoveryUrl,
+    trustBundleUri: main.trustBundleUri,
+    extraDiscoveryUrls: extras.map((d) => d.discoveryUrl),
     close: () => (closing ??= closeServer(server)),
     hooks: {
       async rotateTrustAnchor(input) {
-        await anchors.rotate(input.phase);
+        await main.anchors.rotate(input.phase);
         return {};
       },
+      async withdrawIdentityDocument(input) {
+        if (!withdrawable) throw new Error('withdrawIdentityDocument: this identity role has no withdrawable trust domain');
+        if (input?.resource !== 'discovery' && input?.resource !== 'bundle') throw new Error('withdrawIdentityDocument: resource is "discovery" or "bundle"');
+        if (typeof input.withdrawn !== 'boolean') throw new Error('withdrawIdentityDocument: withdrawn is a boolean');
+        withdrawable.setAvailable(input.resource, !input.withdrawn);
+        return { url: input.resource === 'discovery' ? withdrawable.discoveryUrl : withdrawable.trustBundleUri };
+      },
     },
-    authorities: () => anchors.authorities(),
-    bundle,
-    bundleAvailable(value) {
-      available = value;
-    },
+    authorities: () => main.anchors.authorities(),
+    bundle: main.bundle,
+    bundleAvailable: (value) => main.setAvailable('bundle', value),
   };
 }
 

@@ -18,6 +18,13 @@ export interface Descriptor {
   annotations?: Record<string, string>;
 }
 
+/** One entry of a token's `access` claim (distribution token spec): `{type: "repository", name, actions}`. */
+export interface Access {
+  type: string;
+  name: string;
+  actions: string[];
+}
+
 export interface RegistryDecisions {
   /** One page of the sorted tag list: tags strictly after `last`, at most `n` of them. */
   pageTags(sorted: readonly string[], n: number | undefined, last: string | undefined): TagPage;
@@ -29,6 +36,8 @@ export interface RegistryDecisions {
   referrerDescriptor(record: ManifestRecord): Descriptor;
   /** The tags a manifest pushed under `tag` is stored under (a faulty registry adds its own, such as `latest`). */
   tagsOnPush(tag: string): string[];
+  /** Whether a verified token's access (undefined: no valid token) lets its holder `action` on repository `name`. */
+  grantsAccess(access: readonly Access[] | undefined, name: string, action: string): boolean;
 }
 
 export function pageTags(sorted: readonly string[], n: number | undefined, last: string | undefined): TagPage {
@@ -73,4 +82,9 @@ export function tagsOnPush(tag: string): string[] {
   return [tag];
 }
 
-export const defaultDecisions: RegistryDecisions = { pageTags, serveManifest, digestMatches, referrerDescriptor, tagsOnPush };
+/** Access control: the token must name this very repository and action; a token for another scope opens nothing. */
+export function grantsAccess(access: readonly Access[] | undefined, name: string, action: string): boolean {
+  return (access ?? []).some((a) => a.type === 'repository' && a.name === name && a.actions.includes(action));
+}
+
+export const defaultDecisions: RegistryDecisions = { pageTags, serveManifest, digestMatches, referrerDescriptor, tagsOnPush, grantsAccess };

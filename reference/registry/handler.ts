@@ -13,6 +13,7 @@ import { deleteManifest, getManifest, putManifest } from './manifests.ts';
 import { listTags } from './tags.ts';
 import { listReferrers } from './referrers.ts';
 import type { RegistryStore } from './store.ts';
+import { createTokenAuth, TOKEN_PATH, type TokenAuth, type TokenAuthOptions } from './token-auth.ts';
 
 export interface RegistryHandlerOptions extends Partial<RegistryLimits> {
   /** Replace single decisions, e.g. to build a faulty variant. */
@@ -20,7 +21,13 @@ export interface RegistryHandlerOptions extends Partial<RegistryLimits> {
   /** Where genuine bugs (500s) are reported; defaults to console.error. */
   log?: (message: string, error: unknown) => void;
   now?: () => number;
+  /** Token authentication (§5) for the repositories it protects; absent, every repository is anonymous. */
+  auth?: TokenAuthOptions;
+  /** The scheme this handler is served on, for the realm URL of a challenge. */
+  scheme?: 'http' | 'https';
 }
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const base: Route = () => ({ status: 200, headers: { 'Content-Type': 'application/json' }, body: '{}' });
 
@@ -38,7 +45,7 @@ function errorReply(error: RegistryError): Reply {
   return { status: error.status, headers: { ...error.headers, 'Content-Type': 'application/json' }, body: errorBody(error.entries) };
 }
 
-function selectRoute(req: IncomingMessage): { route: Route; name: string; param: string; query: URLSearchParams } {
+function selectRoute(req: IncomingMessage): { route: Route; name: string; param: string; query: URLSearchParams; kind: EndpointKind } {
   const { path, query } = splitTarget(req.url ?? '/');
   const endpoint = matchEndpoint(path);
   if (!endpoint) throw ociError(404, 'UNSUPPORTED', 'no such endpoint', { path });
@@ -51,7 +58,7 @@ function selectRoute(req: IncomingMessage): { route: Route; name: string; param:
   if (endpoint.kind !== 'base' && !isValidName(endpoint.name)) {
     throw ociError(400, 'NAME_INVALID', 'invalid repository name', { name: endpoint.name });
   }
-  return { route, name: endpoint.name, param: endpoint.param, query };
+  return { route, name: endpoint.name, param: endpoint.param, query, kind: endpoint.kind };
 }
 
 function write(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
@@ -79,11 +86,16 @@ export function createRegistryHandler(
     now: opts.now ?? Date.now,
   };
   const log = opts.log ?? ((message, error) => console.error(message, error));
+  const auth: TokenAuth | undefined = opts.auth && createTokenAuth(opts.auth, deps.decisions);
+  const origin = (req: IncomingMessage) => `${opts.scheme ?? 'http'}://${req.headers.host ?? 'localhost'}`;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let reply: Reply;
     try {
-      const { route, name, param, query } = selectRoute(req);
+      const target = splitTarget(req.url ?? '/');
+      if (auth && target.path === TOKEN_PATH && req.method === 'GET') return write(req, res, await auth.issue(target.query));
+      const { route, name, param, query, kind } = selectRoute(req);
+      if (auth && kind !== 'base') await auth.check(name, WRITES.has(req.method ?? 'GET') ? 'push' : 'pull', req.headers.authorization, origin(req));
       reply = await route(deps, {
         method: req.method ?? 'GET',
         name,

@@ -34,7 +34,7 @@ export async function startRegistry(opts: StartRegistryOptions = {}): Promise<Ru
   const store = opts.store ?? new RegistryStore();
   const faults = opts.faults ?? [];
   const decisions = Object.assign({}, opts.decisions, ...faults.map((f) => f.registry ?? {}));
-  const handler = withRewrites(createRegistryHandler(store, { ...opts, decisions }), faults);
+  const handler = withRewrites(createRegistryHandler(store, { ...opts, decisions, scheme: opts.tls ? 'https' : 'http' }), faults);
   const server: Server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : createHttpServer(handler);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

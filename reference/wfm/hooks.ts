@@ -8,12 +8,13 @@ import { applicationDeploymentYaml, buildApplicationDeployment, type AssignedCom
 import { buildManifest } from './manifest.ts';
 import { checkPlacement, checkRequiredResources, type RequiredResources } from './placement.ts';
 import { NO_FAULTS, type ActiveFaults } from '../faults/types.ts';
+import { retrievePackage, type PackageRef } from './package-retrieval.ts';
 import type { Client, WfmStore } from './store.ts';
 import type { DeviceCapabilities } from '../../spec/types.ts';
 
 export interface WfmHooks {
   /** `requiredResources` is the kit's optional extension (errata of CPU-FIT-ONE-ENTRY): a misfit is refused (throws). */
-  assignDeployment(input: { clientId: string; deviceId: string; applicationId: string; components: AssignedComponent[]; requiredResources?: RequiredResources }): Promise<{ deploymentId: string }>;
+  assignDeployment(input: { clientId: string; deviceId: string; applicationId: string; components: AssignedComponent[]; requiredResources?: RequiredResources; package?: PackageRef }): Promise<{ deploymentId: string }>;
   removeDeployment(input: { clientId: string; deviceId: string; deploymentId: string }): Promise<Record<string, never>>;
   retireClient(input: { clientId: string }): Promise<Record<string, never>>;
   trustClientCertificate(input: { certificatePem: string }): Promise<Record<string, never>>;
@@ -38,6 +39,8 @@ export function createHooks(store: WfmStore, vendor: string, faults: ActiveFault
       const components = checkComponents(input.components);
       if (typeof input.applicationId !== 'string' || input.applicationId === '') throw new Error('assignDeployment: applicationId is required');
       checkPlacement(input.deviceId, candidates(client, input.deviceId), checkRequiredResources(input.requiredResources), faults);
+      // `package` is the kit's optional extension (errata of REG-WFM-RETRIEVAL): a package it cannot retrieve is refused.
+      if (input.package !== undefined) await retrievePackage(input.package, faults);
       return serial(client, async () => {
         const deploymentId = randomUUID();
         const doc = buildApplicationDeployment({ deploymentId, clientId: client.clientId, deviceId: input.deviceId, applicationId: input.applicationId, components }, vendor);
