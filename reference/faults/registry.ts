@@ -91,6 +91,11 @@ export const faults: FaultDefinition[] = [
       return { ...a, body };
     }),
   },
+  {
+    id: 'REG-SIGNED-PACKAGES', service: 'registry', breaks: ['REG-SIGNED-PACKAGES'],
+    description: 'keeps signature manifests but answers the referrers API with an empty index (their subject is dropped)',
+    rewrite: on('GET', /^\/v2\/.+\/referrers\/[^/]+$/, (a) => (a.status === 200 ? { ...a, body: Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: 'application/vnd.oci.image.index.v1+json', manifests: [] })) } : undefined)),
+  },
   // §2.7 package manifests, pulled by tag
   {
     id: 'PKG-SCHEMA-VERSION-2', service: 'registry', breaks: ['PKG-SCHEMA-VERSION-2'],
