@@ -13,19 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { startEmbedded, writeTrustFiles } from '../../reference/embedded.ts';
 import { createRootCa } from '../../reference/pki.ts';
 import type { RunContext } from '../../fixtures/run-context.ts';
+import { runWfmck, type CliResult } from '../support/wfmck-cli.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin', 'wfmck.mjs');
 
-async function wfmck(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
-}
+const wfmck = runWfmck;
 
 const outDir = () => join(mkdtempSync(join(tmpdir(), 'wfmck-run-')), 'out');
 

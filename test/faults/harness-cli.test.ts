@@ -2,27 +2,16 @@
 // the clean services), --list, and refusals before anything runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FAULTS } from '../../reference/faults/catalog.ts';
 import type { FaultsReport } from '../../reports/faults/faults-json.ts';
 import type { ConformanceReport } from '../../reports/conformance-json.ts';
+import { runWfmck, type CliResult } from '../support/wfmck-cli.ts';
 
-const bin = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));
 
-async function wfmck(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
-}
+const wfmck = (args: string[]): Promise<CliResult> => runWfmck(args);
 
 const outDir = () => join(mkdtempSync(join(tmpdir(), 'wfmck-faults-')), 'out');
 

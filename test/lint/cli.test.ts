@@ -1,25 +1,14 @@
 // `wfmck lint` as a user runs it, in a child process: exit 0 (nothing fails), 1 (a MUST fails), 2 (usage, unreadable).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HOSTILE_ARCHIVES, writeTarGz } from '../../fixtures/archives/build.ts';
 import { tempDir, writePackageFolder } from './fixtures.ts';
+import { runWfmck, type CliResult } from '../support/wfmck-cli.ts';
 
-const bin = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));
 
-async function wfmck(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, 'lint', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
-}
+const wfmck = (...args: string[]): Promise<CliResult> => runWfmck(['lint', ...args]);
 
 describe('wfmck lint exit codes', { concurrency: true, timeout: 60_000 }, () => {
   test('0: a package folder that would publish cleanly, with the human summary line', async (t) => {

@@ -2,25 +2,12 @@
 // would run the two commands (child processes, the sample folders of fixtures/packages).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { runWfmck as wfmck } from '../support/wfmck-cli.ts';
 import { useRealRegistry } from './probe.ts';
 
-const run = promisify(execFile);
-const bin = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));
 const folder = (name: string) => fileURLToPath(new URL(`../../fixtures/packages/${name}`, import.meta.url));
 const real = useRealRegistry();
-
-async function wfmck(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 test('§2.7, §4.7: `wfmck publish compose` then `wfmck publish app` to the real registry, and `wfmck lint` passes both pulled back', { timeout: 120_000 }, async () => {
   const { url } = await real.ready();
@@ -35,7 +22,7 @@ test('§2.7, §4.7: `wfmck publish compose` then `wfmck publish app` to the real
   for (const ref of [`oci://${host}/lint/hello-compose:1.0.0`, appRef]) {
     const lint = await wfmck(['lint', ref, '--json']);
     assert.equal(lint.code, 0, `${ref}: ${lint.stdout}${lint.stderr}`);
-    const report = JSON.parse(lint.stdout) as { findings: { level: string; status?: string }[]; summary: Record<string, number> };
-    assert.ok(report.summary !== undefined, `${ref}: lint printed a summary`);
+    const report = JSON.parse(lint.stdout) as { input: string };
+    assert.equal(report.input, ref, 'the JSON report names the reference it judged');
   }
 });

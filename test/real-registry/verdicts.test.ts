@@ -3,15 +3,11 @@
 // other registry-facing requirement the suites check passes (or is the SHOULD/MAY it is expected to warn on).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startRealRegistry } from '../../fixtures/real-registry.ts';
-
-const bin = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));
+import { runWfmck } from '../support/wfmck-cli.ts';
 
 interface Row { id: string; observer: string; level: string; status: string; reason?: string; tests: { status: string; error?: { message?: string } }[]; evidence?: unknown[] }
 
@@ -28,11 +24,8 @@ test('Debian docker-registry alone: tag pagination fails with evidence, everythi
   const registry = await startRealRegistry();
   t.after(() => registry.close());
   const out = join(mkdtempSync(join(tmpdir(), 'wfmck-real-run-')), 'out');
-  const child = spawn(process.execPath, [bin, 'run', '--registry', registry.url, '--out', out, '--workers', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stdout += d));
-  const [code] = (await once(child, 'exit')) as [number | null];
+  const r = await runWfmck(['run', '--registry', registry.url, '--out', out, '--workers', '2']);
+  const [code, stdout] = [r.code, r.stdout + r.stderr];
   assert.equal(code, 1, `a registry that breaks a MUST exits 1\n${stdout}`);
   assert.match(stdout, /targets registry http:\/\/127\.0\.0\.1:\d+/);
 
