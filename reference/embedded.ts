@@ -62,7 +62,8 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       faults: faultsOf('identity', faults),
     });
     started.push(identity);
-    const registry = await startRegistry({ host, port: opts.ports?.registry ?? 0, tls, faults: faultsOf('registry', faults) });
+    // Token auth (§5) guards only `<ns>/protected/...` repositories, so every other repository stays anonymous.
+    const registry = await startRegistry({ host, port: opts.ports?.registry ?? 0, tls, auth: {}, faults: faultsOf('registry', faults) });
     started.push(registry);
     const wfm = await startWfm({
       host, port: opts.ports?.wfm ?? 0, tls, rootCaPem: ca.certPem, trustedDeviceCaPems: [deviceCa.certPem], profile,
