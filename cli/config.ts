@@ -25,6 +25,10 @@ export interface Config {
   workers: number;
   /** Faults of reference/faults/ switched on in the embedded default (never with a named target). */
   faults: string[];
+  /** The component under test as the report names it (issue 10: vendor, name, version). */
+  component: { vendor?: string; name?: string; version?: string };
+  /** Sign the reports (conformance.dsse.json) with keyFile, or with a key generated for the run when only `sign`. */
+  signing?: { keyFile?: string; certFile?: string };
   /** The YAML file read, if any. */
   configFile?: string;
 }
@@ -38,6 +42,8 @@ interface Field {
   flag?: string;
   doc: string;
   parse: Parse;
+  /** A flag that takes no value (--sign). */
+  boolean?: true;
 }
 
 const STRICTNESS = ['strict', 'default', 'lenient'] as const;
@@ -79,10 +85,16 @@ export const FIELDS: readonly Field[] = [
   { key: 'out', env: 'WFMCK_OUT', flag: 'out', doc: 'output folder (default reports/out/<timestamp>)', parse: (raw, base) => resolve(base, text(raw)) },
   { key: 'workers', env: 'WFMCK_WORKERS', flag: 'workers', doc: `Playwright workers (default ${DEFAULT_WORKERS})`, parse: positiveInt },
   { key: 'faults', env: 'WFMCK_FAULTS', flag: 'fault', doc: 'comma-separated fault ids of reference/faults/ for the embedded default', parse: faultIds },
+  { key: 'component.vendor', env: 'WFMCK_COMPONENT_VENDOR', flag: 'component-vendor', doc: 'vendor of the component under test, as the report names it', parse: text },
+  { key: 'component.name', env: 'WFMCK_COMPONENT_NAME', flag: 'component-name', doc: 'name of the component under test', parse: text },
+  { key: 'component.version', env: 'WFMCK_COMPONENT_VERSION', flag: 'component-version', doc: 'version of the component under test', parse: text },
+  { key: 'signing.sign', env: 'WFMCK_SIGN', flag: 'sign', boolean: true, doc: 'sign the reports (conformance.dsse.json); without keyFile, with a P-256 key made for the run', parse: bool },
+  { key: 'signing.keyFile', env: 'WFMCK_SIGNING_KEY', flag: 'signing-key', doc: 'PEM PKCS#8 ECDSA P-256 private key that signs the reports (implies sign)', parse: file },
+  { key: 'signing.certFile', env: 'WFMCK_SIGNING_CERT', flag: 'signing-cert', doc: 'PEM certificate of that key, shipped beside the envelope', parse: file },
 ];
 
 export const RUN_FLAGS = {
-  ...Object.fromEntries(FIELDS.filter((f) => f.flag).map((f) => [f.flag!, { type: 'string' as const }])),
+  ...Object.fromEntries(FIELDS.filter((f) => f.flag).map((f) => [f.flag!, { type: f.boolean ? 'boolean' as const : 'string' as const }])),
   config: { type: 'string' as const },
   help: { type: 'boolean' as const, short: 'h' },
 };
@@ -96,7 +108,7 @@ export interface ResolveOptions {
 /** Builds the Config from argv, env and the YAML file; reads only the YAML file and checks that named files exist. */
 export function resolveConfig(argv: string[], env: Record<string, string | undefined>, cwd: string, opts: ResolveOptions = {}): Config {
   const flags = parseFlags(argv);
-  const configFile = flags.config ? resolve(cwd, flags.config) : env.WFMCK_CONFIG ? resolve(cwd, env.WFMCK_CONFIG) : existsSync(resolve(cwd, CONFIG_FILE)) ? resolve(cwd, CONFIG_FILE) : undefined;
+  const configFile = typeof flags.config === 'string' ? resolve(cwd, flags.config) : env.WFMCK_CONFIG ? resolve(cwd, env.WFMCK_CONFIG) : existsSync(resolve(cwd, CONFIG_FILE)) ? resolve(cwd, CONFIG_FILE) : undefined;
   const yaml = configFile ? readYaml(configFile) : new Map<string, unknown>();
   const values = new Map<string, unknown>();
   for (const f of FIELDS) {
@@ -134,6 +146,9 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
   // Naming any target certifies only what is named (a registry alone, say): the embedded default is never mixed in.
   const named = TARGET_NAMES.filter((t) => v.has(`targets.${t}`));
   if (named.length && v.has('faults')) throw new UsageError(`faults switch on faulty variants of the embedded default; they cannot apply to a named target (targets.${named[0]})`);
+  const signKey = get<string>('signing.keyFile');
+  const signCert = get<string>('signing.certFile');
+  if (signCert && !signKey) throw new UsageError('signing.certFile: give the signing.keyFile it certifies (a key made for the run has no certificate)');
   const hooks: Config['hooks'] = {};
   for (const name of HOOK_NAMES) {
     const h = get<{ command: string; timeoutMs?: number }>(`hooks.${name}`);
@@ -158,6 +173,8 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     out: get<string>('out') ?? resolve(cwd, 'reports', 'out', stamp),
     workers: get<number>('workers') ?? DEFAULT_WORKERS,
     faults: get<string[]>('faults') ?? [],
+    component: stripUndefined({ vendor: get<string>('component.vendor'), name: get<string>('component.name'), version: get<string>('component.version') }),
+    ...((get<boolean>('signing.sign') || signKey) && { signing: stripUndefined({ keyFile: signKey, certFile: signCert }) }),
     ...(configFile && { configFile }),
   };
 }
@@ -196,9 +213,9 @@ function urls(raw: unknown): string[] {
   return list.map(url);
 }
 
-function parseFlags(argv: string[]): Record<string, string | undefined> {
+function parseFlags(argv: string[]): Record<string, string | boolean | undefined> {
   try {
-    return parseArgs({ args: argv, options: RUN_FLAGS, strict: true, allowPositionals: false }).values as Record<string, string | undefined>;
+    return parseArgs({ args: argv, options: RUN_FLAGS, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
   } catch (e) {
     throw new UsageError((e as Error).message.split('\n')[0]!);
   }
@@ -230,6 +247,16 @@ function flatten(node: unknown, prefix: string, path: string, out: Map<string, u
 function text(raw: unknown): string {
   if (typeof raw !== 'string' || raw === '') throw new Error(`expected a non-empty string, not ${JSON.stringify(raw)}`);
   return raw;
+}
+
+function bool(raw: unknown): boolean {
+  if (raw === true || raw === 'true' || raw === '1') return true;
+  if (raw === false || raw === 'false' || raw === '0') return false;
+  throw new Error(`expected true or false, not ${JSON.stringify(raw)}`);
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
 function oneOf<T extends string>(...allowed: T[]): Parse {

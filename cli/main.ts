@@ -11,6 +11,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   faults: { summary: 'prove every check can fail: run the suites against each fault of the reference services (faults.json)', load: () => import('./faults.ts') },
   publish: { summary: 'build an application package or compose component from a folder (§2.7) and push it to a registry', load: () => import('./publish.ts') },
   lint: { summary: 'judge a capabilities JSON, package folder, compose archive or pushed artifact; findings with requirement IDs', load: () => import('./lint.ts') },
+  'verify-report': { summary: 'check the signature and file digests of a report folder signed by `wfmck run --sign`', load: () => import('./verify-report.ts') },
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -37,6 +38,6 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 function helpText(): string {
-  const rows = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`);
+  const rows = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(14)} ${c.summary}`);
   return `usage: wfmck <command> [options]\n\ncommands:\n${rows.join('\n')}\n\nwfmck <command> --help for a command's options.\n`;
 }

@@ -10,6 +10,8 @@ import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { prepareRun } from '../fixtures/global-setup.ts';
 import { FIELDS, RUN_FLAGS, namesTargets, resolveConfig, type Config } from './config.ts';
+import { runSigningKey, signRunReports } from './report-signing.ts';
+import { ENVELOPE_FILE } from '../fixtures/run-context.ts';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE } from './usage.ts';
 
 const HELP = `usage: wfmck run [options]
@@ -29,6 +31,11 @@ Exit 0 when every MUST passes, 1 when any MUST fails, 2 for a usage or configura
   --runs N              runs per property (default 25 / 100 / 500 by strictness)
   --out DIR             output folder (default reports/out/<timestamp>)
   --workers N           Playwright workers (default 2)
+  --sign                sign the reports (conformance.dsse.json: DSSE envelope, in-toto Statement) with a P-256 key
+                        made for the run; --signing-key FILE (PEM PKCS#8) signs with yours, --signing-cert FILE adds
+                        its certificate. Check with wfmck verify-report DIR
+  --component-vendor V, --component-name N, --component-version V
+                        the component under test, as the report names it
 
 Precedence: flags > env > YAML > default. Every setting, by YAML key and env name:
 `;
@@ -44,6 +51,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export async function run(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(help()), EXIT_OK;
   const config = resolveConfig(argv, process.env, process.cwd());
+  const signingKey = runSigningKey(config);
   if (namesTargets(config)) await probeTargets(config);
   // From here on Ctrl-C never kills wfmck outright: the embedded services stop and the reporter finishes.
   const signals = catchSignals();
@@ -59,6 +67,9 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     signals.dispose();
   }
+  // Playwright has exited, so the reporter has written every file (an interrupted run's too): sign them now.
+  const signed = signingKey && signRunReports(config, signingKey);
+  if (signed) say(signed.line);
   if (signals.caught) {
     say(`interrupted (${signals.caught}); the reports hold what ran`);
     printPaths(config, replayCommand(argv, config.seed));
@@ -68,7 +79,7 @@ export async function run(argv: string[]): Promise<number> {
   const result = await verdict(join(config.out, 'conformance.json'));
   say(result.line);
   printPaths(config, replayCommand(argv, config.seed));
-  return result.code;
+  return signed && !signed.ok && result.code === EXIT_OK ? EXIT_USAGE : result.code;
 }
 
 interface Signals {
@@ -209,6 +220,7 @@ function printPaths(config: Config, replay: string): void {
     `  requirement report  ${rel(join(config.out, 'conformance.json'))}`,
     `  requirement matrix  ${rel(join(config.out, 'conformance.html'))}`,
     `  JUnit               ${rel(join(config.out, 'junit.xml'))}`,
+    ...(config.signing ? [`  signature           ${rel(join(config.out, ENVELOPE_FILE))} (wfmck verify-report ${rel(config.out)})`] : []),
     `  Playwright report   ${rel(join(config.out, 'playwright-report', 'index.html'))}`,
     `  replay              ${replay}`,
   ];

@@ -1,7 +1,7 @@
 // conformance.json: what a vendor publishes. The run's metadata, the summary and one entry per catalog requirement.
 import type { Requirement } from '../spec/requirements.ts';
-import { SEED_PROFILE, type Profile, type Strictness } from '../spec/profile.ts';
-import type { RunContext } from '../fixtures/run-context.ts';
+import { SEED_PROFILE, type Edition, type Profile, type Strictness } from '../spec/profile.ts';
+import { PERSONA, type Persona, type RunContext } from '../fixtures/run-context.ts';
 import { FAULTS } from '../reference/faults/catalog.ts';
 import { buildMatrix, summarize, type RequirementResult, type Summary, type TestRecord } from './matrix.ts';
 import { withFaultProof } from './faults/proof.ts';
@@ -10,6 +10,14 @@ import type { FaultEntry } from './faults/plan.ts';
 /** What the report echoes about the run (from the RunContext; never a secret). */
 export interface RunMeta {
   kit: { name: string; version: string };
+  /** What the component under test plays (issue 10); only `wfm` so far. */
+  persona: Persona;
+  /** The edition of the standard the run judges against: the P10 profile value, echoed here so a reader needs no profile. */
+  edition: Edition;
+  /** The component under test as configured (component.vendor|name|version); empty when not configured. */
+  component: { vendor?: string; name?: string; version?: string };
+  /** Present when the run is signed: the envelope file written after the reports (it cannot sit inside them). */
+  signing: { envelope: string } | null;
   /** True when the targets were the embedded reference services; null when no run context was given. */
   embedded: boolean | null;
   targets: Partial<RunContext['targets']>;
@@ -34,6 +42,10 @@ export interface ConformanceReport extends RunMeta {
 export function metaFromContext(ctx: RunContext): RunMeta {
   return {
     kit: { name: ctx.kit.name, version: ctx.kit.version },
+    persona: ctx.persona ?? PERSONA,
+    edition: ctx.profile.edition,
+    component: { ...ctx.component },
+    signing: ctx.signing ? { ...ctx.signing } : null,
     embedded: ctx.embedded,
     targets: { ...ctx.targets },
     profile: { ...ctx.profile },
@@ -51,6 +63,10 @@ export function fallbackMeta(version: string, startedAt: string, env: Record<str
   const strictness = (['strict', 'default', 'lenient'] as const).find((s) => s === env.WFMCK_STRICTNESS) ?? 'default';
   return {
     kit: { name: 'wfmck', version },
+    persona: PERSONA,
+    edition: SEED_PROFILE.edition,
+    component: {},
+    signing: null,
     embedded: null,
     targets: {},
     profile: { ...SEED_PROFILE, strictness },

@@ -50,6 +50,8 @@ export interface RequirementResult {
   errata?: string;
   /** Exchanges of the failing tests, at most MAX_EVIDENCE. */
   evidence?: Exchange[];
+  /** The same exchanges as a file of the output folder (evidence/<id>.json), which a signed run lists as a subject. */
+  evidenceFile?: string;
   /** The faults of reference/faults/ whose `breaks` names it: each makes its checks fail (issue 5). */
   faults?: FaultProof[];
   /** Checked by tests in this run, yet no fault shows the checks can fail: not trusted (STYLE habit 4). */

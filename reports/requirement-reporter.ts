@@ -1,12 +1,13 @@
 // The Playwright reporter of a conformance run: reads the RunContext (env WFMCK_CONTEXT), and on onEnd, also for an
 // interrupted run, writes conformance.json and conformance.html into the context's outDir.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { loadRequirements, type Requirement } from '../spec/requirements.ts';
 import type { RunContext } from '../fixtures/run-context.ts';
 import { buildReport, fallbackMeta, metaFromContext, type ConformanceReport, type RunMeta } from './conformance-json.ts';
 import { recordOf } from './collect.ts';
+import { EVIDENCE_DIR, withEvidenceFiles } from './evidence-files.ts';
 import { stripAnsi } from './failure.ts';
 import { renderHtml } from './html/render.ts';
 import { parseSectionTitles } from './sections.ts';
@@ -67,8 +68,14 @@ export default class RequirementReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
-    const report = this.build(result.status === 'interrupted');
+    const { report, files } = withEvidenceFiles(this.build(result.status === 'interrupted'));
     mkdirSync(this.outDir, { recursive: true });
+    // A reused output folder must not keep evidence of an earlier run that the report no longer names.
+    rmSync(join(this.outDir, EVIDENCE_DIR), { recursive: true, force: true });
+    for (const f of files) {
+      mkdirSync(dirname(join(this.outDir, f.path)), { recursive: true });
+      writeFileSync(join(this.outDir, f.path), f.text);
+    }
     writeFileSync(join(this.outDir, JSON_FILE), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(this.outDir, HTML_FILE), renderHtml(report, specSectionTitles()));
     if (this.opts.print !== false) {

@@ -52,6 +52,8 @@ function metaHtml(r: ConformanceReport): string {
   const profile = `vendor ${esc(p.vendor)} &middot; edition ${esc(p.edition)} &middot; paths ${esc(p.paths)} &middot; deviceAuth ${esc(p.deviceAuth)} &middot; desiredState ${esc(p.desiredState)} &middot; quantityFormat ${esc(p.quantityFormat)}`;
   const rows: [string, string][] = [
     ['Kit', `${esc(r.kit.name)} ${esc(r.kit.version)}`],
+    ['Component', componentHtml(r.component)],
+    ['Persona', `${esc(r.persona)} <span class="muted">&middot; edition ${esc(r.edition)}</span>`],
     ['Targets', (targets || '<span class="muted">not recorded (run without wfmck run)</span>') + (r.embedded ? ' <span class="muted">(embedded reference services)</span>' : '')],
     ['Profile', profile],
     ['Strictness', esc(r.strictness)],
@@ -60,7 +62,19 @@ function metaHtml(r: ConformanceReport): string {
     ['Run', `${esc(r.startedAt)} &rarr; ${esc(r.endedAt)} <span class="muted">(${esc(duration(r.startedAt, r.endedAt))})</span>`
       + (r.interrupted ? ' <span class="interrupted">interrupted: results are partial</span>' : '')],
   ];
+  rows.push(['Signature', signingHtml(r)]);
   return `<dl class="meta">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
+}
+
+function componentHtml(c: ConformanceReport['component']): string {
+  const parts = [c.vendor, c.name, c.version].filter((p): p is string => p !== undefined);
+  return parts.length > 0 ? esc(parts.join(' ')) : '<span class="muted">not configured (component.vendor, component.name, component.version)</span>';
+}
+
+// This page is itself a signed subject, so it can only point at the envelope written after it, never quote its digest.
+function signingHtml(r: ConformanceReport): string {
+  if (!r.signing) return '<span class="muted">not signed (wfmck run --sign)</span>';
+  return `signed: see <code>${esc(r.signing.envelope)}</code> beside this page; verify with <code>wfmck verify-report &lt;this folder&gt;</code>`;
 }
 
 function levelsHtml(s: ConformanceReport['summary']): string {

@@ -55,6 +55,10 @@ export function syntheticReport(): ConformanceReport {
   return buildReport({
     meta: {
       kit: { name: 'wfmck', version: '0.1.0' },
+      persona: 'wfm',
+      edition: 'seed',
+      component: { vendor: 'Example Corp', name: 'example-wfm', version: '1.2.3' },
+      signing: null,
       embedded: true,
       targets: { wfm: 'https://127.0.0.1:8443', identity: 'https://127.0.0.1:8444', registry: 'http://127.0.0.1:5000', registryRepository: 'wfmck/conformance' },
       profile: SEED_PROFILE,

@@ -1,0 +1,54 @@
+// Signs a finished report folder: conformance.json, conformance.html, junit.xml and every evidence file the report
+// names become the subjects of an in-toto Statement in a DSSE envelope, written after them (it is no subject itself,
+// so no digest is circular), with the public key and any certificate beside it.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ENVELOPE_FILE } from '../../fixtures/run-context.ts';
+import { listedEvidenceFiles } from '../evidence-files.ts';
+import { HTML_FILE, JSON_FILE } from '../requirement-reporter.ts';
+import { IN_TOTO_PAYLOAD_TYPE, keyIdOf, signEnvelope } from './dsse.ts';
+import type { SigningKey } from './keys.ts';
+import { isSafeSubjectName, predicateOf, statementOf } from './statement.ts';
+
+export const PUBLIC_KEY_FILE = 'conformance.pub.pem';
+export const CERTIFICATE_FILE = 'conformance.cert.pem';
+export const JUNIT_FILE = 'junit.xml';
+
+export class SignError extends Error {
+  readonly code = 'WFMCK_E_SIGN';
+}
+
+export interface SignResult {
+  envelopeFile: string;
+  keyId: string;
+  subjects: string[];
+}
+
+export function signReport(dir: string, key: SigningKey): SignResult {
+  const jsonPath = join(dir, JSON_FILE);
+  if (!existsSync(jsonPath)) throw new SignError(`nothing to sign: ${jsonPath} was not written`);
+  const jsonBytes = readFileSync(jsonPath);
+  let report: Record<string, unknown>;
+  try {
+    report = JSON.parse(jsonBytes.toString('utf8')) as Record<string, unknown>;
+  } catch (e) {
+    throw new SignError(`${jsonPath} is not JSON (${(e as Error).message})`);
+  }
+  // The HTML and JUnit are signed when present (an interrupted run may lack one); evidence the report names must be there.
+  const optional = [HTML_FILE, JUNIT_FILE].filter((f) => existsSync(join(dir, f)));
+  const evidence = listedEvidenceFiles(report);
+  for (const f of evidence) {
+    if (!isSafeSubjectName(f)) throw new SignError(`${JSON_FILE} names evidence "${f}" outside the report folder`);
+    if (!existsSync(join(dir, f))) throw new SignError(`${JSON_FILE} names evidence ${f}, which is not in ${dir}`);
+  }
+  const files = [{ name: JSON_FILE, bytes: jsonBytes }, ...[...optional, ...evidence].map((name) => ({ name, bytes: readFileSync(join(dir, name)) }))];
+  const statement = statementOf(files, predicateOf(report));
+  const keyId = keyIdOf(key.publicKey);
+  const envelope = signEnvelope(IN_TOTO_PAYLOAD_TYPE, Buffer.from(JSON.stringify(statement), 'utf8'), key.privateKey, keyId);
+  writeFileSync(join(dir, ENVELOPE_FILE), `${JSON.stringify(envelope, null, 2)}\n`);
+  writeFileSync(join(dir, PUBLIC_KEY_FILE), key.publicKey.export({ type: 'spki', format: 'pem' }));
+  // A certificate left by an earlier run in a reused folder would name another key.
+  if (key.certificatePem) writeFileSync(join(dir, CERTIFICATE_FILE), key.certificatePem);
+  else rmSync(join(dir, CERTIFICATE_FILE), { force: true });
+  return { envelopeFile: join(dir, ENVELOPE_FILE), keyId, subjects: files.map((f) => f.name) };
+}
