@@ -5,8 +5,9 @@
 //               warns), SHOULD warns (fails in strict), MAY only ever warns. `error` stays `error`: the requirement
 //               was not judged, so it is neither a pass nor a finding. With no test: `untestable` (catalog reason),
 //               `skip` for a client's duty (the device persona judges it), else `not-covered` (a gap, never a pass).
-import { isMandatory, type Level, type Observer, type Requirement } from '../spec/requirements.ts';
-import type { Strictness } from '../spec/profile.ts';
+//               A requirement of another edition (P10) is `skip` with the editions named, and never blocks a verdict.
+import { appliesTo, isMandatory, type Level, type Observer, type Requirement } from '../spec/requirements.ts';
+import { SEED_PROFILE, type Edition, type Strictness } from '../spec/profile.ts';
 import type { Exchange } from '../simulators/transport/types.ts';
 import type { Failure } from './failure.ts';
 import { compareSections } from './sections.ts';
@@ -56,6 +57,8 @@ export interface RequirementResult {
   faults?: FaultProof[];
   /** Checked by tests in this run, yet no fault shows the checks can fail: not trusted (STYLE habit 4). */
   unproven?: true;
+  /** Binds only targets of another edition than this run's (P10): skipped, never a gap. */
+  otherEdition?: true;
 }
 
 export interface FaultProof {
@@ -77,6 +80,12 @@ export const MAX_EVIDENCE = 20;
 export const JUDGED_OBSERVERS: readonly Observer[] = ['wfm', 'identity', 'registry'];
 export const CLIENT_REASON = "a device client's duty: judged by the device persona, not by a run against the services";
 export const NOT_COVERED_REASON = 'no test in this run checks it';
+/** The run's edition until a run passes its own (P10: `seed` is the default). */
+export const RUN_EDITION: Edition = SEED_PROFILE.edition;
+
+export function otherEditionReason(editions: readonly Edition[], run: Edition): string {
+  return `applies to edition ${editions.join(', ')}; this run is edition ${run}`;
+}
 
 // A warning is a finding, so it outranks a skip; an error or a failure outranks both.
 const TEST_RANK: Record<TestStatus, number> = { pass: 0, skip: 1, warn: 2, error: 3, fail: 4 };
@@ -126,14 +135,15 @@ function reasonFor(req: Requirement, status: RequirementStatus, tests: readonly 
 }
 
 /** One result per catalog requirement, in spec order; tests naming ids outside the catalog are the caller's problem. */
-export function buildMatrix(catalog: readonly Requirement[], records: readonly TestRecord[], strictness: Strictness, filtered = false): RequirementResult[] {
+export function buildMatrix(catalog: readonly Requirement[], records: readonly TestRecord[], strictness: Strictness, filtered = false, edition: Edition = RUN_EDITION): RequirementResult[] {
   const byId = new Map<string, TestRecord[]>();
   for (const r of records) for (const id of unique(r.requirementIds)) byId.set(id, [...(byId.get(id) ?? []), r]);
   const ordered = catalog.map((req, index) => ({ req, index })).sort((a, b) => compareSections(a.req.section, b.req.section) || a.index - b.index);
   return ordered.map(({ req }) => {
     const tests = byId.get(req.id) ?? [];
-    const status = requirementStatus(req, tests.map((t) => t.status), strictness);
-    const reason = reasonFor(req, status, tests, strictness, filtered);
+    const inEdition = appliesTo(req, edition);
+    const status = inEdition ? requirementStatus(req, tests.map((t) => t.status), strictness) : 'skip';
+    const reason = inEdition ? reasonFor(req, status, tests, strictness, filtered) : otherEditionReason(req.editions, edition);
     const evidence = status === 'pass' ? [] : tests.filter((t) => t.status === 'fail' || t.status === 'error').flatMap((t) => t.evidence ?? []).slice(0, MAX_EVIDENCE);
     return {
       id: req.id,
@@ -146,6 +156,7 @@ export function buildMatrix(catalog: readonly Requirement[], records: readonly T
       ...(reason !== undefined && { reason }),
       ...(req.errata !== undefined && { errata: req.errata }),
       ...(evidence.length > 0 && { evidence }),
+      ...(!inEdition && { otherEdition: true as const }),
     };
   });
 }
@@ -176,7 +187,7 @@ export function blockingLevel(level: Level, strictness: Strictness): boolean {
 export function verdictOf(results: readonly RequirementResult[], strictness: Strictness): Verdict {
   if (results.some((r) => r.status === 'fail')) return 'not-conformant';
   const open = results.some(
-    (r) => JUDGED_OBSERVERS.includes(r.observer) && blockingLevel(r.level, strictness) && r.status !== 'pass' && r.status !== 'warn',
+    (r) => !r.otherEdition && JUDGED_OBSERVERS.includes(r.observer) && blockingLevel(r.level, strictness) && r.status !== 'pass' && r.status !== 'warn',
   );
   return open ? 'incomplete' : 'conformant';
 }

@@ -2,6 +2,7 @@
 // Suites call requirementById so a test title can only name a requirement that exists.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import type { Edition } from './profile.ts';
 
 export type Level = 'MUST' | 'MUST NOT' | 'SHOULD' | 'SHOULD NOT' | 'MAY';
 export type Observer = 'wfm' | 'identity' | 'registry' | 'client' | 'untestable';
@@ -19,14 +20,18 @@ export interface Requirement {
   /** The reading the kit chose where the spec is ambiguous, and how strictness treats it. */
   readonly errata?: string;
   readonly source: Source;
+  /** The editions it applies to (P10); absent in the YAML = every edition. */
+  readonly editions: readonly Edition[];
 }
 
 export const LEVELS: readonly Level[] = ['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'MAY'];
 export const OBSERVERS: readonly Observer[] = ['wfm', 'identity', 'registry', 'client', 'untestable'];
 export const ID_PATTERN = /^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/;
 
+export const EDITIONS: readonly Edition[] = ['seed', 'miaf'];
+
 const SOURCES: readonly Source[] = ['interfaces', 'profiles'];
-const KEYS = new Set(['id', 'section', 'level', 'text', 'observer', 'reason', 'errata', 'source']);
+const KEYS = new Set(['id', 'section', 'level', 'text', 'observer', 'reason', 'errata', 'source', 'editions']);
 const SECTION_PATTERN: Record<Source, RegExp> = { interfaces: /^\d+(\.\d+)*$/, profiles: /^P\d+$/ };
 
 export function isMandatory(level: Level): boolean {
@@ -78,6 +83,7 @@ export function parseRequirements(yamlText: string, origin = 'requirements.yaml'
     const reason = str('reason', false);
     const errata = str('errata', false);
     const source = str('source', false) ?? 'interfaces';
+    const editions = editionList(e.editions, label, problems);
 
     if (id !== undefined) {
       if (!ID_PATTERN.test(id)) problems.push(`${label}: id must be UPPER-KEBAB with a prefix (${ID_PATTERN})`);
@@ -112,6 +118,7 @@ export function parseRequirements(yamlText: string, origin = 'requirements.yaml'
       ...(reason !== undefined && { reason }),
       ...(errata !== undefined && { errata }),
       source: source as Source,
+      editions: editions!,
     });
   });
 
@@ -121,6 +128,21 @@ export function parseRequirements(yamlText: string, origin = 'requirements.yaml'
   return out;
 }
 
+/** `editions: [seed]`: a non-empty list of distinct known editions, in EDITIONS order; absent = all. */
+function editionList(v: unknown, label: string, problems: string[]): Edition[] | undefined {
+  if (v === undefined) return [...EDITIONS];
+  if (!Array.isArray(v) || v.length === 0 || v.some((x) => !(EDITIONS as readonly unknown[]).includes(x)) || new Set(v).size !== v.length) {
+    problems.push(`${label}: editions must be a non-empty list of distinct values from ${EDITIONS.join(', ')}`);
+    return undefined;
+  }
+  return EDITIONS.filter((x) => v.includes(x));
+}
+
+/** Whether the requirement binds a target under test in this edition. */
+export function appliesTo(req: Pick<Requirement, 'editions'>, edition: Edition): boolean {
+  return req.editions.includes(edition);
+}
+
 let cache: { list: Requirement[]; byId: Map<string, Requirement> } | undefined;
 
 function catalog(): { list: Requirement[]; byId: Map<string, Requirement> } {
@@ -128,7 +150,10 @@ function catalog(): { list: Requirement[]; byId: Map<string, Requirement> } {
     const url = new URL('./requirements.yaml', import.meta.url);
     const list = parseRequirements(readFileSync(url, 'utf8'), url.pathname);
     // Frozen so one suite cannot change what another reads from the shared cache.
-    for (const r of list) Object.freeze(r);
+    for (const r of list) {
+      Object.freeze(r.editions);
+      Object.freeze(r);
+    }
     Object.freeze(list);
     cache = { list, byId: new Map(list.map((r) => [r.id, r])) };
   }

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { LEVELS, OBSERVERS, loadRequirements, type Level, type Observer, type Requirement } from '../../spec/requirements.ts';
 import type { Strictness } from '../../spec/profile.ts';
 import {
-  CLIENT_REASON, MAX_EVIDENCE, NOT_COVERED_REASON, TEST_STATUSES, buildMatrix, requirementStatus, summarize, verdictOf, worstTestStatus,
+  CLIENT_REASON, MAX_EVIDENCE, NOT_COVERED_REASON, RUN_EDITION, TEST_STATUSES, buildMatrix, otherEditionReason, requirementStatus, summarize, verdictOf, worstTestStatus,
   type RequirementStatus, type TestRecord, type TestStatus,
 } from '../../reports/matrix.ts';
 import { exchange } from './synthetic.ts';
@@ -15,7 +15,7 @@ const STRICTNESS: Strictness[] = ['strict', 'default', 'lenient'];
 const fcOpts = fcOptions(300);
 
 function req(id: string, level: Level, observer: Observer, extra: Partial<Requirement> = {}): Requirement {
-  return { id, section: '4.1', level, text: `${id} text`, observer, source: 'interfaces', ...(observer === 'untestable' && { reason: 'cannot be seen' }), ...extra };
+  return { id, section: '4.1', level, text: `${id} text`, observer, source: 'interfaces', editions: ['seed', 'miaf'], ...(observer === 'untestable' && { reason: 'cannot be seen' }), ...extra };
 }
 
 function rec(ids: string[], status: TestStatus, extra: Partial<TestRecord> = {}): TestRecord {
@@ -174,4 +174,38 @@ test('property: counts add up, mustFailed is exact, a conformant verdict has no 
     }),
     fcOpts,
   );
+});
+
+test('P10 editions: a requirement of another edition is skip with the editions named, never a gap, never blocking', () => {
+  const catalog = [
+    req('BOTH-1', 'MUST', 'wfm'),
+    req('MIAF-1', 'MUST', 'wfm', { editions: ['miaf'] }),
+    req('SEED-1', 'MUST', 'wfm', { editions: ['seed'] }),
+  ];
+  const records = [rec(['BOTH-1'], 'pass'), rec(['SEED-1'], 'pass')];
+  const seedRun = buildMatrix(catalog, records, 'default');
+  const byId = (m: typeof seedRun, id: string) => m.find((r) => r.id === id)!;
+  assert.equal(RUN_EDITION, 'seed', 'until a run passes its edition, it is seed');
+  assert.deepEqual(
+    { status: byId(seedRun, 'MIAF-1').status, reason: byId(seedRun, 'MIAF-1').reason, other: byId(seedRun, 'MIAF-1').otherEdition },
+    { status: 'skip', reason: 'applies to edition miaf; this run is edition seed', other: true },
+  );
+  assert.equal(byId(seedRun, 'SEED-1').status, 'pass');
+  assert.equal(byId(seedRun, 'SEED-1').otherEdition, undefined);
+  assert.equal(verdictOf(seedRun, 'default'), 'conformant');
+
+  const miafRun = buildMatrix(catalog, [rec(['BOTH-1'], 'pass'), rec(['MIAF-1'], 'fail')], 'default', false, 'miaf');
+  assert.equal(byId(miafRun, 'SEED-1').reason, otherEditionReason(['seed'], 'miaf'));
+  assert.equal(byId(miafRun, 'SEED-1').status, 'skip');
+  assert.equal(byId(miafRun, 'MIAF-1').status, 'fail');
+  assert.equal(verdictOf(miafRun, 'default'), 'not-conformant');
+});
+
+test('P10 editions: in the catalog, the seed run skips exactly the miaf-only entries and judges every seed one as before', () => {
+  const catalog = loadRequirements();
+  const m = buildMatrix(catalog, [], 'default');
+  const skipped = m.filter((r) => r.otherEdition).map((r) => r.id);
+  assert.deepEqual([...skipped].sort(), catalog.filter((r) => !r.editions.includes('seed')).map((r) => r.id).sort());
+  assert.ok(skipped.length >= 20, `only ${skipped.length} miaf-only entries`);
+  for (const r of m.filter((x) => !x.otherEdition)) assert.notEqual(r.reason?.startsWith('applies to edition'), true, r.id);
 });

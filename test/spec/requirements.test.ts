@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   ID_PATTERN,
+  appliesTo,
   isMandatory,
   loadRequirements,
   parseRequirements,
@@ -279,4 +280,25 @@ test('the validator reports every problem of a bad catalog at once', () => {
   }
   assert.throws(() => parseRequirements('id: X-Y', 'map.yaml'), /top level must be a list/);
   assert.throws(() => parseRequirements('- id: [', 'broken.yaml'), /not valid YAML/);
+});
+
+test('P10 editions: absent means both; a list names some; a bad list is a problem', () => {
+  const entry = (extra: string) => `- id: X-ED\n  section: P10\n  source: profiles\n  level: MUST\n  text: "t"\n  observer: wfm\n${extra}`;
+  assert.deepEqual(parseRequirements(entry(''))[0]!.editions, ['seed', 'miaf']);
+  assert.deepEqual(parseRequirements(entry('  editions: [miaf]\n'))[0]!.editions, ['miaf']);
+  assert.deepEqual(parseRequirements(entry('  editions: [miaf, seed]\n'))[0]!.editions, ['seed', 'miaf'], 'kept in a fixed order');
+  for (const bad of ['[]', '[rc3]', 'miaf', '[seed, seed]']) {
+    assert.throws(() => parseRequirements(entry(`  editions: ${bad}\n`)), /editions must be a non-empty list of distinct values from seed, miaf/, bad);
+  }
+  assert.equal(appliesTo({ editions: ['miaf'] }, 'seed'), false);
+  assert.equal(appliesTo({ editions: ['seed', 'miaf'] }, 'miaf'), true);
+});
+
+test('P10 editions: each miaf-only entry is a P10 profile reading, and every P10 entry names the editions it binds', () => {
+  const all = loadRequirements();
+  const miafOnly = all.filter((r) => !r.editions.includes('seed'));
+  assert.ok(miafOnly.length >= 20, `only ${miafOnly.length} miaf-only entries`);
+  for (const r of miafOnly) assert.deepEqual([r.section, r.source], ['P10', 'profiles'], r.id);
+  for (const r of all.filter((x) => x.section === 'P10')) assert.deepEqual(r.editions, ['miaf'], r.id);
+  assert.ok(Object.isFrozen(all[0]!.editions));
 });
