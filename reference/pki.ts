@@ -23,6 +23,8 @@ export interface LeafOptions {
   ipAddresses?: string[];
   uris?: string[];
   ca?: boolean;
+  /** KeyUsage flags instead of the defaults (digitalSignature; keyCertSign|cRLSign for a CA): for deliberately bad leaves. */
+  keyUsages?: x509.KeyUsageFlags;
   /** ExtendedKeyUsage: server, client or both (default both for leaves). */
   usage?: ('server' | 'client')[];
   keyAlgorithm?: KeyAlgorithm;
@@ -103,7 +105,7 @@ export async function issueCertificate(issuer: Issued, opts: LeafOptions): Promi
   const extensions: x509.Extension[] = [
     new x509.BasicConstraintsExtension(!!opts.ca, undefined, true),
     new x509.KeyUsagesExtension(
-      opts.ca ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign : x509.KeyUsageFlags.digitalSignature,
+      opts.keyUsages ?? (opts.ca ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign : x509.KeyUsageFlags.digitalSignature),
       true,
     ),
     await x509.AuthorityKeyIdentifierExtension.create(issuer.keys.publicKey),

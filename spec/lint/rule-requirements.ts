@@ -78,6 +78,14 @@ export const RULE_REQUIREMENTS: Readonly<Record<string, RuleRequirement>> = {
   'spiffe-id': r('BUNDLE-TRUSTDOMAIN-MATCH'),
   'trust-domain-mismatch': r('BUNDLE-TRUSTDOMAIN-MATCH'),
   'bundle-origin-covered': r('BUNDLE-CROSS-ORIGIN-TRUST'),
+  // spec/rules/svid-leaf.ts (P10, edition miaf)
+  'svid-leaf-ca': r('SVID-LEAF-NOT-CA'),
+  'svid-leaf-cert-sign': r('SVID-LEAF-NO-CERT-SIGN'),
+  'svid-one-uri-san': r('SVID-ONE-URI-SAN'),
+  'svid-spiffe-id': r('SVID-SPIFFE-SCHEME'),
+  'svid-validity': r('SVID-NOT-EXPIRED'),
+  'svid-trust-domain': r('SVID-TRUST-DOMAIN'),
+  'svid-key-algorithm': r('SVID-KEY-ALG'),
   // spec/rules/compose-archive.ts (§2.7 rules 1, 2, 3, 7)
   'one-top-level-directory': r('COMPOSE-ONE-TOP-DIR'),
   'no-absolute-path': r('COMPOSE-NO-ABS-PATH'),
