@@ -35,7 +35,7 @@ const communicationInterface: JsonSchema = {
 };
 
 /** `Y*` fields are optional: whether a device may omit them (identity-only see-thru gateway) is a rule. */
-const properties: JsonSchema = {
+export const propertiesSchema: JsonSchema = {
   type: 'object',
   required: ['id', 'vendor', 'modelNumber', 'serialNumber'],
   properties: {
@@ -58,7 +58,7 @@ const properties: JsonSchema = {
 };
 
 /** A string, a number, a boolean, an array of strings or an array of numbers (§2.1). */
-const labelValue: JsonSchema = {
+export const labelValueSchema: JsonSchema = {
   type: ['string', 'number', 'boolean', 'array'],
   anyOf: [
     { type: ['string', 'number', 'boolean'] },
@@ -73,8 +73,8 @@ export const deviceCapabilitiesSchema: JsonSchema = {
   type: 'object',
   required: ['properties'],
   properties: {
-    properties,
-    labels: { type: 'object', additionalProperties: labelValue },
+    properties: propertiesSchema,
+    labels: { type: 'object', additionalProperties: labelValueSchema },
   },
   patternProperties: { [EXTENSION_KEY_PATTERN]: { type: 'object' } },
   // Open root in the seed edition: §2.1 says a document is never rejected because of unknown extensions.

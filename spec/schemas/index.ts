@@ -5,11 +5,13 @@ import { SEED_PROFILE } from '../profile.ts';
 import { applicationDeploymentSchema } from './application-deployment.ts';
 import { applicationDescriptionSchema } from './application-description.ts';
 import { deviceCapabilitiesSchema } from './capabilities.ts';
+import { miafDeviceCapabilitiesSchema } from './miaf-capabilities.ts';
 import type { JsonSchema } from './common.ts';
 import { discoveryDocumentSchema } from './discovery.ts';
 import { toSchemaErrors, type SchemaError } from './errors.ts';
 import { appPackageManifestSchema, composeComponentManifestSchema, ociImageManifestSchema, tagListSchema } from './oci.ts';
 import { onboardingRequestSchema, onboardingResponseSchema } from './onboarding.ts';
+import { problemDetailsSchema } from './problem-details.ts';
 import { stateManifestSchema } from './state-manifest.ts';
 import { deploymentStatusReportSchema } from './status-report.ts';
 import { trustBundleSchema } from './trust-bundle.ts';
@@ -30,7 +32,10 @@ export type SchemaName =
   | 'TagList'
   | 'StateManifest'
   | 'ApplicationDeployment'
-  | 'ApplicationDescription';
+  | 'ApplicationDescription'
+  // P10 edition miaf
+  | 'MiafDeviceCapabilities'
+  | 'ProblemDetails';
 
 export type SchemaResult = { ok: true } | { ok: false; errors: SchemaError[] };
 
@@ -49,6 +54,8 @@ const BUILDERS: Record<SchemaName, (vendor: string) => JsonSchema> = {
   StateManifest: stateManifestSchema,
   ApplicationDeployment: () => applicationDeploymentSchema,
   ApplicationDescription: () => applicationDescriptionSchema,
+  MiafDeviceCapabilities: () => miafDeviceCapabilitiesSchema,
+  ProblemDetails: () => problemDetailsSchema,
 };
 
 const VENDOR_SPECIFIC = new Set<SchemaName>(['AppPackageManifest', 'ComposeComponentManifest', 'StateManifest']);
