@@ -169,6 +169,16 @@ export const RULE_REQUIREMENTS: Readonly<Record<string, RuleRequirement>> = {
   // spec/lint/compose-archive.ts: archives the kit cannot judge as written (§2.7)
   'compose-gzip-tar': r('COMPOSE-GZIP-TAR'),
   'tar-header-ambiguous': r('COMPOSE-VALIDATE-BEFORE-EXTRACT', 'kit'),
+  // spec/rules/wfm-retrieval.ts: the WFM's pulls judged from a registry's request log (§4.7, §5)
+  'manifest-pulled': r('REG-WFM-RETRIEVAL', 'kit'),
+  'versions-listed-first': r('REG-WFM-RETRIEVAL', 'kit'),
+  'each-layer-pulled': r('REG-WFM-RETRIEVAL', 'kit'),
+  'layers-after-manifest': r('REG-WFM-RETRIEVAL', 'kit'),
+  'pull-is-read-only': r('REG-WFM-OCI-PULL', 'kit'),
+  'manifest-accept': r('REG-WFM-OCI-PULL', 'kit'),
+  'blob-by-digest': r('REG-WFM-OCI-PULL', 'kit'),
+  'token-requested': r('AUTH-WFM-REGISTRY-TOKEN'),
+  'token-used': r('AUTH-WFM-REGISTRY-TOKEN'),
 };
 
 /** The requirement (and reading) of a rule; throws for a rule the table does not know, so a new rule cannot go unmapped. */
