@@ -5,6 +5,7 @@ import { createSvidCa, issueSvid, unsupportedPublicKey } from '../../../referenc
 import { issueCertificate } from '../../../reference/pki.ts';
 import { parseSvidLeaf, svidLeafFindings, uriSansOf } from '../../../spec/rules/svid-leaf.ts';
 import { requirementOfRule } from '../../../spec/lint/rule-requirements.ts';
+import { spiffeIdsOf } from '../../../spec/rules/spiffe-id.ts';
 
 const TD = 'wfmck.test';
 const ID = `spiffe://${TD}/platform/wfm/w/client/c`;
@@ -66,4 +67,11 @@ test('every finding names its catalog requirement', () => {
     'svid-key-algorithm': 'SVID-KEY-ALG',
   };
   for (const [rule, id] of Object.entries(expected)) assert.equal(requirementOfRule(rule).requirement, id, rule);
+});
+
+test('§2.5 spiffeIdsOf reads the same URI SANs and keeps the spiffe ones only', async () => {
+  const cert = (await issueCertificate(ca.root, { commonName: 'x', uris: [ID, 'https://example.org/a', 'SPIFFE://wfmck.test/b'], dnsNames: ['localhost'] })).cert;
+  assert.deepEqual(uriSansOf(cert), [ID, 'https://example.org/a', 'SPIFFE://wfmck.test/b']);
+  assert.deepEqual(spiffeIdsOf(cert), [ID, 'SPIFFE://wfmck.test/b']);
+  assert.deepEqual(spiffeIdsOf(ca.root.cert), [`spiffe://${TD}`]);
 });
