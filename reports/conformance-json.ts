@@ -100,7 +100,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       if (!known.has(id)) problems.push(`test "${r.title}" (${r.file}:${r.line}) names ${id}, which is not in spec/requirements.yaml`);
     }
   }
-  const requirements = withFaultProof(buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false), input.faults ?? FAULTS);
+  const requirements = withFaultProof(buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false, input.meta.edition), input.faults ?? FAULTS);
   return {
     ...input.meta,
     endedAt: input.endedAt,
