@@ -24,6 +24,8 @@ const reporter: ReporterDescription[] = [
   ['html', { outputFolder: join(out, 'playwright-report'), open: 'never' }],
   // conformance.json and conformance.html: the requirement matrix, the run's verdict.
   [requirementReporter, { outDir: out }],
+  // `wfmck run --shard i/n`: the shard's blob report, joined by `wfmck merge-reports`.
+  ...(process.env.WFMCK_BLOB_DIR ? [['blob', { outputDir: process.env.WFMCK_BLOB_DIR }] as ReporterDescription] : []),
 ];
 
 export default defineConfig({

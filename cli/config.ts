@@ -21,6 +21,8 @@ export interface Config {
   runs: number;
   hooks: Partial<Record<HookName, Extract<HookBinding, { kind: 'command' }>>>;
   grep?: string;
+  /** Playwright's --shard: run only slice `index` of `total`; `wfmck merge-reports` joins the shards' outputs. */
+  shard?: { index: number; total: number };
   out: string;
   workers: number;
   /** Faults of reference/faults/ switched on in the embedded default (never with a named target). */
@@ -82,6 +84,7 @@ export const FIELDS: readonly Field[] = [
     doc: `P5 hook ${name}: a shell command, or {command, timeoutMs}`, parse: hook,
   })),
   { key: 'grep', env: 'WFMCK_GREP', flag: 'grep', doc: 'run only tests whose title matches this regular expression', parse: regex },
+  { key: 'shard', env: 'WFMCK_SHARD', flag: 'shard', doc: "run only shard i/n of the suites (Playwright --shard); join the shards' outputs with `wfmck merge-reports`", parse: shardSpec },
   { key: 'out', env: 'WFMCK_OUT', flag: 'out', doc: 'output folder (default reports/out/<timestamp>)', parse: (raw, base) => resolve(base, text(raw)) },
   { key: 'workers', env: 'WFMCK_WORKERS', flag: 'workers', doc: `Playwright workers (default ${DEFAULT_WORKERS})`, parse: positiveInt },
   { key: 'faults', env: 'WFMCK_FAULTS', flag: 'fault', doc: 'comma-separated fault ids of reference/faults/ for the embedded default', parse: faultIds },
@@ -170,6 +173,7 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     runs: get<number>('runs') ?? RUNS_BY_STRICTNESS[strictness],
     hooks,
     grep: get('grep'),
+    ...(v.has('shard') && { shard: get<{ index: number; total: number }>('shard')! }),
     out: get<string>('out') ?? resolve(cwd, 'reports', 'out', stamp),
     workers: get<number>('workers') ?? DEFAULT_WORKERS,
     faults: get<string[]>('faults') ?? [],
@@ -296,6 +300,13 @@ function seed(raw: unknown): number {
   // fast-check seeds are 32-bit integers.
   if (n < -(2 ** 31) || n > 2 ** 31 - 1) throw new Error(`must be a 32-bit integer, not ${n}`);
   return n;
+}
+
+function shardSpec(raw: unknown): { index: number; total: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text(raw).trim());
+  const [index, total] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  if (!m || total < 1 || index < 1 || index > total) throw new Error(`expected i/n with 1 <= i <= n, not ${JSON.stringify(raw)}`);
+  return { index, total };
 }
 
 function regex(raw: unknown): string {

@@ -7,6 +7,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   sign: { summary: 'sign one Device API request (RFC 9421, profile P3), or print a curl command that sends it', load: () => import('./sign.ts') },
   fleet: { summary: 'simulate a fleet of devices and gateways against a WFM and write fleet-summary.json', load: () => import('./fleet.ts') },
   merge: { summary: "merge the fleet-summary.json of a fleet's shards (--shard i/n) into one", load: () => import('./merge.ts') },
+  'merge-reports': { summary: "join the reports of a sharded run (wfmck run --shard i/n) into one verdict", load: () => import('./merge-reports.ts') },
   run: { summary: 'certify a WFM, identity role and registry (or the embedded default): conformance.json/html, JUnit', load: () => import('./run.ts') },
   faults: { summary: 'prove every check can fail: run the suites against each fault of the reference services (faults.json)', load: () => import('./faults.ts') },
   publish: { summary: 'build an application package or compose component from a folder (§2.7) and push it to a registry', load: () => import('./publish.ts') },

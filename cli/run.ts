@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { prepareRun } from '../fixtures/global-setup.ts';
+import { BLOB_DIR, BLOB_DIR_ENV } from '../reports/blob.ts';
 import { FIELDS, RUN_FLAGS, namesTargets, resolveConfig, type Config } from './config.ts';
 import { runSigningKey, signRunReports } from './report-signing.ts';
 import { ENVELOPE_FILE } from '../fixtures/run-context.ts';
@@ -77,7 +78,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (code === null) say('Playwright ended without an exit code');
   const result = await verdict(join(config.out, 'conformance.json'));
-  say(result.line);
+  say(config.shard ? `shard ${config.shard.index}/${config.shard.total}, a partial report: ${result.line}` : result.line);
+  if (config.shard) say(`join every shard's output with: npx wfmck merge-reports <shard out dirs...> --out DIR`);
   printPaths(config, replayCommand(argv, config.seed));
   return signed && !signed.ok && result.code === EXIT_OK ? EXIT_USAGE : result.code;
 }
@@ -149,9 +151,12 @@ function runPlaywright(config: Config, env: Record<string, string>, signals: Sig
   const cli = join(dirname(createRequire(import.meta.url).resolve('@playwright/test/package.json')), 'cli.js');
   const args = [cli, 'test', '--config', join(root, 'playwright.config.ts'), '--workers', String(config.workers)];
   if (config.grep) args.push('--grep', config.grep);
+  // A shard also writes Playwright's blob report, which `wfmck merge-reports` joins with the other shards'.
+  if (config.shard) args.push('--shard', `${config.shard.index}/${config.shard.total}`);
+  const blob = config.shard ? { [BLOB_DIR_ENV]: join(config.out, BLOB_DIR) } : {};
   // Its own process group: a terminal's Ctrl-C reaches only wfmck, which forwards it once (a second SIGINT would
   // make Playwright stop without its reporters).
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, ...blob }, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
   signals.child = child;
   return new Promise((resolve, reject) => {
     child.once('error', reject);

@@ -118,7 +118,7 @@ function reasonFor(req: Requirement, status: RequirementStatus, tests: readonly 
     case 'untestable':
       return req.reason;
     case 'not-covered':
-      return filtered ? `${NOT_COVERED_REASON} (tests were filtered by --grep)` : NOT_COVERED_REASON;
+      return filtered ? `${NOT_COVERED_REASON} (tests were filtered by --grep or --shard)` : NOT_COVERED_REASON;
     case 'skip':
       if (tests.length === 0) return CLIENT_REASON;
       return unique(tests.filter((t) => t.status === 'skip').map((t) => t.reason ?? 'skipped')).join('; ');

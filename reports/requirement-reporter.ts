@@ -19,6 +19,8 @@ export interface RequirementReporterOptions {
   contextFile?: string;
   /** Print the one-line summary to stdout (default true). */
   print?: boolean;
+  /** Test files are named relative to this; default the config file's folder (merge-reports: the kit's root). */
+  rootDir?: string;
   /** Catalog to judge against; default spec/requirements.yaml. */
   catalog?: readonly Requirement[];
 }
@@ -59,7 +61,7 @@ export default class RequirementReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     [this.meta, this.outDir] = this.loadContext();
     this.suite = suite;
-    this.rootDir = config.configFile ? dirname(config.configFile) : config.rootDir;
+    this.rootDir = this.opts.rootDir ?? (config.configFile ? dirname(config.configFile) : config.rootDir);
     this.filtered = isFiltered(config);
   }
 
@@ -111,7 +113,7 @@ export default class RequirementReporter implements Reporter {
 function isFiltered(config: FullConfig, argv: readonly string[] = process.argv): boolean {
   const all = (g: RegExp | RegExp[]) => [g].flat().every((r) => r.source === '.*' || r.source === '(?:)');
   const inConfig = config.projects.some((p) => !all(p.grep) || p.grepInvert !== null) || !all(config.grep) || config.grepInvert !== null;
-  return inConfig || argv.some((a) => /^(-g|--grep|--grep-invert)(=|$)/.test(a));
+  return inConfig || config.shard !== null || argv.some((a) => /^(-g|--grep|--grep-invert)(=|$)/.test(a));
 }
 
 function kitVersion(): string {

@@ -110,6 +110,8 @@ test('bad values are usage errors with the source and a one-line reason', () => 
   usage(() => resolveConfig(['--seed', 'abc'], {}, cwd, opts), /--seed: expected an integer/);
   usage(() => resolveConfig(['--seed', String(2 ** 31)], {}, cwd, opts), /32-bit/);
   usage(() => resolveConfig(['--grep', '(['], {}, cwd, opts), /--grep: not a regular expression/);
+  usage(() => resolveConfig(['--shard', '3/2'], {}, cwd, opts), /--shard: expected i\/n with 1 <= i <= n/);
+  assert.deepEqual(resolveConfig(['--shard', '2/3'], {}, cwd, opts).shard, { index: 2, total: 3 });
   usage(() => resolveConfig(['--bogus'], {}, cwd, opts), /bogus/);
   usage(() => resolveConfig(['--config', 'missing.yaml'], {}, cwd, opts), /no such file/);
   usage(() => resolveConfig([], {}, folder('tls:\n  caFiles: [nope.pem]\n'), opts), /tls\.caFiles: no such file/);

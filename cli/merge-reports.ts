@@ -1,0 +1,103 @@
+// `wfmck merge-reports <dirs...> --out DIR`: the outputs of a sharded conformance run (`wfmck run --shard i/n`, one
+// per machine) as one run: Playwright's merge-reports over the shards' blob reports, with the kit's requirement
+// reporter, JUnit and HTML. One shard's conformance.json is never a verdict; the merged one is.
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { BLOB_DIR } from '../reports/blob.ts';
+import type { RunContext } from '../fixtures/run-context.ts';
+import { timestamp } from '../reports/requirement-reporter.ts';
+import { verdict } from './run.ts';
+import { UsageError } from './usage.ts';
+
+const HELP = `usage: wfmck merge-reports <shard out dir>... [--out DIR]
+
+Joins the outputs of \`wfmck run --shard i/n\` (every shard, same seed) into one run's reports: conformance.json and
+conformance.html (the verdict), junit.xml and Playwright's report. Exit codes as \`wfmck run\`: 0 no MUST failed,
+1 a requirement failed, 2 for missing or mismatched shards.
+  --out DIR   where the merged reports go (default reports/out/merged-<timestamp>)
+`;
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help) return void process.stdout.write(HELP), 0;
+  if (positionals.length === 0) throw new UsageError('merge-reports: name the output folder of every shard');
+  const out = resolve(values.out ?? join('reports', 'out', `merged-${timestamp(new Date())}`));
+  const shards = await Promise.all(positionals.map((dir) => readShard(resolve(dir))));
+  checkComplete(shards);
+
+  const blobs = await mkdtemp(join(tmpdir(), 'wfmck-blobs-'));
+  try {
+    for (const s of shards) for (const zip of s.zips) await cp(join(s.dir, BLOB_DIR, zip), join(blobs, zip));
+    const config = join(blobs, 'merge.config.mjs');
+    await writeFile(config, mergeConfig(out, join(shards[0]!.dir, 'run-context.json')));
+    const code = await playwright(['merge-reports', '--config', config, blobs]);
+    if (code !== 0) say(`Playwright merge-reports exited ${code}`);
+  } finally {
+    await rm(blobs, { recursive: true, force: true });
+  }
+  const result = await verdict(join(out, 'conformance.json'));
+  say(`${shards.length} shards merged: ${result.line}`);
+  say(`requirement matrix  ${join(out, 'conformance.html')}`);
+  return result.code;
+}
+
+interface Shard {
+  dir: string;
+  seed: number;
+  shard: { index: number; total: number };
+  zips: string[];
+}
+
+async function readShard(dir: string): Promise<Shard> {
+  let context: RunContext;
+  try {
+    context = JSON.parse(await readFile(join(dir, 'run-context.json'), 'utf8')) as RunContext;
+  } catch {
+    throw new UsageError(`merge-reports: ${dir} has no readable run-context.json: is it the --out of a wfmck run?`);
+  }
+  const zips = (await readdir(join(dir, BLOB_DIR)).catch(() => [] as string[])).filter((f) => f.endsWith('.zip'));
+  if (!context.shard || zips.length === 0) throw new UsageError(`merge-reports: ${dir} has no ${BLOB_DIR}/*.zip: was it run with --shard?`);
+  return { dir, seed: context.seed, shard: context.shard, zips };
+}
+
+/** Every shard once, all of one run (same seed): a missing shard would leave requirements uncovered unnoticed. */
+function checkComplete(shards: Shard[]): void {
+  const seeds = new Set(shards.map((s) => s.seed));
+  if (seeds.size > 1) throw new UsageError(`merge-reports: the shards ran with different seeds (${[...seeds].join(', ')}): not one run`);
+  const total = shards[0]!.shard.total;
+  if (shards.some((s) => s.shard.total !== total)) throw new UsageError('merge-reports: the shards split the suites differently (--shard i/n with different n)');
+  const seen = shards.map((s) => s.shard.index);
+  const twice = seen.find((i, k) => seen.indexOf(i) !== k);
+  if (twice !== undefined) throw new UsageError(`merge-reports: shard ${twice}/${total} is given twice`);
+  const missing = Array.from({ length: total }, (_, k) => k + 1).filter((i) => !seen.includes(i));
+  if (missing.length) throw new UsageError(`merge-reports: shard(s) ${missing.map((i) => `${i}/${total}`).join(', ')} missing: their requirements would read as not covered`);
+}
+
+function mergeConfig(out: string, contextFile: string): string {
+  const reporter = [
+    [join(root, 'reports', 'requirement-reporter.ts'), { outDir: out, contextFile, rootDir: root }],
+    ['junit', { outputFile: join(out, 'junit.xml') }],
+    ['html', { outputFolder: join(out, 'playwright-report'), open: 'never' }],
+  ];
+  return `export default ${JSON.stringify({ testDir: join(root, 'suites'), reporter }, null, 2)};\n`;
+}
+
+function playwright(args: string[]): Promise<number | null> {
+  const cli = join(dirname(createRequire(import.meta.url).resolve('@playwright/test/package.json')), 'cli.js');
+  const child = spawn(process.execPath, [cli, ...args], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  return new Promise((res, rej) => {
+    child.once('error', rej);
+    child.once('exit', (code) => res(code));
+  });
+}
+
+function say(line: string): void {
+  process.stdout.write(`wfmck merge-reports: ${line}\n`);
+}
