@@ -56,7 +56,18 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 }
 
 /** Device API paths under {base_url} (interfaces.md §4, P2-P4). */
-export function deviceApiPaths(profile: Profile) {
+export type DeviceApiPaths = ReturnType<typeof buildDeviceApiPaths>;
+
+const pathsByProfile = new WeakMap<Profile, DeviceApiPaths>();
+
+/** The Device API paths of a profile; one object per profile, shared by every client (a fleet holds 100,000). */
+export function deviceApiPaths(profile: Profile): DeviceApiPaths {
+  let paths = pathsByProfile.get(profile);
+  if (!paths) pathsByProfile.set(profile, (paths = buildDeviceApiPaths(profile)));
+  return paths;
+}
+
+function buildDeviceApiPaths(profile: Profile) {
   const enc = (deviceId: string) => deviceId.split('/').map(encodeURIComponent).join('/');
   return {
     certificate: profile.certificatePath,
