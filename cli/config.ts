@@ -12,7 +12,7 @@ import { isLoopbackHost } from '../spec/loopback.ts';
 import { resolveFaults } from '../reference/faults/catalog.ts';
 
 export interface Config {
-  targets: { wfm?: string; identity?: string; discovery?: string; trustBundleUri?: string; extraDiscovery?: string[]; registry?: string; registryRepository: string };
+  targets: { wfm?: string; identity?: string; discovery?: string; trustBundleUri?: string; extraDiscovery?: string[]; registry?: string; registryRepository: string; kitRegistry?: boolean };
   tls: { caFiles: string[] };
   deviceCa?: { certFile: string; keyFile: string };
   profile: Profile;
@@ -91,6 +91,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'component.vendor', env: 'WFMCK_COMPONENT_VENDOR', flag: 'component-vendor', doc: 'vendor of the component under test, as the report names it', parse: text },
   { key: 'component.name', env: 'WFMCK_COMPONENT_NAME', flag: 'component-name', doc: 'name of the component under test', parse: text },
   { key: 'component.version', env: 'WFMCK_COMPONENT_VERSION', flag: 'component-version', doc: 'version of the component under test', parse: text },
+  { key: 'targets.kitRegistry', env: 'WFMCK_KIT_REGISTRY', flag: 'kit-registry', boolean: true, doc: "the WFM's assignDeployment hook takes package {repository, version} and pulls from a registry the kit runs on 127.0.0.1 (plain HTTP): enables the §4.7 retrieval checks", parse: bool },
   { key: 'signing.sign', env: 'WFMCK_SIGN', flag: 'sign', boolean: true, doc: 'sign the reports (conformance.dsse.json); without keyFile, with a P-256 key made for the run', parse: bool },
   { key: 'signing.keyFile', env: 'WFMCK_SIGNING_KEY', flag: 'signing-key', doc: 'PEM PKCS#8 ECDSA P-256 private key that signs the reports (implies sign)', parse: file },
   { key: 'signing.certFile', env: 'WFMCK_SIGNING_CERT', flag: 'signing-cert', doc: 'PEM certificate of that key, shipped beside the envelope', parse: file },
@@ -164,6 +165,7 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
       trustBundleUri: get('targets.trustBundleUri'), registry: get('targets.registry'),
       ...(v.has('targets.extraDiscovery') && { extraDiscovery: get<string[]>('targets.extraDiscovery') }),
       registryRepository: get('targets.registryRepository') ?? DEFAULT_REGISTRY_REPOSITORY,
+      ...(get<boolean>('targets.kitRegistry') && { kitRegistry: true }),
     },
     tls: { caFiles: get<string[]>('tls.caFiles') ?? [] },
     ...(certFile && keyFile && { deviceCa: { certFile, keyFile } }),

@@ -112,6 +112,9 @@ test('bad values are usage errors with the source and a one-line reason', () => 
   usage(() => resolveConfig(['--grep', '(['], {}, cwd, opts), /--grep: not a regular expression/);
   usage(() => resolveConfig(['--shard', '3/2'], {}, cwd, opts), /--shard: expected i\/n with 1 <= i <= n/);
   assert.deepEqual(resolveConfig(['--shard', '2/3'], {}, cwd, opts).shard, { index: 2, total: 3 });
+  assert.equal(resolveConfig(['--kit-registry'], {}, cwd, opts).targets.kitRegistry, true);
+  assert.equal(resolveConfig([], { WFMCK_KIT_REGISTRY: '1' }, cwd, opts).targets.kitRegistry, true);
+  assert.equal(resolveConfig([], {}, cwd, opts).targets.kitRegistry, undefined);
   usage(() => resolveConfig(['--bogus'], {}, cwd, opts), /bogus/);
   usage(() => resolveConfig(['--config', 'missing.yaml'], {}, cwd, opts), /no such file/);
   usage(() => resolveConfig([], {}, folder('tls:\n  caFiles: [nope.pem]\n'), opts), /tls\.caFiles: no such file/);
