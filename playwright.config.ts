@@ -4,6 +4,7 @@ import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { conformanceReporters } from './reports/reporters.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -16,14 +17,10 @@ function outDir(): string {
 }
 
 const out = outDir();
-const requirementReporter = join(root, 'reports', 'requirement-reporter.ts');
 
 const reporter: ReporterDescription[] = [
   [process.env.CI ? 'line' : 'list'],
-  ['junit', { outputFile: join(out, 'junit.xml') }],
-  ['html', { outputFolder: join(out, 'playwright-report'), open: 'never' }],
-  // conformance.json and conformance.html: the requirement matrix, the run's verdict.
-  [requirementReporter, { outDir: out }],
+  ...conformanceReporters(out),
   // `wfmck run --shard i/n`: the shard's blob report, joined by `wfmck merge-reports`.
   ...(process.env.WFMCK_BLOB_DIR ? [['blob', { outputDir: process.env.WFMCK_BLOB_DIR }] as ReporterDescription] : []),
 ];

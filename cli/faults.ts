@@ -4,7 +4,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { randomInt } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -15,6 +14,7 @@ import { judgeRun, type RunOutcome, type RunReport } from '../reports/faults/jud
 import { quickSubset, repeatSeed, runArgs, runDirName, type FaultEntry, type RunSpec } from '../reports/faults/plan.ts';
 import { unprovenRequirements } from '../reports/faults/proof.ts';
 import { faultList, faultsTable, notes, seconds, summaryLine } from '../reports/faults/table.ts';
+import { playwrightCli } from './playwright.ts';
 import { EXIT_OK, UsageError } from './usage.ts';
 
 const DEFAULT_CONCURRENCY = 2;
@@ -218,10 +218,9 @@ async function runOne(job: Job, stop: Stop): Promise<Done> {
 
 /** Every requirement a suite test names, from Playwright's listing (no test runs); its failure is a harness problem. */
 async function listChecks(out: string): Promise<{ checked: string[]; problems: string[] }> {
-  const cli = join(dirname(createRequire(import.meta.url).resolve('@playwright/test/package.json')), 'cli.js');
   const env: NodeJS.ProcessEnv = { ...process.env, WFMCK_OUT: out };
   delete env.WFMCK_CONTEXT;
-  const child = spawn(process.execPath, [cli, 'test', '--list', '--reporter=json', '--config', join(root, 'playwright.config.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [playwrightCli(), 'test', '--list', '--reporter=json', '--config', join(root, 'playwright.config.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'ignore'] });
   let text = '';
   child.stdout.on('data', (d: Buffer) => (text += d.toString('utf8')));
   await new Promise<void>((res) => child.once('close', () => res()));

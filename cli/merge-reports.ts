@@ -3,12 +3,13 @@
 // reporter, JUnit and HTML. One shard's conformance.json is never a verdict; the merged one is.
 import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BLOB_DIR } from '../reports/blob.ts';
+import { conformanceReporters } from '../reports/reporters.ts';
+import { playwrightCli } from './playwright.ts';
 import type { RunContext } from '../fixtures/run-context.ts';
 import { timestamp } from '../reports/requirement-reporter.ts';
 import { verdict } from './run.ts';
@@ -81,17 +82,12 @@ function checkComplete(shards: Shard[]): void {
 }
 
 function mergeConfig(out: string, contextFile: string): string {
-  const reporter = [
-    [join(root, 'reports', 'requirement-reporter.ts'), { outDir: out, contextFile, rootDir: root }],
-    ['junit', { outputFile: join(out, 'junit.xml') }],
-    ['html', { outputFolder: join(out, 'playwright-report'), open: 'never' }],
-  ];
+  const reporter = conformanceReporters(out, { contextFile, rootDir: root });
   return `export default ${JSON.stringify({ testDir: join(root, 'suites'), reporter }, null, 2)};\n`;
 }
 
 function playwright(args: string[]): Promise<number | null> {
-  const cli = join(dirname(createRequire(import.meta.url).resolve('@playwright/test/package.json')), 'cli.js');
-  const child = spawn(process.execPath, [cli, ...args], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [playwrightCli(), ...args], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   return new Promise((res, rej) => {
     child.once('error', rej);
     child.once('exit', (code) => res(code));

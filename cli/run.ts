@@ -3,14 +3,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { prepareRun } from '../fixtures/global-setup.ts';
 import { BLOB_DIR, BLOB_DIR_ENV } from '../reports/blob.ts';
 import { FIELDS, RUN_FLAGS, namesTargets, resolveConfig, type Config } from './config.ts';
+import { playwrightCli } from './playwright.ts';
 import { runSigningKey, signRunReports } from './report-signing.ts';
 import { ENVELOPE_FILE } from '../fixtures/run-context.ts';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE } from './usage.ts';
@@ -148,8 +148,7 @@ function probeReason(e: Error & { code?: string; cause?: unknown }): string {
 }
 
 function runPlaywright(config: Config, env: Record<string, string>, signals: Signals): Promise<number | null> {
-  const cli = join(dirname(createRequire(import.meta.url).resolve('@playwright/test/package.json')), 'cli.js');
-  const args = [cli, 'test', '--config', join(root, 'playwright.config.ts'), '--workers', String(config.workers)];
+  const args = [playwrightCli(), 'test', '--config', join(root, 'playwright.config.ts'), '--workers', String(config.workers)];
   if (config.grep) args.push('--grep', config.grep);
   // A shard also writes Playwright's blob report, which `wfmck merge-reports` joins with the other shards'.
   if (config.shard) args.push('--shard', `${config.shard.index}/${config.shard.total}`);
