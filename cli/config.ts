@@ -10,6 +10,7 @@ import { HOOK_NAMES, type HookBinding, type HookName } from '../fixtures/run-con
 import { UsageError } from './usage.ts';
 import { isLoopbackHost } from '../spec/loopback.ts';
 import { resolveFaults } from '../reference/faults/catalog.ts';
+import { parseShard } from '../simulators/fleet/shard.ts';
 
 export interface Config {
   targets: { wfm?: string; identity?: string; discovery?: string; trustBundleUri?: string; extraDiscovery?: string[]; registry?: string; registryRepository: string; kitRegistry?: boolean };
@@ -305,10 +306,9 @@ function seed(raw: unknown): number {
 }
 
 function shardSpec(raw: unknown): { index: number; total: number } {
-  const m = /^(\d+)\/(\d+)$/.exec(text(raw).trim());
-  const [index, total] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
-  if (!m || total < 1 || index < 1 || index > total) throw new Error(`expected i/n with 1 <= i <= n, not ${JSON.stringify(raw)}`);
-  return { index, total };
+  const shard = parseShard(text(raw));
+  if (!shard) throw new Error(`expected i/n with 1 <= i <= n, not ${JSON.stringify(raw)}`);
+  return shard;
 }
 
 function regex(raw: unknown): string {

@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { isFaultName, type FaultMix } from '../data/faults.ts';
 import type { QuantityFormat } from '../../spec/rules/quantity.ts';
 import { DEFAULT_TIMEOUT_MS } from '../transport/limits.ts';
+import { parseShard } from './shard.ts';
 
 export interface Shard {
   /** 0-based; written `i/n` with i from 1, as Playwright's --shard. */
@@ -189,10 +190,9 @@ function faultEntries(v: unknown, key: string): [string, unknown][] {
 }
 
 function shard(v: unknown, key: string): Shard {
-  const m = typeof v === 'string' ? /^(\d+)\/(\d+)$/.exec(v.trim()) : null;
-  const [i, n] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
-  if (!(n >= 1 && i >= 1 && i <= n)) throw new FleetSpecError(`${key}: expected i/n with 1 ≤ i ≤ n (as 2/4), got ${JSON.stringify(v)}`);
-  return { index: i - 1, count: n };
+  const parsed = parseShard(v);
+  if (!parsed) throw new FleetSpecError(`${key}: expected i/n with 1 ≤ i ≤ n (as 2/4), got ${JSON.stringify(v)}`);
+  return { index: parsed.index - 1, count: parsed.total };
 }
 
 function idPrefix(v: unknown, key: string): string {
