@@ -4,6 +4,7 @@ import { OCI_INDEX, OCI_MANIFEST } from '../spec/media-types.ts';
 import { digestOf } from '../spec/rules/desired-state.ts';
 import { bearerChallenge, nextLink } from './transport/header-params.ts';
 import type { Exchange, HttpResponse, RequestOptions, Transport } from './transport/types.ts';
+import { tokenOf, tokenRequestUrl } from './transport/token-flow.ts';
 
 export type RegistryAuth =
   | { kind: 'anonymous' }
@@ -183,22 +184,13 @@ export class RegistryClient {
 
   /** Distribution token spec: GET realm?service&scope, with basic credentials when configured; `token` or `access_token`. */
   private async fetchToken(challenge: Record<string, string>): Promise<string | undefined> {
-    let realm: URL;
-    try {
-      realm = new URL(challenge['realm']!);
-    } catch {
-      return undefined;
-    }
-    if (realm.protocol !== 'https:' && realm.protocol !== 'http:') return undefined;
-    if (challenge['service'] !== undefined) realm.searchParams.set('service', challenge['service']);
-    for (const scope of (challenge['scope'] ?? '').split(' ').filter(Boolean)) realm.searchParams.append('scope', scope);
+    const realm = tokenRequestUrl(challenge);
+    if (!realm) return undefined;
     const headers = this.auth.kind === 'basic' ? { authorization: basic(this.auth.username, this.auth.password) } : undefined;
     const response = await this.transport.request({ method: 'GET', url: realm.href, retry: 'idempotent', ...(headers ? { headers } : {}) });
     if (response.status !== 200) return undefined;
     try {
-      const body = response.json() as { token?: unknown; access_token?: unknown } | null;
-      const token = body?.token ?? body?.access_token;
-      return typeof token === 'string' && token !== '' ? token : undefined;
+      return tokenOf(response.json());
     } catch {
       return undefined;
     }

@@ -1,7 +1,7 @@
 // Rewrites of served JSON documents for response faults, and for the registry ones that keep digests consistent, so a
 // fault breaks a package or compose rule and not, by accident, the digest rules: a manifest edited when pulled by tag
 // gets its new Docker-Content-Digest, and a swapped layer is named by the new bytes' digest, which the blob route serves.
-import { createHash } from 'node:crypto';
+import { sha256Digest } from '../registry/grammar.ts';
 import type { AnswerView } from './types.ts';
 
 export type Json = Record<string, unknown>;
@@ -15,10 +15,6 @@ const COMPOSE_LAYER = /\.component\.compose\.tar\+gzip$/;
 
 /** Bytes of swapped layers by digest: content-addressed, so one map serves every registry instance. */
 const swapped = new Map<string, Buffer>();
-
-export function sha256(bytes: Uint8Array): string {
-  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-}
 
 export function layersOf(m: Json): Json[] {
   return Array.isArray(m.layers) ? m.layers.filter((l): l is Json => typeof l === 'object' && l !== null) : [];
@@ -55,7 +51,7 @@ function manifestByTag(a: AnswerView): { name: string; tag: string } | undefined
 /** Serves `doc` as the manifest answer, with the digest header of its new bytes. */
 export function serveManifest(a: AnswerView, doc: Json): AnswerView {
   const body = Buffer.from(JSON.stringify(doc));
-  return { ...a, headers: { ...a.headers, 'docker-content-digest': sha256(body) }, body };
+  return { ...a, headers: { ...a.headers, 'docker-content-digest': sha256Digest(body) }, body };
 }
 
 /** Edits the manifests `select` picks when pulled by tag; `change` edits in place (false: leave this one). */
@@ -90,7 +86,7 @@ export function swapLayer(select: (m: Json) => boolean, layer: (l: Json) => bool
     const picked = layersOf(m).filter(layer);
     for (const l of picked) {
       const body = bytes(l, at, m);
-      const digest = sha256(body);
+      const digest = sha256Digest(body);
       swapped.set(digest, body);
       Object.assign(l, { digest, size: body.length });
     }

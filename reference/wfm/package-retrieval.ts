@@ -5,6 +5,7 @@ import { OCI_MANIFEST } from '../../spec/media-types.ts';
 import { isLoopbackHost } from '../../spec/loopback.ts';
 import { digestOf } from '../../spec/rules/desired-state.ts';
 import type { ActiveFaults } from '../faults/types.ts';
+import { nextLink } from '../../simulators/transport/header-params.ts';
 import { pullToken } from './registry-token.ts';
 
 /** The application package an assignment deploys: `oci://<registry host>/<name>` and the version (a tag). */
@@ -93,7 +94,7 @@ async function listTags(session: Session, name: string): Promise<string[]> {
     const res = await session.get(path);
     const doc = JSON.parse((await body(res, `tag list of ${name}`)).toString('utf8')) as { tags?: unknown };
     if (Array.isArray(doc.tags)) tags.push(...doc.tags.map(String));
-    path = /<([^>]+)>\s*;\s*rel="?next"?/.exec(res.headers.get('link') ?? '')?.[1];
+    path = nextLink(res.headers.get('link') ?? undefined, res.url);
   }
   return tags;
 }

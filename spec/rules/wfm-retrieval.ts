@@ -1,6 +1,7 @@
 // §4.7 retrieval workflow and §5 registry tokens, judged from the requests a registry received while a WFM pulled
 // one package. Pure: the recorded requests in, findings out.
 import { OCI_MANIFEST } from '../media-types.ts';
+import { DIGEST_PATTERN } from '../schemas/common.ts';
 import { finding, type Finding } from './finding.ts';
 
 /** One request as the watching registry saw it. */
@@ -23,7 +24,7 @@ export interface PulledPackage {
   layerDigests: string[];
 }
 
-const DIGEST = /^[a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-zA-Z0-9=_-]+$/;
+const DIGEST = new RegExp(DIGEST_PATTERN);
 
 function kindOf(p: RecordedPull, name: string): 'tags' | 'manifest' | 'blob' | undefined {
   if (p.path === `/v2/${name}/tags/list`) return 'tags';
