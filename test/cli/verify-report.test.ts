@@ -121,8 +121,9 @@ test('an interrupted signed run is signed too: what the reporter wrote on SIGINT
     let signed = false;
     for await (const line of lines) {
       seen.push(line);
-      // The first finished test: Playwright is running, so the interrupt reaches its reporters.
-      if (/^\s+(✓|✘|-)\s+\d+/.test(line) && !child.killed) child.kill('SIGINT');
+      // The first test line (a finished one on a terminal, `[1/195] …` as it starts under CI=true): Playwright is
+      // running, so the interrupt reaches its reporters.
+      if (/^\s*(\[\d+\/\d+\]|(✓|✘|-)\s+\d+)/.test(line) && !child.killed) child.kill('SIGINT');
       if (/^wfmck run: signed \d+ files/.test(line)) signed = true;
     }
     const [code] = await exited;
