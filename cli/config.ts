@@ -13,7 +13,7 @@ import { resolveFaults } from '../reference/faults/catalog.ts';
 import { parseShard } from '../simulators/fleet/shard.ts';
 
 export interface Config {
-  targets: { wfm?: string; identity?: string; discovery?: string; trustBundleUri?: string; extraDiscovery?: string[]; registry?: string; registryRepository: string; kitRegistry?: boolean };
+  targets: { wfm?: string; identity?: string; discovery?: string; trustBundleUri?: string; extraDiscovery?: string[]; registry?: string; registryRepository: string; kitRegistry?: boolean; trustDomain?: string; wfmId?: string };
   tls: { caFiles: string[] };
   deviceCa?: { certFile: string; keyFile: string };
   profile: Profile;
@@ -67,7 +67,9 @@ export const FIELDS: readonly Field[] = [
   { key: 'tls.caFiles', env: 'WFMCK_CA_FILES', doc: `PEM files of the CAs of the targets' certificates (env: "${delimiter}"-separated)`, parse: files },
   { key: 'deviceCa.certFile', env: 'WFMCK_DEVICE_CA_CERT', doc: 'CA certificate whose leaves the WFM trusts at onboarding', parse: file },
   { key: 'deviceCa.keyFile', env: 'WFMCK_DEVICE_CA_KEY', doc: 'private key of that CA (else the trustClientCertificate hook)', parse: file },
-  { key: 'profile.edition', env: 'WFMCK_PROFILE_EDITION', doc: 'P10 preset under the values below', parse: oneOf('seed', 'miaf') },
+  { key: 'edition', env: 'WFMCK_EDITION', flag: 'edition', doc: 'P10 edition of the standard: seed (interfaces.md) or miaf (1.0.0-rc.3: mTLS with SVIDs); presets the profile values below', parse: oneOf('seed', 'miaf') },
+  { key: 'targets.trustDomain', env: 'WFMCK_TRUST_DOMAIN', doc: 'miaf: the SPIFFE trust domain of the WFM and its clients', parse: pattern(/^[a-z0-9._-]+$/, 'a SPIFFE trust domain name') },
+  { key: 'targets.wfmId', env: 'WFMCK_WFM_ID', doc: 'miaf: the <wfm-id> of the WFM\'s SPIFFE ID spiffe://<trust-domain>/<vendor>/wfm/<wfm-id>', parse: pattern(/^[A-Za-z0-9._-]+$/, 'one SPIFFE path segment') },
   { key: 'profile.vendor', env: 'WFMCK_PROFILE_VENDOR', doc: 'P1 vendor token', parse: pattern(/^[a-z0-9]+$/, 'lowercase letters and digits') },
   { key: 'profile.certificatePath', env: 'WFMCK_PROFILE_CERTIFICATE_PATH', doc: 'P2 Certificate API path', parse: pattern(/^\/\S*$/, 'an absolute path') },
   { key: 'profile.deviceAuth', env: 'WFMCK_PROFILE_DEVICE_AUTH', doc: 'P3 request authentication', parse: oneOf('signature', 'mtls', 'none') },
@@ -76,6 +78,11 @@ export const FIELDS: readonly Field[] = [
   { key: 'profile.desiredState', env: 'WFMCK_PROFILE_DESIRED_STATE', doc: 'P4 desired state delivery', parse: oneOf('v1', 'hook') },
   { key: 'profile.quantityFormat', env: 'WFMCK_PROFILE_QUANTITY_FORMAT', doc: 'P8 memory/storage form the simulators send', parse: oneOf('spaced', 'compact') },
   { key: 'profile.digestAlgorithm', env: 'WFMCK_PROFILE_DIGEST_ALGORITHM', doc: 'P4 digest algorithm', parse: oneOf('sha256') },
+  { key: 'profile.deploymentsPath', env: 'WFMCK_PROFILE_DEPLOYMENTS_PATH', doc: 'P4/P10 desired state under /api/v1/clients/{id} or the caller\'s /api/v1/deployments', parse: oneOf('per-client', 'caller') },
+  { key: 'profile.errors', env: 'WFMCK_PROFILE_ERRORS', doc: 'P6/P10 error bodies', parse: oneOf('p6', 'problem-details') },
+  { key: 'profile.problemTypeBase', env: 'WFMCK_PROFILE_PROBLEM_TYPE_BASE', doc: 'P10 namespace of reserved problem types', parse: oneOf('either', 'management-interface', 'specification') },
+  { key: 'profile.capabilitiesRoot', env: 'WFMCK_PROFILE_CAPABILITIES_ROOT', doc: '§2.1/P10 open or closed capabilities root', parse: oneOf('open', 'closed') },
+  { key: 'profile.tlsMinVersion', env: 'WFMCK_PROFILE_TLS_MIN_VERSION', doc: 'P10 lowest TLS version by default', parse: oneOf('TLSv1.2', 'TLSv1.3') },
   { key: 'profile.hookTimeoutMs', env: 'WFMCK_PROFILE_HOOK_TIMEOUT_MS', doc: 'P5 default hook timeout (30000)', parse: positiveInt },
   { key: 'strictness', env: 'WFMCK_STRICTNESS', flag: 'strictness', doc: 'P9 strict | default | lenient (also the profile value)', parse: oneOf(...STRICTNESS) },
   { key: 'seed', env: 'WFMCK_SEED', flag: 'seed', doc: 'fast-check seed of every property (default: random, printed)', parse: seed },
@@ -144,7 +151,7 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
   const get = <T>(key: string): T | undefined => v.get(key) as T | undefined;
   const strictness = get<Strictness>('strictness') ?? 'default';
   const overrides = Object.fromEntries(FIELDS.filter((f) => f.key.startsWith('profile.')).map((f) => [f.key.slice(8), v.get(f.key)]));
-  const profile = resolveProfile({ ...overrides, strictness });
+  const profile = resolveProfile({ ...overrides, edition: get('edition'), strictness });
   const certFile = get<string>('deviceCa.certFile');
   const keyFile = get<string>('deviceCa.keyFile');
   if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError('deviceCa: give both certFile and keyFile, or neither');
@@ -166,6 +173,8 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
       trustBundleUri: get('targets.trustBundleUri'), registry: get('targets.registry'),
       ...(v.has('targets.extraDiscovery') && { extraDiscovery: get<string[]>('targets.extraDiscovery') }),
       registryRepository: get('targets.registryRepository') ?? DEFAULT_REGISTRY_REPOSITORY,
+      ...(v.has('targets.trustDomain') && { trustDomain: get<string>('targets.trustDomain') }),
+      ...(v.has('targets.wfmId') && { wfmId: get<string>('targets.wfmId') }),
       ...(get<boolean>('targets.kitRegistry') && { kitRegistry: true }),
     },
     tls: { caFiles: get<string[]>('tls.caFiles') ?? [] },

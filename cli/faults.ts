@@ -11,7 +11,7 @@ import { FAULTS, resolveFaults } from '../reference/faults/catalog.ts';
 import { checkedRequirements, listingErrors, type PlaywrightListing } from '../reports/faults/checked.ts';
 import { buildFaultsReport, cleanResult, exitCodeOf, faultResult, type FaultsReport } from '../reports/faults/faults-json.ts';
 import { judgeRun, type RunOutcome, type RunReport } from '../reports/faults/judge.ts';
-import { quickSubset, repeatSeed, runArgs, runDirName, type FaultEntry, type RunSpec } from '../reports/faults/plan.ts';
+import { editionOf, quickSubset, repeatSeed, runArgs, runDirName, type FaultEntry, type RunSpec } from '../reports/faults/plan.ts';
 import { unprovenRequirements } from '../reports/faults/proof.ts';
 import { faultList, faultsTable, notes, seconds, summaryLine } from '../reports/faults/table.ts';
 import { playwrightCli } from './playwright.ts';
@@ -86,16 +86,21 @@ export async function run(argv: string[]): Promise<number> {
 async function harness(opts: Options, defaultOut: boolean): Promise<number> {
   const startedAt = new Date().toISOString();
   const cleanScope = opts.full || !opts.subset ? 'all' : 'selected';
-  const selected = [...new Set(opts.faults.flatMap((f) => f.breaks))];
+  const editions = [...new Set(opts.faults.map(editionOf))];
   say(`${opts.faults.length} fault${opts.faults.length === 1 ? '' : 's'}${opts.full ? ' (whole suite each)' : ''}, repeat ${opts.repeat}, concurrency ${opts.concurrency}, seed ${opts.seed}; out ${opts.out}`);
   await mkdir(opts.out, { recursive: true });
   const jobs: Job[] = [];
   for (let k = 1; k <= opts.repeat; k++) {
     const seed = repeatSeed(opts.seed, k);
     const sub = (name: string) => (opts.repeat === 1 ? join(opts.out, name) : join(opts.out, name, String(k)));
-    jobs.push({ label: `clean${opts.repeat > 1 ? ` #${k}` : ''}`, spec: { out: sub('clean'), seed, ...(cleanScope === 'selected' && { requirements: selected }) } });
+    // One clean control per edition the selected faults run in: the clean services fail nothing in either.
+    for (const edition of editions) {
+      const requirements = [...new Set(opts.faults.filter((f) => editionOf(f) === edition).flatMap((f) => f.breaks))];
+      const name = edition === 'seed' ? 'clean' : `clean-${edition}`;
+      jobs.push({ label: `${name}${opts.repeat > 1 ? ` #${k}` : ''}`, spec: { out: sub(name), seed, edition, ...(cleanScope === 'selected' && { requirements }) } });
+    }
     for (const f of opts.faults) {
-      jobs.push({ label: `${f.id}${opts.repeat > 1 ? ` #${k}` : ''}`, fault: f, spec: { fault: f.id, out: sub(runDirName(f.id)), seed, ...(!opts.full && { requirements: f.breaks }) } });
+      jobs.push({ label: `${f.id}${opts.repeat > 1 ? ` #${k}` : ''}`, fault: f, spec: { fault: f.id, out: sub(runDirName(f.id)), seed, edition: editionOf(f), ...(!opts.full && { requirements: f.breaks }) } });
     }
   }
   const stop = catchSignals();

@@ -16,6 +16,8 @@ State is in memory and is gone when the process exits.
   --host ADDR           loopback address to listen on (default 127.0.0.1; ::1 allowed)
   --wfm-port N          port of the WFM (default: any free port); likewise --identity-port, --registry-port, --admin-port
   --vendor TOKEN        vendor token of media types and the discovery path (profile P1, default platform)
+  --edition E           seed (default) or miaf (P10: the WFM takes mutual TLS with X.509-SVIDs, serves the rc.3 paths
+                        and answers problem details; device-ca.pem/key is then the SVID CA in its trust bundle)
   --state-dir DIR       where to write ca.pem, device-ca.pem and device-ca.key (default: a new temp folder)
   --fault ID            switch on a fault of reference/faults/ (repeat, or comma-separate): a variant that breaks that rule
 `;
@@ -30,6 +32,7 @@ export async function run(argv: string[]): Promise<number> {
       'registry-port': { type: 'string' },
       'admin-port': { type: 'string' },
       vendor: { type: 'string' },
+      edition: { type: 'string' },
       'state-dir': { type: 'string' },
       fault: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
@@ -50,7 +53,7 @@ export async function run(argv: string[]): Promise<number> {
       registry: port(values['registry-port'], '--registry-port'),
       admin: port(values['admin-port'], '--admin-port'),
     },
-    profile: resolveProfile({ vendor: values.vendor as string | undefined }),
+    profile: resolveProfile({ vendor: values.vendor as string | undefined, edition: edition(values.edition) }),
     faults: ((values.fault ?? []) as unknown as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean),
   });
   const dir = values['state-dir'] ? resolve(values['state-dir'] as string) : await mkdtemp(join(tmpdir(), 'wfmck-serve-'));
@@ -69,6 +72,7 @@ export async function run(argv: string[]): Promise<number> {
       // The server's own pid: wrappers such as `npx` do not forward signals, so scripts stop it by this pid.
       pid: process.pid,
       faults: embedded.faults,
+      ...(embedded.spiffe && { edition: 'miaf', trustDomain: embedded.spiffe.trustDomain, wfmId: embedded.spiffe.wfmId }),
     }) + '\n',
   );
   await new Promise<void>((resolveStop) => {
@@ -78,4 +82,9 @@ export async function run(argv: string[]): Promise<number> {
   });
   await embedded.close();
   return EXIT_OK;
+}
+
+function edition(value: unknown): 'seed' | 'miaf' | undefined {
+  if (value === undefined || value === 'seed' || value === 'miaf') return value;
+  throw new UsageError('--edition is seed or miaf');
 }

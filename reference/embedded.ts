@@ -9,6 +9,13 @@ import { startIdentity } from './identity/server.ts';
 import { startRegistry } from './registry/server.ts';
 import { resolveProfile, type Profile } from '../spec/profile.ts';
 import { faultsOf, resolveFaults } from './faults/catalog.ts';
+import { createSvidCa, issueSvid } from './svid-issuer.ts';
+import { wfmSpiffeId } from '../spec/spiffe-id.ts';
+
+/** miaf: the <wfm-id> of the reference WFM's SPIFFE ID. */
+export const REFERENCE_WFM_ID = 'reference';
+/** miaf: requests one client may make per second before the reference WFM answers 429. */
+export const MIAF_REQUESTS_PER_SECOND = 100;
 
 export interface EmbeddedOptions {
   host?: string;
@@ -30,8 +37,10 @@ export interface Embedded {
   admin: AdminService;
   /** PEM of the kit CA that issued every server certificate (and that the Certificate API of P2 serves). */
   caPem: string;
-  /** The CA whose leaf certificates the reference WFM trusts at onboarding. */
+  /** The CA whose leaf certificates the reference WFM trusts: at onboarding (seed), or in its trust bundle as the kit's SVID CA (miaf). */
   deviceCa: Issued;
+  /** miaf: the trust domain of the WFM and its clients, and the WFM's <wfm-id>. */
+  spiffe?: { trustDomain: string; wfmId: string };
   hooks: Record<string, Hook>;
   /** Ids of the faults switched on (empty for the clean reference services). */
   faults: string[];
@@ -48,15 +57,21 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     ipAddresses: ['127.0.0.1', '::1'],
     usage: ['server'],
   });
-  const deviceCa = await createRootCa('wfmck device CA');
   const faults = resolveFaults(opts.faults ?? []);
   const tls = { cert: server.certPem + ca.certPem, key: server.keyPem };
+  const mtls = profile.deviceAuth === 'mtls';
+  const trustDomain = opts.trustDomain ?? 'wfmck.test';
+  // miaf: the WFM and its clients live in a trust domain of their own, served by the identity role but never rotated
+  // by the main domain's rotation checks; the kit's SVID CA is an operator-added anchor of it (P10).
+  const devicesDomain = `devices.${trustDomain}`;
+  const svidCa = mtls ? await createSvidCa({ trustDomain: devicesDomain }) : undefined;
+  const deviceCa = svidCa?.root ?? (await createRootCa('wfmck device CA'));
 
   const started: { close(): Promise<void> }[] = [];
   try {
-    const trustDomain = opts.trustDomain ?? 'wfmck.test';
     const identity = await startIdentity({
       host, port: opts.ports?.identity ?? 0, tls, vendor: profile.vendor, trustDomain,
+      ...(svidCa && { deviceTrustDomain: { trustDomain: devicesDomain, fixedAnchors: [svidCa.root] } }),
       // A second domain for DISC-SEVERAL-DOMAINS-OTHER-URLS, and one only the withdrawal hook touches (DISC-404, BUNDLE-404).
       extraTrustDomains: [`second.${trustDomain}`], withdrawableTrustDomain: `withdrawable.${trustDomain}`,
       faults: faultsOf('identity', faults),
@@ -65,18 +80,33 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     // Token auth (§5) guards only `<ns>/protected/...` repositories, so every other repository stays anonymous.
     const registry = await startRegistry({ host, port: opts.ports?.registry ?? 0, tls, auth: {}, faults: faultsOf('registry', faults) });
     started.push(registry);
+    // MIAF-SERVER-SVID: the WFM presents the SVID of another wfm-id.
+    const presentedId = faults.some((f) => f.id === 'MIAF-SERVER-SVID') ? `${REFERENCE_WFM_ID}-other` : REFERENCE_WFM_ID;
+    const wfmSvid = svidCa && (await issueSvid(svidCa, wfmSpiffeId({ trustDomain: devicesDomain, vendor: profile.vendor, wfmId: presentedId })));
+    const devices = identity.deviceDomain;
     const wfm = await startWfm({
       host, port: opts.ports?.wfm ?? 0, tls, rootCaPem: ca.certPem, trustedDeviceCaPems: [deviceCa.certPem], profile,
+      ...(wfmSvid && devices && {
+        svid: { trustDomain: devicesDomain, wfmId: REFERENCE_WFM_ID, chainPem: wfmSvid.chainPem, keyPem: wfmSvid.keyPem, anchorsPem: devices.anchorsPem() },
+        // P10's 429 rules need a WFM that sheds load: a budget no check or fleet device comes near (a few requests each).
+        rateLimit: { perSecond: MIAF_REQUESTS_PER_SECOND },
+      }),
       faults: faultsOf('wfm', faults),
     });
     started.push(wfm);
+    // A rotation of the devices' trust domain reaches the WFM's TLS at once: its verifier reads the current bundle.
+    // SVID-CHAIN-BUNDLE: the WFM keeps the anchors it started with.
+    if (!faults.some((f) => f.id === 'SVID-CHAIN-BUNDLE')) devices?.onChange(() => wfm.setTrustAnchors(devices.anchorsPem()));
     const hooks: Record<string, Hook> = {
       assignDeployment: (i) => wfm.hooks.assignDeployment(i as never),
       removeDeployment: (i) => wfm.hooks.removeDeployment(i as never),
       retireClient: (i) => wfm.hooks.retireClient(i as never),
-      trustClientCertificate: (i) => wfm.hooks.trustClientCertificate(i as never),
       rotateTrustAnchor: (i) => identity.hooks.rotateTrustAnchor(i as never),
       withdrawIdentityDocument: (i) => identity.hooks.withdrawIdentityDocument(i as never),
+      // Onboarding trusts certificates in seed; in miaf the policy admits SPIFFE IDs and the identity role mints SVIDs.
+      ...(mtls
+        ? { admitClient: (i) => wfm.hooks.admitClient(i as never), issueClientSvid: (i) => identity.hooks.issueClientSvid(i as never) }
+        : { trustClientCertificate: (i) => wfm.hooks.trustClientCertificate(i as never) }),
     };
     const admin = await startAdmin(hooks, { host, port: opts.ports?.admin ?? 0 });
     started.push(admin);
@@ -88,8 +118,10 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       extraDiscovery: identity.extraDiscoveryUrls,
       registry: registry.url,
       admin,
-      caPem: ca.certPem,
+      // miaf: the WFM presents an SVID of the kit's SVID CA, so a client needs that root too.
+      caPem: ca.certPem + (svidCa ? svidCa.root.certPem : ''),
       deviceCa,
+      ...(mtls && { spiffe: { trustDomain: devicesDomain, wfmId: REFERENCE_WFM_ID } }),
       hooks,
       faults: faults.map((f) => f.id),
       close: () => closeAll(started),

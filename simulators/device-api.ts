@@ -106,6 +106,11 @@ export class DeviceApiClient {
     return this.call({ method: 'POST', url: this.paths.status(deploymentId), ...payload(report) }, opts);
   }
 
+  /** Any request over this client's transport and authentication: for methods and paths the Device API does not have. */
+  raw(req: Pick<RequestOptions, 'method' | 'url' | 'json' | 'body' | 'headers'>, opts: CallOptions = {}): Promise<HttpResponse> {
+    return this.call({ ...req, retry: 'never' }, opts);
+  }
+
   /** Manifest URLs are relative to the manifest's own URL (RFC 3986 §5), which lives under the base URL. */
   private resolve(url: string): string {
     if (this.baseUrl === undefined || /^[a-z][a-z0-9+.-]*:/i.test(url)) return url;

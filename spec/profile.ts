@@ -28,6 +28,16 @@ export interface Profile {
   digestAlgorithm: 'sha256';
   /** P5: default hook timeout. */
   hookTimeoutMs: number;
+  /** P4/P10: where a client fetches its desired state: under `/api/v1/clients/{clientId}` (seed) or the caller's own `/api/v1/deployments` (miaf). */
+  deploymentsPath: 'per-client' | 'caller';
+  /** P6/P10: error bodies: `{"error": ...}` (seed) or RFC 9457 problem details with reserved types (miaf). */
+  errors: 'p6' | 'problem-details';
+  /** P10: the namespace of reserved problem types; `either` accepts both registries of the standard. */
+  problemTypeBase: 'either' | 'management-interface' | 'specification';
+  /** §2.1/P10: an open capabilities root (apiVersion, kind and unknown keys allowed) or the rc.3 closed root. */
+  capabilitiesRoot: 'open' | 'closed';
+  /** P10: the lowest TLS version the Device API should negotiate by default (miaf: 1.3; 1.2 only as a fallback). */
+  tlsMinVersion: 'TLSv1.2' | 'TLSv1.3';
 }
 
 export const SEED_PROFILE: Profile = Object.freeze({
@@ -42,12 +52,27 @@ export const SEED_PROFILE: Profile = Object.freeze({
   edition: 'seed',
   digestAlgorithm: 'sha256',
   hookTimeoutMs: 30_000,
+  deploymentsPath: 'per-client',
+  errors: 'p6',
+  problemTypeBase: 'either',
+  capabilitiesRoot: 'open',
+  tlsMinVersion: 'TLSv1.2',
 });
+
+/** P10: what the miaf edition changes in the seed preset; every value stays overridable. */
+export const MIAF_PRESET: Partial<Profile> = Object.freeze({
+  edition: 'miaf',
+  deviceAuth: 'mtls',
+  deploymentsPath: 'caller',
+  errors: 'problem-details',
+  capabilitiesRoot: 'closed',
+  tlsMinVersion: 'TLSv1.3',
+} as const);
 
 /** The preset of an edition with any explicit overrides on top (P10: each value stays overridable). */
 export function resolveProfile(overrides: Partial<Profile> = {}): Profile {
   const edition = overrides.edition ?? 'seed';
-  const preset: Profile = edition === 'miaf' ? { ...SEED_PROFILE, edition, deviceAuth: 'mtls' } : SEED_PROFILE;
+  const preset: Profile = edition === 'miaf' ? { ...SEED_PROFILE, ...MIAF_PRESET } : SEED_PROFILE;
   return { ...preset, ...stripUndefined(overrides) };
 }
 
@@ -77,6 +102,7 @@ function buildDeviceApiPaths(profile: Profile) {
         ? `/api/v1/clients/${encodeURIComponent(clientId ?? '')}/capabilities/${enc(deviceId)}`
         : `/api/v1/capabilities/${enc(deviceId)}`,
     status: (deploymentId: string) => `/api/v1/deployments/${encodeURIComponent(deploymentId)}/status`,
-    desiredState: (clientId: string) => `/api/v1/clients/${encodeURIComponent(clientId)}/deployments`,
+    desiredState: (clientId: string) =>
+      profile.deploymentsPath === 'caller' ? '/api/v1/deployments' : `/api/v1/clients/${encodeURIComponent(clientId)}/deployments`,
   };
 }

@@ -162,3 +162,42 @@ async function putNew(client: SimulatedClient, doc: (id: string) => DeviceCapabi
 function acceptedUnknownEnum(edition: string): number[] {
   return edition === 'miaf' ? [201, 422] : [201];
 }
+
+test.describe('P10 edition miaf: the capabilities paths and the closed rc.3 schema', () => {
+  test('MIAF-CAP-PATHS PUT creates (201) and updates (200), DELETE answers 204, and there is no POST (405)', req('MIAF-CAP-PATHS'), async ({ device }) => {
+    const client = await device();
+    const id = client.deviceId();
+    expect((await client.api.putCapabilities(id, capabilities(id))).status, 'P10: PUT creates').toBe(201);
+    expect((await client.api.putCapabilities(id, capabilities(id))).status, 'P10: PUT updates').toBe(200);
+    const post = await client.api.raw({ method: 'POST', url: `/api/v1/capabilities/${id}`, json: capabilities(id) });
+    expect(post.status, 'P10: capabilities take PUT and DELETE only (no POST)').toBe(405);
+    expect((await client.api.deleteCapabilities(id)).status, 'P10: DELETE answers 204').toBe(204);
+  });
+
+  test('MIAF-CAP-ROOT-CLOSED apiVersion, kind or an unknown key at the root is refused; an x-<name>-extensions object is accepted', req('MIAF-CAP-ROOT-CLOSED'), async ({ device }) => {
+    const client = await device();
+    for (const extra of [{ apiVersion: 'v1' }, { kind: 'DeviceCapabilities' }, { unknownRootKey: true }]) {
+      const status = await putNew(client, (id) => ({ ...capabilities(id), ...extra }) as DeviceCapabilities);
+      expect(INVALID_BODY_ANSWERS, `P10: the root is closed; ${Object.keys(extra)[0]} is refused with 400 or 422, got ${status}`).toContain(status);
+    }
+    expect(await putNew(client, (id) => ({ ...capabilities(id), 'x-acme-extensions': { rack: 7 } }) as DeviceCapabilities), 'P10: x-<name>-extensions objects stay allowed').toBe(201);
+  });
+
+  test('MIAF-CAP-PROPS-REQUIRED properties with only id, vendor, modelNumber and serialNumber is accepted: 201', req('MIAF-CAP-PROPS-REQUIRED'), async ({ device }) => {
+    const status = await putNew(await device(), (id) => ({ properties: { id, vendor: 'Acme', modelNumber: 'M-1', serialNumber: `SN-${id}` } }));
+    expect(status, 'P10: nothing else is required').toBe(201);
+  });
+
+  test('MIAF-ENUMS-CLOSED a cpu architecture, peripheral type or interface type outside the rc.3 enums is refused (400 or 422)', req('MIAF-ENUMS-CLOSED'), async ({ device }) => {
+    const client = await device();
+    const outside: [string, (id: string) => DeviceCapabilities][] = [
+      ['architecture riscv64', (id) => capabilities(id, { cpus: [{ architecture: 'riscv64' as never, cores: 4 }] })],
+      ['peripheral type lidar', (id) => capabilities(id, { peripherals: [{ type: 'lidar' as never }] })],
+      ['interface type zigbee', (id) => capabilities(id, { interfaces: [{ type: 'zigbee' as never }] } as never)],
+    ];
+    for (const [what, doc] of outside) {
+      const status = await putNew(client, doc);
+      expect(INVALID_BODY_ANSWERS, `P10: closed enums; ${what} is refused, got ${status}`).toContain(status);
+    }
+  });
+});

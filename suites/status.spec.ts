@@ -133,3 +133,30 @@ test.describe('§2.4.1 adoptedManifestVersion: what the WFM accepts', () => {
     expect(accepted(res.status), `§2.4.1 rule 3: a client on the older revision ${older.manifestVersion} reports it; the WFM accepts it (200/201)`).toBe(true);
   });
 });
+
+test.describe('P10 edition miaf: POST /api/v1/deployments/{deploymentId}/status', () => {
+  test('MIAF-STATUS-POST a valid report answers 201, the next one 200', req('MIAF-STATUS-POST'), async ({ device, hooks }) => {
+    const client = await device();
+    const a = await assign(client, hooks, await hostingDevice(client));
+    const answers = [await client.api.postStatus(a.deploymentId, statusReport(a, { state: 'installing' })), await client.api.postStatus(a.deploymentId, statusReport(a))];
+    expect(answers.map((r) => r.status), 'P10: 201 then 200').toEqual([201, 200]);
+  });
+
+  test('MIAF-STATUS-REQUIRED a report without deploymentId, adoptedManifestVersion, status.state, or a component\'s name or state is refused (400 or 422)', req('MIAF-STATUS-REQUIRED'), async ({ device, hooks }) => {
+    const client = await device();
+    const a = await assign(client, hooks, await hostingDevice(client));
+    const cuts: [string, (r: Record<string, any>) => void][] = [
+      ['deploymentId', (r) => delete r.deploymentId],
+      ['adoptedManifestVersion', (r) => delete r.adoptedManifestVersion],
+      ['status.state', (r) => delete r.status.state],
+      ['components[].name', (r) => delete r.components[0].name],
+      ['components[].state', (r) => delete r.components[0].state],
+    ];
+    for (const [field, cut] of cuts) {
+      const report = structuredClone(statusReport(a)) as unknown as Record<string, any>;
+      cut(report);
+      const { status } = await client.api.postStatus(a.deploymentId, report as never);
+      expect([400, 422], `P10: ${field} is required, got ${status}`).toContain(status);
+    }
+  });
+});

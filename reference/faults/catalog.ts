@@ -10,10 +10,11 @@ import { faults as compose } from './compose.ts';
 import { faults as placement } from './placement.ts';
 import { faults as retrieval } from './retrieval.ts';
 import { faults as registryAuth } from './registry-auth.ts';
+import { faults as miaf } from './miaf.ts';
 import type { FaultDefinition, ServiceName } from './types.ts';
 
 export const FAULTS: readonly FaultDefinition[] = Object.freeze([
-  ...capabilities, ...gateways, ...onboarding, ...status, ...desiredState, ...identity, ...registry, ...retrieval, ...registryAuth, ...compose, ...placement,
+  ...capabilities, ...gateways, ...onboarding, ...status, ...desiredState, ...identity, ...registry, ...retrieval, ...registryAuth, ...compose, ...placement, ...miaf,
 ]);
 
 export class UnknownFaultError extends Error {

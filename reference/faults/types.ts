@@ -1,6 +1,7 @@
 // A fault: a reference service that breaks exactly one rule, so the kit can prove the check of that rule fails.
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { RegistryDecisions } from '../registry/decisions.ts';
+import type { Edition } from '../../spec/profile.ts';
 
 export type ServiceName = 'wfm' | 'identity' | 'registry';
 
@@ -18,6 +19,8 @@ export interface FaultDefinition {
   /** The requirement id it breaks (`CAP-PUT-201`), or `<ID>:<variant>` when several faults break one requirement. */
   id: string;
   service: ServiceName;
+  /** The edition of the reference services it runs against (P10); default seed. */
+  edition?: Edition;
   /** Requirement ids whose checks must fail against this fault (the first is the one named by `id`). */
   breaks: string[];
   /** One line: what the faulty service does, in the spec's words. */

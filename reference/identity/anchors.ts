@@ -14,8 +14,10 @@ interface Anchor {
 export interface AnchorSet {
   /** spiffe_sequence: starts at 1 and grows by one on every change of the anchors. */
   sequence(): number;
-  /** The current x509-svid CAs, oldest first. */
+  /** The current x509-svid CAs, oldest first (the operator's fixed anchors last). */
   authorities(): Issued[];
+  /** The newest rotating anchor: the one new SVIDs are issued from. */
+  newest(): Issued;
   /** The bundle's `keys`: x509-svid anchors oldest first, then the jwt-svid key if any. */
   keys(): BundleJwk[];
   /**
@@ -26,7 +28,15 @@ export interface AnchorSet {
   rotate(phase: RotationPhase): Promise<boolean>;
 }
 
-export async function createAnchorSet(opts: { trustDomain: string; includeJwtSvidKey: boolean; faults?: ActiveFaults }): Promise<AnchorSet> {
+export interface AnchorSetOptions {
+  trustDomain: string;
+  includeJwtSvidKey: boolean;
+  faults?: ActiveFaults;
+  /** CAs an operator added to the bundle (P10: the kit's SVID CA): listed after the rotating anchors, never rotated. */
+  fixed?: Issued[];
+}
+
+export async function createAnchorSet(opts: AnchorSetOptions): Promise<AnchorSet> {
   const faults = opts.faults ?? NO_FAULTS;
   let generation = 0;
   const newAnchor = async (): Promise<Anchor> => {
@@ -37,6 +47,7 @@ export async function createAnchorSet(opts: { trustDomain: string; includeJwtSvi
     return { issued, jwk: await x509SvidJwk(issued) };
   };
   const anchors: Anchor[] = [await newAnchor()];
+  const fixed: Anchor[] = await Promise.all((opts.fixed ?? []).map(async (issued) => ({ issued, jwk: await x509SvidJwk(issued) })));
   const jwtKey = opts.includeJwtSvidKey ? await jwtSvidJwk() : undefined;
   // Fault BUNDLE-ANCHORS-ONLY:intermediate: an intermediate CA listed as an anchor (reference/faults/identity.ts).
   const intermediate = faults.has('BUNDLE-ANCHORS-ONLY:intermediate') ? await intermediateJwk(anchors[0]!.issued, opts.trustDomain) : undefined;
@@ -60,8 +71,9 @@ export async function createAnchorSet(opts: { trustDomain: string; includeJwtSvi
   let queue: Promise<unknown> = Promise.resolve();
   return {
     sequence: () => sequence,
-    authorities: () => anchors.map((a) => a.issued),
-    keys: () => [...anchors.map((a) => ({ ...a.jwk })), ...(intermediate ? [{ ...intermediate }] : []), ...(jwtKey ? [{ ...jwtKey }] : [])],
+    authorities: () => [...anchors, ...fixed].map((a) => a.issued),
+    newest: () => anchors[anchors.length - 1]!.issued,
+    keys: () => [...[...anchors, ...fixed].map((a) => ({ ...a.jwk })), ...(intermediate ? [{ ...intermediate }] : []), ...(jwtKey ? [{ ...jwtKey }] : [])],
     rotate(phase) {
       const run = queue.then(() => step(phase));
       queue = run.catch(() => undefined);

@@ -3,6 +3,7 @@
 // and any further domain at another URL (§4.5: "An origin serving several MAY use other absolute HTTPS URLs").
 import type { TrustBundle } from '../../spec/types.ts';
 import type { ActiveFaults } from '../faults/types.ts';
+import type { Issued } from '../pki.ts';
 import { createAnchorSet, type AnchorSet } from './anchors.ts';
 import { bundlePath, discoveryDocument, represent, trustBundle, type Representation } from './documents.ts';
 
@@ -35,11 +36,13 @@ export interface DomainOptions {
   refreshHintSeconds: number;
   includeJwtSvidKey: boolean;
   faults: ActiveFaults;
+  /** Operator-added anchors of this domain (never rotated). */
+  fixedAnchors?: Issued[];
 }
 
 /** Creates the domain's anchors and adds its two resources to `resources` (path -> resource). */
 export async function serveDomain(resources: Map<string, Resource>, o: DomainOptions): Promise<ServedDomain> {
-  const anchors = await createAnchorSet({ trustDomain: o.trustDomain, includeJwtSvidKey: o.includeJwtSvidKey, faults: o.faults });
+  const anchors = await createAnchorSet({ trustDomain: o.trustDomain, includeJwtSvidKey: o.includeJwtSvidKey, faults: o.faults, ...(o.fixedAnchors && { fixed: o.fixedAnchors }) });
   const available = { discovery: true, bundle: true };
   const trustBundleUri = o.origin + bundlePath(o.trustDomain);
   const discoveryBody = represent(discoveryDocument(o.trustDomain, trustBundleUri));

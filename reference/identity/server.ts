@@ -12,6 +12,7 @@ import type { RotationPhase } from './anchors.ts';
 import { ifNoneMatchHits } from './conditional.ts';
 import type { ActiveFaults } from '../faults/types.ts';
 import { serveDomain, type Resource, type ResourceKind, type ServedDomain } from './domains.ts';
+import { issueFromCsr } from './svid-issuance.ts';
 
 export interface IdentityOptions {
   host?: string;
@@ -31,6 +32,12 @@ export interface IdentityOptions {
   withdrawableTrustDomain?: string;
   /** Faults of reference/faults/ to switch on (a faulty variant that breaks exactly those rules). */
   faults?: FaultDefinition[];
+  /**
+   * miaf (P10): the trust domain of the WFM and its clients, served (unlisted) at /.well-known/<vendor>/<domain>:
+   * its anchors validate client SVIDs, `fixedAnchors` (the operator's, e.g. the kit's SVID CA) are never rotated,
+   * and issueClientSvid mints from its newest rotating anchor.
+   */
+  deviceTrustDomain?: { trustDomain: string; fixedAnchors: Issued[] };
 }
 
 export interface IdentityService {
@@ -42,12 +49,17 @@ export interface IdentityService {
   /** Discovery URLs of the extra trust domains, in the order given. */
   extraDiscoveryUrls: string[];
   hooks: {
-    rotateTrustAnchor(input: { phase: RotationPhase }): Promise<Record<string, never>>;
+    /** Rotates the main trust domain, or the one named (the device trust domain). */
+    rotateTrustAnchor(input: { phase: RotationPhase; trustDomain?: string }): Promise<Record<string, never>>;
+    /** P10: an X.509-SVID for `spiffeId` (of the device trust domain) on the CSR's key, from the newest anchor. */
+    issueClientSvid(input: { spiffeId: string; csrPem: string }): Promise<{ certificateChainPem: string }>;
     /** Withdraws (404) or restores one document of the withdrawable trust domain; answers the URL it changed. */
     withdrawIdentityDocument(input: { resource: ResourceKind; withdrawn: boolean }): Promise<{ url: string }>;
   };
   /** Current x509-svid CAs with their private keys, oldest first. */
   authorities(): Issued[];
+  /** The device trust domain (miaf), when served: its current anchors as PEM, and a callback on every change. */
+  deviceDomain?: { trustDomain: string; discoveryUrl: string; anchorsPem(): string[]; onChange(listener: () => void): void };
   bundle(): TrustBundle;
   /** false: the bundle URI answers 404 `bundle unavailable` until set back to true. */
   bundleAvailable(available: boolean): void;
@@ -87,6 +99,16 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
   const mainDocument = resources.get(discoveryPath);
   if (faults.has('DISC-SEVERAL-DOMAINS-OTHER-URLS') && mainDocument) for (const d of extras) resources.set(new URL(d.discoveryUrl).pathname, mainDocument);
   const withdrawable = opts.withdrawableTrustDomain === undefined ? undefined : await other(opts.withdrawableTrustDomain);
+  const devices = opts.deviceTrustDomain && await serveDomain(resources, {
+    ...common, trustDomain: checked(opts.deviceTrustDomain.trustDomain, /^[a-z0-9._-]+$/, 'trust domain'),
+    discoveryPath: `${discoveryPath}/${opts.deviceTrustDomain.trustDomain}`, discovery: true, fixedAnchors: opts.deviceTrustDomain.fixedAnchors,
+  });
+  const listeners: (() => void)[] = [];
+  const domainNamed = (td: string | undefined): ServedDomain => {
+    if (td === undefined || td === trustDomain) return main;
+    if (devices && td === devices.trustDomain) return devices;
+    throw new Error(`no rotatable trust domain ${JSON.stringify(td)} here (${[trustDomain, devices?.trustDomain].filter(Boolean).join(', ')})`);
+  };
   server.on('request', withRewrites((req: IncomingMessage, res: ServerResponse) => void serve(resources, faults, req, res), opts.faults ?? []));
 
   let closing: Promise<void> | undefined;
@@ -98,8 +120,13 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
     close: () => (closing ??= closeServer(server)),
     hooks: {
       async rotateTrustAnchor(input) {
-        await main.anchors.rotate(input.phase);
+        const domain = domainNamed(input?.trustDomain);
+        if (await domain.anchors.rotate(input.phase) && domain === devices) for (const l of listeners) l();
         return {};
+      },
+      async issueClientSvid(input) {
+        if (!devices) throw new Error('issueClientSvid: this identity role serves no device trust domain (edition miaf)');
+        return { certificateChainPem: await issueFromCsr(devices.anchors.newest(), devices.trustDomain, input) };
       },
       async withdrawIdentityDocument(input) {
         if (!withdrawable) throw new Error('withdrawIdentityDocument: this identity role has no withdrawable trust domain');
@@ -110,6 +137,14 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
       },
     },
     authorities: () => main.anchors.authorities(),
+    ...(devices && {
+      deviceDomain: {
+        trustDomain: devices.trustDomain,
+        discoveryUrl: devices.discoveryUrl,
+        anchorsPem: () => devices.anchors.authorities().map((a) => a.certPem),
+        onChange: (listener: () => void) => void listeners.push(listener),
+      },
+    }),
     bundle: main.bundle,
     bundleAvailable: (value) => main.setAvailable('bundle', value),
   };

@@ -4,12 +4,14 @@ import { verifySignature, type VerifyResult } from '../../simulators/transport/s
 import type { WfmContext, WfmRequest } from './context.ts';
 import { WfmError, header } from './http.ts';
 import type { Client } from './store.ts';
+import { admitSpiffeId } from './admission.ts';
 
 /** The header naming the client when the profile's deviceAuth is `none` (labs) and the path has no clientId. */
 export const CLIENT_ID_HEADER = 'wfmck-client-id';
 
 export async function authenticate(ctx: WfmContext, req: WfmRequest, opts: { allowRetired?: boolean } = {}): Promise<Client> {
-  const client = ctx.profile.deviceAuth === 'none' ? namedClient(ctx, req) : await signedClient(ctx, req);
+  const auth = ctx.profile.deviceAuth;
+  const client = auth === 'none' ? namedClient(ctx, req) : auth === 'mtls' ? await svidClient(ctx, req) : await signedClient(ctx, req);
   // AUTH-RETIRED-CLIENT-403: retirement is recorded but never enforced.
   const retiredAllowed = opts.allowRetired === true || ctx.faults.has('AUTH-RETIRED-CLIENT-403');
   if (client.retired && !retiredAllowed) throw new WfmError(403, `client ${client.clientId} is retired: not authorized by the WFM local policy`);
@@ -46,7 +48,7 @@ async function signedClient(ctx: WfmContext, req: WfmRequest): Promise<Client> {
   const result = await verifySignature(
     signatureInput(req, async (keyId) => {
       const client = ctx.store.byKeyId.get(keyId);
-      return client && { publicKey: client.publicKey, algorithm: client.algorithm };
+      return client?.publicKey && client.algorithm ? { publicKey: client.publicKey, algorithm: client.algorithm } : undefined;
     }),
   );
   // SIG-UNTRUSTED-CERT-403: the key of an unknown certificate is answered as a bad signature.
@@ -66,5 +68,23 @@ function namedClient(ctx: WfmContext, req: WfmRequest): Client {
   const clientId = req.params['clientId'] ?? header(req.headers, CLIENT_ID_HEADER);
   const client = clientId === undefined ? undefined : ctx.store.client(clientId);
   if (!client) throw new WfmError(403, `client rejected: unknown client ${clientId ?? '(none named)'}`);
+  return client;
+}
+
+/** P10: the client is the SPIFFE ID its connection proved; one the policy never admitted gets 403 not-authorized. */
+async function svidClient(ctx: WfmContext, req: WfmRequest): Promise<Client> {
+  const spiffeId = req.peer;
+  if (!spiffeId) throw new WfmError(403, 'no client SVID on this connection: every Device API request travels over mutual TLS');
+  // MIAF-NO-SIGNATURE-NEEDED: the seed edition's request signature is still demanded.
+  if (ctx.faults.has('MIAF-NO-SIGNATURE-NEEDED') && header(req.headers, 'signature') === undefined) throw new WfmError(401, 'HTTP message signature missing');
+  const client = ctx.store.bySpiffeId.get(spiffeId);
+  // MIAF-NOT-ADMITTED-403: any valid SVID is admitted on first use.
+  if (!client && ctx.faults.has('MIAF-NOT-ADMITTED-403')) return admitSpiffeId(ctx, spiffeId);
+  if (!client) throw new WfmError(403, `client ${spiffeId} is not admitted by the WFM local policy`);
+  // MIAF-CLIENT-IS-SPIFFE-ID: the client is bound to the first certificate it used, not to its SPIFFE ID.
+  if (ctx.faults.has('MIAF-CLIENT-IS-SPIFFE-ID') && req.peerCertificate !== undefined) {
+    const bound = (client.boundCertificate ??= req.peerCertificate);
+    if (bound !== req.peerCertificate) throw new WfmError(403, `client ${spiffeId} is bound to another certificate`);
+  }
   return client;
 }

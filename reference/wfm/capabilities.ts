@@ -14,9 +14,21 @@ export async function putCapabilities(ctx: WfmContext, req: WfmRequest): Promise
   const client = await authenticate(ctx, req);
   const deviceId = req.params['deviceId']!;
   const body = parseJsonObject(req.body);
-  const checked = validate('DeviceCapabilities', body, { vendor: ctx.profile.vendor });
+  const checked = enumsTolerated(ctx, validate('DeviceCapabilities', body, { vendor: ctx.profile.vendor }));
   if (!checked.ok) throw new WfmError(400, 'malformed DeviceCapabilities', checked.errors);
+  // P10: the rc.3 root is closed and its enums are fixed; a document only the open seed schema takes is a semantic error.
+  // MIAF-CAP-ROOT-CLOSED: the open root is kept (apiVersion, kind and unknown keys accepted).
+  if (ctx.profile.capabilitiesRoot === 'closed' && !ctx.faults.has('MIAF-CAP-ROOT-CLOSED')) {
+    const closed = enumsTolerated(ctx, validate('MiafDeviceCapabilities', body));
+    if (!closed.ok) throw new WfmError(422, `DeviceCapabilities outside the closed rc.3 schema: ${closed.errors[0]!.path} ${closed.errors[0]!.message}`, closed.errors);
+  }
   const doc = body as unknown as DeviceCapabilities;
+  // MIAF-CAP-PROPS-REQUIRED: cpus is demanded although P10 requires only the identity fields.
+  if (ctx.faults.has('MIAF-CAP-PROPS-REQUIRED') && doc.properties.cpus === undefined) throw new WfmError(422, 'properties.cpus is required');
+  // MIAF-SCOPE-PER-CLIENT: a deviceId belongs to whichever client reported it first, across clients.
+  if (ctx.faults.has('MIAF-SCOPE-PER-CLIENT') && [...ctx.store.clients.values()].some((c) => c !== client && c.devices.has(deviceId))) {
+    throw new WfmError(403, `device ${deviceId} belongs to another client`);
+  }
   const findings = [...semanticFindings(doc), ...idMatchesPath(doc, deviceId)];
   // CAP-EXT-IGNORED: an unknown extension wrongly excuses a semantic error.
   const excused = ctx.faults.has('CAP-EXT-IGNORED') && extensionKeys(doc).length > 0;
@@ -24,7 +36,7 @@ export async function putCapabilities(ctx: WfmContext, req: WfmRequest): Promise
   const refusal = faultyRefusal(ctx.faults, doc);
   if (refusal) throw refusal;
   const missing = missingGateway(ctx, client, deviceId);
-  if (missing !== undefined) throw new WfmError(404, `no gateway found for ${deviceId}: ${missing} has not reported its capabilities`);
+  if (missing !== undefined) throw new WfmError(404, `no gateway found for ${deviceId}: ${missing} has not reported its capabilities`, undefined, {}, 'gateway-not-found');
   const stored = client.devices.get(deviceId);
   const next = normalized(doc);
   client.devices.set(deviceId, next);
@@ -36,7 +48,7 @@ export async function deleteCapabilities(ctx: WfmContext, req: WfmRequest): Prom
   const client = await authenticate(ctx, req);
   const deviceId = req.params['deviceId']!;
   const owner = client.devices.has(deviceId) ? client : foreignOwner(ctx, deviceId);
-  if (!owner) throw new WfmError(404, `no device ${deviceId} for this client`);
+  if (!owner) throw new WfmError(404, `no device ${deviceId} for this client`, undefined, {}, 'device-not-found');
   // GW-ORDER-DELETED-GATEWAY-404: the deleted id is remembered and still taken for a gateway.
   if (ctx.faults.has('GW-ORDER-DELETED-GATEWAY-404')) deletedIds(owner).add(deviceId);
   // CAP-LIFE-DELETED: answers 204 but keeps the documents.
@@ -109,4 +121,11 @@ function normalized(doc: DeviceCapabilities): DeviceCapabilities {
   if (properties.supportedRuntimes) properties.supportedRuntimes = normalizeRuntimes(properties.supportedRuntimes);
   if (properties.supportedDeploymentTypes) properties.supportedDeploymentTypes = normalizeDeploymentTypes(properties.supportedDeploymentTypes);
   return { ...doc, properties };
+}
+
+/** MIAF-ENUMS-CLOSED: schema errors about enum values are overlooked (any architecture or type is taken). */
+function enumsTolerated(ctx: WfmContext, checked: ReturnType<typeof validate>): ReturnType<typeof validate> {
+  if (checked.ok || !ctx.faults.has('MIAF-ENUMS-CLOSED')) return checked;
+  const errors = checked.errors.filter((e) => !/must be one of|allowed values/.test(e.message));
+  return errors.length ? { ...checked, errors } : { ok: true };
 }

@@ -24,4 +24,8 @@ export interface WfmRequest {
   /** Path parameters, percent-decoded; `deviceId` keeps its `/` separators. */
   params: Record<string, string>;
   body: Buffer;
+  /** P10 (mtls): the SPIFFE ID of the client SVID the connection presented ('' under a fault that admits none). */
+  peer?: string;
+  /** SHA-256 fingerprint of that certificate (only fault MIAF-CLIENT-IS-SPIFFE-ID reads it). */
+  peerCertificate?: string;
 }

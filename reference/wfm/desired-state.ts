@@ -22,7 +22,8 @@ export async function getManifest(ctx: WfmContext, req: WfmRequest): Promise<Rep
   // DS-ETAG-IS-DIGEST: the ETag is the version counter, not the digest of the bytes.
   const etag = ctx.faults.has('DS-ETAG-IS-DIGEST') ? `"v${client.manifest.version}"` : client.manifest.etag;
   // private: the manifest is one client's; caches may keep it but revalidate with If-None-Match.
-  const headers = { etag, 'cache-control': 'private', vary: 'Accept' };
+  // MIAF-DS-CACHE-PRIVATE: the manifest is marked public, so a shared cache may hand it to another client.
+  const headers = { etag, 'cache-control': ctx.faults.has('MIAF-DS-CACHE-PRIVATE') ? 'public' : 'private', vary: 'Accept' };
   if (notModified(ctx, header(req.headers, 'if-none-match'), etag)) return { status: 304, headers };
   return { status: 200, headers: { ...headers, 'content-type': type }, body: bytes };
 }
@@ -31,19 +32,24 @@ export async function getDeployment(ctx: WfmContext, req: WfmRequest): Promise<R
   const client = await authenticate(ctx, req);
   const deployment = client.deployments.get(req.params['deploymentId']!);
   // DS-DEPLOYMENT-404: the digest in the URL is not compared.
-  const digestOk = deployment?.digest === req.params['digest'] || ctx.faults.has('DS-DEPLOYMENT-404');
+  // MIAF-DEPLOYMENT-404: the same, judged by the miaf rule.
+  const digestOk = deployment?.digest === req.params['digest'] || ctx.faults.has('DS-DEPLOYMENT-404') || ctx.faults.has('MIAF-DEPLOYMENT-404');
   if (!deployment || !digestOk) {
-    throw new WfmError(404, `no deployment ${req.params['deploymentId']} with digest ${req.params['digest']} for this client`);
+    throw new WfmError(404, `no deployment ${req.params['deploymentId']} with digest ${req.params['digest']} for this client`, undefined, {}, 'deployment-not-found');
   }
-  return digestAddressed(req, deployment.yaml, deployment.digest, 'application/yaml', IMMUTABLE_PRIVATE);
+  // P10: the YAML may be served compressed, so caches key it by Accept-Encoding too.
+  // MIAF-DEPLOYMENT-CACHE: the YAML is served without immutable caching.
+  const cache = ctx.faults.has('MIAF-DEPLOYMENT-CACHE') ? 'no-cache' : IMMUTABLE_PRIVATE;
+  return digestAddressed(req, deployment.yaml, deployment.digest, 'application/yaml', cache, ctx.profile.edition === 'miaf' ? { vary: 'Accept-Encoding' } : {});
 }
 
 export async function getBundle(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
   const client = await authenticate(ctx, req);
   const digest = req.params['digest']!;
   const bytes = client.bundles.get(digest);
-  if (!bytes) throw new WfmError(404, `no bundle with digest ${digest} for this client`);
-  return digestAddressed(req, bytes, digest, mediaTypes(ctx.profile.vendor).deploymentBundle, IMMUTABLE_PUBLIC);
+  if (!bytes) throw new WfmError(404, `no bundle with digest ${digest} for this client`, undefined, {}, 'invalid-bundle');
+  // P4 shows bundles public (they hold no client secrets); P10 makes them private like everything else.
+  return digestAddressed(req, bytes, digest, mediaTypes(ctx.profile.vendor).deploymentBundle, ctx.profile.edition === 'miaf' && !ctx.faults.has('MIAF-BUNDLE-CACHE') ? IMMUTABLE_PRIVATE : IMMUTABLE_PUBLIC);
 }
 
 /** DS-304: If-None-Match is ignored; its :changed variant answers 304 to any If-None-Match. */
@@ -53,8 +59,8 @@ function notModified(ctx: WfmContext, ifNoneMatch: string | undefined, etag: str
   return etagMatches(ifNoneMatch, etag);
 }
 
-function digestAddressed(req: WfmRequest, bytes: Buffer, digest: string, type: string, cacheControl: string): Reply {
-  const headers = { etag: `"${digest}"`, 'cache-control': cacheControl };
+function digestAddressed(req: WfmRequest, bytes: Buffer, digest: string, type: string, cacheControl: string, extra: Record<string, string> = {}): Reply {
+  const headers = { etag: `"${digest}"`, 'cache-control': cacheControl, ...extra };
   if (etagMatches(header(req.headers, 'if-none-match'), headers.etag)) return { status: 304, headers };
   return { status: 200, headers: { ...headers, 'content-type': type }, body: bytes };
 }

@@ -1,14 +1,17 @@
 // The reference WFM as one node:http request listener: route, read the body under its limits, answer. No input
 // becomes a 5xx: refusals are WfmErrors, and anything else is a bug that is logged and answered 500.
-import type { FaultDefinition } from '../faults/types.ts';
+import type { ActiveFaults, FaultDefinition } from '../faults/types.ts';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import { x509 } from '../../spec/x509.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
 import { createHooks, type WfmHooks } from './hooks.ts';
-import { RequestAborted, WfmError, errorReply, readBody, type BodyLimits, type Reply } from './http.ts';
+import { RequestAborted, WfmError, readBody, refusalReply, type BodyLimits, type Reply } from './http.ts';
 import { decodeParams, matchRoute, routesFor } from './router.ts';
 import { stateView, type WfmStateView } from './state-view.ts';
+import { RequestBudget, type RateLimit } from './rate-limit.ts';
 import { WfmStore } from './store.ts';
 
 export interface WfmHandlerOptions {
@@ -25,6 +28,10 @@ export interface WfmHandlerOptions {
   scheme: 'http' | 'https';
   /** Behaviour-level faults (reference/faults/) this instance breaks. */
   faults?: FaultDefinition[];
+  /** Per-client request budget (by SPIFFE ID, else by address); past it, 429 with Retry-After. None by default. */
+  rateLimit?: RateLimit;
+  /** P10: the SPIFFE ID the request's connection proved at the TLS handshake. */
+  peerOf?: (socket: Socket) => string | undefined;
 }
 
 export interface WfmHandler {
@@ -35,7 +42,6 @@ export interface WfmHandler {
 
 export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
   const profile = opts.profile ?? resolveProfile();
-  if (profile.deviceAuth === 'mtls') throw new Error('reference WFM: deviceAuth "mtls" is not implemented yet');
   const store = new WfmStore();
   const ctx: WfmContext = {
     store,
@@ -45,17 +51,22 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
     faults: new Set((opts.faults ?? []).map((f) => f.id)),
   };
   const limits: BodyLimits = { maxBytes: opts.maxBodyBytes ?? 1024 * 1024, timeoutMs: opts.bodyTimeoutMs ?? 10_000 };
-  const routes = routesFor(profile);
+  const routes = routesFor(profile, ctx.faults);
+  const budget = opts.rateLimit && new RequestBudget(opts.rateLimit);
 
   const answer = async (req: IncomingMessage): Promise<Reply> => {
     const target = req.url ?? '/';
-    if (!target.startsWith('/')) return errorReply(400, 'request target must be an absolute path');
+    if (!target.startsWith('/')) throw new WfmError(400, 'request target must be an absolute path');
     const rawPath = target.split('?')[0]!;
     const match = matchRoute(routes, req.method ?? 'GET', rawPath);
-    if (match.kind === 'not-found') return errorReply(404, `no such path: ${rawPath.slice(0, 200)}`);
+    if (match.kind === 'not-found') throw new WfmError(404, `no such path: ${rawPath.slice(0, 200)}`);
     if (match.kind === 'method-not-allowed') {
-      return errorReply(405, `method ${req.method} not allowed here`, undefined, { allow: match.allow.join(', ') });
+      throw new WfmError(405, `method ${req.method} not allowed here`, undefined, { allow: match.allow.join(', ') });
     }
+    const peer = opts.peerOf?.(req.socket);
+    const wait = budget?.take(peer ?? req.socket.remoteAddress ?? '');
+    // PROBLEM-RETRY-AFTER: the 429 comes without Retry-After.
+    if (wait !== undefined) throw new WfmError(429, `too many requests from this client: over ${opts.rateLimit!.perSecond} a second`, undefined, ctx.faults.has('PROBLEM-RETRY-AFTER') ? {} : { 'retry-after': String(wait) });
     const body = await readBody(req, limits);
     const request: WfmRequest = {
       method: req.method!,
@@ -63,24 +74,25 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
       headers: req.headers,
       params: decodeParams(match.rawParams),
       body,
+      ...(peer !== undefined && { peer, peerCertificate: (req.socket as TLSSocket).getPeerCertificate?.()?.fingerprint256 }),
     };
     return match.handler(ctx, request);
   };
 
   const listener: RequestListener = (req, res) => {
     answer(req)
-      .catch((err: unknown) => refusal(err, req))
+      .catch((err: unknown) => refusal(profile, ctx.faults, err, req))
       .then((reply) => reply && send(res, reply))
       .catch((err: unknown) => console.error('reference WFM: cannot answer:', err));
   };
-  return { listener, hooks: createHooks(store, profile.vendor, ctx.faults), state: stateView(store) };
+  return { listener, hooks: createHooks(store, profile, ctx.faults), state: stateView(store) };
 }
 
-function refusal(err: unknown, req: IncomingMessage): Reply | undefined {
-  if (err instanceof WfmError) return errorReply(err.status, err.message, err.details, err.headers);
+function refusal(profile: Profile, faults: ActiveFaults, err: unknown, req: IncomingMessage): Reply | undefined {
+  if (err instanceof WfmError) return refusalReply(profile, faults, err);
   if (err instanceof RequestAborted) return undefined;
   console.error(`reference WFM: bug answering ${req.method} ${req.url}:`, err);
-  return errorReply(500, 'internal error in the reference WFM (logged)');
+  return refusalReply(profile, faults, new WfmError(500, 'internal error in the reference WFM (logged)'));
 }
 
 function send(res: ServerResponse, reply: Reply): void {

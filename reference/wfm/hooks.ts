@@ -11,6 +11,8 @@ import { NO_FAULTS, type ActiveFaults } from '../faults/types.ts';
 import { retrievePackage, type PackageRef } from './package-retrieval.ts';
 import type { Client, WfmStore } from './store.ts';
 import type { DeviceCapabilities } from '../../spec/types.ts';
+import type { Profile } from '../../spec/profile.ts';
+import { admitSpiffeId } from './admission.ts';
 
 export interface WfmHooks {
   /** `requiredResources` is the kit's optional extension (errata of CPU-FIT-ONE-ENTRY): a misfit is refused (throws). */
@@ -18,9 +20,12 @@ export interface WfmHooks {
   removeDeployment(input: { clientId: string; deviceId: string; deploymentId: string }): Promise<Record<string, never>>;
   retireClient(input: { clientId: string }): Promise<Record<string, never>>;
   trustClientCertificate(input: { certificatePem: string }): Promise<Record<string, never>>;
+  /** P10 (miaf): the local policy admits this client SPIFFE ID; answers its clientId (the ID's last segment). */
+  admitClient(input: { spiffeId: string }): Promise<{ clientId: string }>;
 }
 
-export function createHooks(store: WfmStore, vendor: string, faults: ActiveFaults = NO_FAULTS): WfmHooks {
+export function createHooks(store: WfmStore, profile: Profile, faults: ActiveFaults = NO_FAULTS): WfmHooks {
+  const vendor = profile.vendor;
   // One change at a time per client, so two concurrent changes never share a manifestVersion.
   const queues = new WeakMap<Client, Promise<unknown>>();
   const serial = <T>(client: Client, fn: () => Promise<T>): Promise<T> => {
@@ -95,6 +100,12 @@ export function createHooks(store: WfmStore, vendor: string, faults: ActiveFault
       }
       store.trustedKeyIds.add(certificateKeyId(der));
       return {};
+    },
+
+    async admitClient(input) {
+      if (profile.deviceAuth !== 'mtls') throw new Error('admitClient: this WFM serves edition seed (clients onboard; profile deviceAuth is not mtls)');
+      if (typeof input?.spiffeId !== 'string') throw new Error('admitClient: spiffeId is required');
+      return { clientId: (await admitSpiffeId({ store, profile, faults }, input.spiffeId)).clientId };
     },
   };
 }

@@ -1,5 +1,9 @@
-// Request and reply plumbing of the reference WFM: capped, timed body reads, JSON replies, and P6 error bodies.
+// Request and reply plumbing of the reference WFM: capped, timed body reads, JSON replies, and error bodies (P6, or
+// RFC 9457 problem details in the miaf edition).
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Profile } from '../../spec/profile.ts';
+import { ABOUT_BLANK, PROBLEM_JSON, RESERVED_PROBLEMS, problemTypeUri, retryableStatus, type ProblemName } from '../../spec/rules/problem-types.ts';
+import type { ActiveFaults } from '../faults/types.ts';
 
 export interface Reply {
   status: number;
@@ -14,6 +18,8 @@ export class WfmError extends Error {
     message: string,
     readonly details?: unknown[],
     readonly headers: Record<string, string> = {},
+    /** P10: the reserved problem type of this condition; when absent the status decides (404 has none by itself). */
+    readonly problem?: ProblemName,
   ) {
     super(message);
     this.name = 'WfmError';
@@ -32,6 +38,62 @@ export class RequestAborted extends Error {
 export function errorReply(status: number, message: string, details?: unknown[], headers: Record<string, string> = {}): Reply {
   const body = details?.length ? { error: oneLine(message), details } : { error: oneLine(message) };
   return json(status, body, headers);
+}
+
+/** What each error status means when the refusal names no problem (404 names several, so it names none). */
+const PROBLEM_BY_STATUS: Partial<Record<number, ProblemName>> = { 400: 'invalid-request', 422: 'semantic-error', 403: 'not-authorized', 406: 'server-cannot-generate-response' };
+
+const TITLES: Record<ProblemName, string> = {
+  'invalid-request': 'Invalid request',
+  'semantic-error': 'Semantic error',
+  'not-authorized': 'Not authorized',
+  'gateway-not-found': 'Gateway not found',
+  'device-not-found': 'Device not found',
+  'invalid-bundle': 'Invalid bundle',
+  'deployment-not-found': 'Deployment not found',
+  'server-cannot-generate-response': 'Server cannot generate response',
+};
+
+/** The error body the profile asks for: P6 `{error}` or a P10 problem (type, title, status, detail, retryable, errors). */
+export function refusalReply(profile: Profile, faults: ActiveFaults, err: WfmError): Reply {
+  if (profile.errors === 'p6') return errorReply(err.status, err.message, err.details, err.headers);
+  const name = err.problem ?? PROBLEM_BY_STATUS[err.status];
+  const reserved = name !== undefined && RESERVED_PROBLEMS[name] === err.status;
+  // PROBLEM-RESERVED-TYPE: a reserved condition answered about:blank; :missing leaves type out altogether.
+  // PROBLEM-ABOUT-BLANK: a condition without a reserved type is called invalid-request.
+  const type =
+    reserved && !faults.has('PROBLEM-RESERVED-TYPE') ? problemTypeUri(name, profile.vendor, profile.problemTypeBase)
+    : !reserved && faults.has('PROBLEM-ABOUT-BLANK') ? problemTypeUri('invalid-request', profile.vendor, profile.problemTypeBase)
+    : ABOUT_BLANK;
+  const retryable = retryableStatus(err.status);
+  const body: Record<string, unknown> = {
+    type,
+    title: reserved ? TITLES[name] : (STATUS_TITLES[err.status] ?? 'Error'),
+    status: err.status,
+    detail: oneLine(err.message),
+    // PROBLEM-NOT-RETRYABLE: every refusal claims it may be retried.
+    retryable: retryable || faults.has('PROBLEM-NOT-RETRYABLE'),
+    backoffStrategy: retryable ? 'exponential' : 'none',
+  };
+  const retryAfter = Number(err.headers['retry-after']);
+  if (retryable && Number.isInteger(retryAfter)) body['retryAfterSeconds'] = retryAfter;
+  if (faults.has('PROBLEM-RESERVED-TYPE:missing')) delete body['type'];
+  const errors = (err.details ?? []).flatMap(fieldError);
+  if (err.status === 422 && errors.length && !faults.has('PROBLEM-422-ERRORS')) body['errors'] = errors;
+  // PROBLEM-JSON: the problem is labelled plain JSON.
+  const contentType = faults.has('PROBLEM-JSON') ? 'application/json' : PROBLEM_JSON;
+  return { status: err.status, headers: { ...err.headers, 'content-type': contentType }, body: JSON.stringify(body) };
+}
+
+const STATUS_TITLES: Record<number, string> = { 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 413: 'Content Too Large', 500: 'Internal Server Error' };
+
+/** A schema error or spec/rules finding as a P10 `{field, message}`. */
+function fieldError(detail: unknown): { field: string; message: string }[] {
+  if (detail === null || typeof detail !== 'object') return [];
+  const d = detail as { path?: unknown; rule?: unknown; message?: unknown };
+  if (typeof d.message !== 'string') return [];
+  const field = typeof d.path === 'string' && d.path !== '' ? d.path : typeof d.rule === 'string' ? d.rule : '/';
+  return [{ field, message: d.message }];
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {

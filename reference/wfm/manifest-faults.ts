@@ -9,7 +9,8 @@ import type { Deployment } from './store.ts';
 /** The manifestVersion served for the version the WFM counts. */
 export function servedVersion(faults: ActiveFaults, version: number): number {
   // DS-MANIFESTVERSION-RANGE: counts from 0.
-  if (faults.has('DS-MANIFESTVERSION-RANGE')) return version - 1;
+  // MIAF-DS-FIRST-VERSION-1: the same, judged by the miaf rule (the first manifest is 1).
+  if (faults.has('DS-MANIFESTVERSION-RANGE') || faults.has('MIAF-DS-FIRST-VERSION-1')) return version - 1;
   // DS-VERSION-STRICTLY-INCREASING: every manifest is version 1, changed or not.
   if (faults.has('DS-VERSION-STRICTLY-INCREASING')) return 1;
   // AMV-MONOTONIC: counts down.
@@ -36,6 +37,10 @@ const YAML_FAULTS: [string, (doc: ApplicationDeployment) => void][] = [
   ['DS-YAML-DEVICEID', (d) => void (d.metadata.deviceId?.endsWith('/*') || (d.metadata.deviceId = d.metadata.deviceId?.split('/').at(-1)))],
   ['DS-YAML-WILDCARD-CHILD', (d) => void (d.metadata.deviceId = d.metadata.deviceId?.replace(/\/\*$/, ''))],
   ['DS-YAML-PROFILE-TYPE', (d) => void (d.spec.deploymentProfile.type = 'docker-compose')],
+  // The miaf rules of P10 for the same document.
+  ['MIAF-PROFILE-TYPE', (d) => void (d.spec.deploymentProfile.type = 'kustomize' as never)],
+  ['MIAF-REVISION-SEMVER', (d) => d.spec.deploymentProfile.components.forEach((c) => (c.properties.revision = `v${c.properties.revision}`))],
+  ['MIAF-TIMEOUT-FORMAT', (d) => d.spec.deploymentProfile.components.forEach((c) => (c.properties.timeout = '330s'))],
   ['DS-YAML-COMPONENTS', (d) => d.spec.deploymentProfile.components.forEach((c) => (c.properties.repository = c.properties.repository.replace(/^oci:\/\//, '')))],
 ];
 

@@ -7,12 +7,15 @@ import { deploymentBundle, type BundleFile } from './bundle.ts';
 import { faultyDeployment, servedDigest, servedPath, servedVersion } from './manifest-faults.ts';
 import type { Client, ServedManifest } from './store.ts';
 
-/** Relative URLs, resolved against the manifest's own URL: the paths P4 shows, whatever host the client used. */
-export const desiredStatePaths = {
-  manifest: (clientId: string) => `/api/v1/clients/${clientId}/deployments`,
-  deployment: (clientId: string, deploymentId: string, digest: string) => `/api/v1/clients/${clientId}/deployments/${deploymentId}/${digest}`,
-  bundle: (clientId: string, digest: string) => `/api/v1/clients/${clientId}/bundles/${digest}`,
-};
+/** Absolute paths, resolved against the manifest's own URL: the paths P4 shows (P10: the caller's own, no clientId). */
+export function desiredStatePaths(client: Pick<Client, 'clientId' | 'deploymentsPath'>) {
+  const base = client.deploymentsPath === 'caller' ? '/api/v1' : `/api/v1/clients/${client.clientId}`;
+  return {
+    manifest: `${base}/deployments`,
+    deployment: (deploymentId: string, digest: string) => `${base}/deployments/${deploymentId}/${digest}`,
+    bundle: (digest: string) => `${base}/bundles/${digest}`,
+  };
+}
 
 /** The faults of the WFM that onboarded a client: manifests are rebuilt from hooks, which carry no request context. */
 export const clientFaults = new WeakMap<Client, ActiveFaults>();
@@ -24,7 +27,8 @@ export async function buildManifest(client: Client, version: number, vendor: str
   for (const d of active) faultyDeployment(faults, d);
   let bundle: StateManifest['bundle'] = null;
   // DS-BUNDLE-NULL-WHEN-EMPTY: an empty archive is offered when there is nothing to deploy.
-  if (active.length > 0 || faults.has('DS-BUNDLE-NULL-WHEN-EMPTY')) {
+  // MIAF-DS-BUNDLE-NULL: the same, judged by the miaf rule (bundle present and null).
+  if (active.length > 0 || faults.has('DS-BUNDLE-NULL-WHEN-EMPTY') || faults.has('MIAF-DS-BUNDLE-NULL')) {
     const files: BundleFile[] = active.map((d) => ({ name: `${d.deploymentId}.yaml`, bytes: d.yaml }));
     // DS-BUNDLE-CONTENTS: the bundle carries a file that is no deployment.
     if (faults.has('DS-BUNDLE-CONTENTS')) files.push({ name: 'NOTES.txt', bytes: Buffer.from('not a deployment\n') });
@@ -35,13 +39,13 @@ export async function buildManifest(client: Client, version: number, vendor: str
     client.bundles.set(digest, bytes);
     // DS-BUNDLE-DESCRIPTOR: labelled as plain gzip.
     const mediaType = faults.has('DS-BUNDLE-DESCRIPTOR') ? 'application/gzip' : mediaTypes(vendor).deploymentBundle;
-    bundle = { mediaType, digest: servedDigest(faults, digest), sizeBytes: bytes.length, url: servedPath(faults, desiredStatePaths.bundle(client.clientId, digest)) };
+    bundle = { mediaType, digest: servedDigest(faults, digest), sizeBytes: bytes.length, url: servedPath(faults, desiredStatePaths(client).bundle(digest)) };
   }
   const deployments = active.map((d) => ({
     deploymentId: d.deploymentId,
     digest: servedDigest(faults, d.digest),
     sizeBytes: d.yaml.length,
-    url: servedPath(faults, desiredStatePaths.deployment(client.clientId, d.deploymentId, d.digest)),
+    url: servedPath(faults, desiredStatePaths(client).deployment(d.deploymentId, d.digest)),
   }));
   // DS-DEPLOYMENTS-ENTRIES: the first deployment is listed twice.
   if (faults.has('DS-DEPLOYMENTS-ENTRIES') && deployments.length > 0) deployments.push(deployments[0]!);

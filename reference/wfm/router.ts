@@ -1,6 +1,7 @@
 // The Device API routes of the reference WFM (interfaces.md §4.1-§4.4, P2-P4) and path matching: 404, 405, 400.
 import { parseDeviceId } from '../../spec/rules/device-id.ts';
 import type { Profile } from '../../spec/profile.ts';
+import { NO_FAULTS, type ActiveFaults } from '../faults/types.ts';
 import { deleteCapabilities, putCapabilities } from './capabilities.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
 import { getBundle, getDeployment, getManifest } from './desired-state.ts';
@@ -21,16 +22,21 @@ export type RouteMatch =
   | { kind: 'not-found' }
   | { kind: 'method-not-allowed'; allow: string[] };
 
-export function routesFor(profile: Profile): Route[] {
+export function routesFor(profile: Profile, faults: ActiveFaults = NO_FAULTS): Route[] {
   const capabilities = profile.paths === 'client-scoped' ? '/api/v1/clients/:clientId/capabilities/*deviceId' : '/api/v1/capabilities/*deviceId';
+  const states = profile.deploymentsPath === 'caller' ? '/api/v1' : '/api/v1/clients/:clientId';
   const table: [string, Record<string, RouteHandler>][] = [
-    [profile.certificatePath, { GET: certificateApi }],
-    ['/api/v1/onboarding', { POST: onboard }],
-    [capabilities, { PUT: putCapabilities, DELETE: deleteCapabilities }],
+    // P10: with mutual TLS there is no Certificate API and no onboarding call; the SVID is the client.
+    ...(profile.deviceAuth === 'mtls' ? [] : ([
+      [profile.certificatePath, { GET: certificateApi }],
+      ['/api/v1/onboarding', { POST: onboard }],
+    ] as [string, Record<string, RouteHandler>][])),
+    // MIAF-CAP-PATHS: POST is taken as a PUT.
+    [capabilities, { PUT: putCapabilities, DELETE: deleteCapabilities, ...(faults.has('MIAF-CAP-PATHS') && { POST: putCapabilities }) }],
     ['/api/v1/deployments/:deploymentId/status', { POST: postStatus }],
-    ['/api/v1/clients/:clientId/deployments', { GET: getManifest }],
-    ['/api/v1/clients/:clientId/deployments/:deploymentId/:digest', { GET: getDeployment }],
-    ['/api/v1/clients/:clientId/bundles/:digest', { GET: getBundle }],
+    [`${states}/deployments`, { GET: getManifest }],
+    [`${states}/deployments/:deploymentId/:digest`, { GET: getDeployment }],
+    [`${states}/bundles/:digest`, { GET: getBundle }],
   ];
   return table.map(([path, methods]) => ({ pattern: path.split('/'), methods: withHead(methods) }));
 }

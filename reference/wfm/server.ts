@@ -2,8 +2,11 @@
 import { withRewrites } from '../faults/rewrite.ts';
 import type { FaultDefinition } from '../faults/types.ts';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { judgePeer, mtlsServerOptions, type WfmSvidSettings } from './mtls.ts';
+import type { RateLimit } from './rate-limit.ts';
 import type { Profile } from '../../spec/profile.ts';
 import { createWfmHandler } from './handler.ts';
 import type { WfmHooks } from './hooks.ts';
@@ -20,6 +23,8 @@ export interface StartWfmOptions {
   port?: number;
   /** PEM certificate chain and key; with them the WFM serves HTTPS. */
   tls?: { cert: string; key: string };
+  /** P10 (profile deviceAuth mtls): the WFM's SVID, trust domain and bundle anchors; replaces `tls`. */
+  svid?: WfmSvidSettings;
   /** PEM of the WFM root CA served by the Certificate API (P2). */
   rootCaPem: string;
   /** Client certificates chaining to one of these are trusted at onboarding. */
@@ -31,6 +36,8 @@ export interface StartWfmOptions {
   bodyTimeoutMs?: number;
   /** Faults of reference/faults/ to switch on (a faulty variant that breaks exactly those rules). */
   faults?: FaultDefinition[];
+  /** Per-client request budget; past it, 429 with Retry-After. None by default. */
+  rateLimit?: RateLimit;
 }
 
 export interface WfmService {
@@ -40,13 +47,39 @@ export interface WfmService {
   hooks: WfmHooks;
   /** Read-only snapshots for the kit's own tests. */
   state: WfmStateView;
+  /** miaf: the trust bundle changed (a rotation): new connections validate against these anchors. */
+  setTrustAnchors(anchorsPem: string[]): void;
+  /** miaf: connections refused after the handshake, newest last (at most 100), for the kit's own tests. */
+  tlsRefusals: string[];
 }
 
 export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
-  const handler = createWfmHandler({ ...opts, scheme: opts.tls ? 'https' : 'http' });
+  const mtls = opts.profile?.deviceAuth === 'mtls';
+  if (mtls && !opts.svid) throw new Error('reference WFM: profile deviceAuth "mtls" needs the WFM\'s SVID settings (svid)');
+  const svid = mtls ? { ...opts.svid! } : undefined;
+  const faults = new Set((opts.faults ?? []).map((f) => f.id));
+  // The SPIFFE ID of each admitted connection; a request's client is the one its connection proved (P10).
+  const peers = new WeakMap<Socket, string>();
+  const tlsRefusals: string[] = [];
+  const handler = createWfmHandler({ ...opts, scheme: opts.tls || svid ? 'https' : 'http', peerOf: (socket) => peers.get(socket) });
   const { hooks, state } = handler;
   const listener = withRewrites(handler.listener, opts.faults ?? []);
-  const server: Server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, listener) : createHttpServer(listener);
+  let server: Server | HttpsServer;
+  if (svid) {
+    const https = createHttpsServer(mtlsServerOptions(svid, opts.profile!, faults), listener);
+    https.on('secureConnection', (socket: TLSSocket) => {
+      const verdict = judgePeer(socket, svid, opts.profile!.vendor, faults);
+      if (verdict.ok) return void peers.set(socket, verdict.spiffeId);
+      tlsRefusals.push(verdict.reason);
+      if (tlsRefusals.length > 100) tlsRefusals.shift();
+      socket.destroy();
+    });
+    // A failed handshake is the refusal P10 asks for; it is no error of the service.
+    https.on('tlsClientError', () => undefined);
+    server = https;
+  } else {
+    server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, listener) : createHttpServer(listener);
+  }
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -58,9 +91,15 @@ export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
   const { port } = server.address() as AddressInfo;
   const hostPart = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `${opts.tls ? 'https' : 'http'}://${hostPart}:${port}`,
+    url: `${opts.tls || svid ? 'https' : 'http'}://${hostPart}:${port}`,
     hooks,
     state,
+    tlsRefusals,
+    setTrustAnchors(anchorsPem) {
+      if (!svid) throw new Error('setTrustAnchors: this WFM does not serve mutual TLS');
+      svid.anchorsPem = anchorsPem;
+      (server as HttpsServer).setSecureContext(mtlsServerOptions(svid, opts.profile!, faults));
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -17,6 +17,10 @@ export async function postStatus(ctx: WfmContext, req: WfmRequest): Promise<Repl
   const body = parseJsonObject(req.body);
   // STATUS-OBJECT: status is read as the list the field table types it as.
   if (ctx.faults.has('STATUS-OBJECT') && !Array.isArray(body['status'])) throw new WfmError(400, 'status must be a list (fault STATUS-OBJECT)');
+  // MIAF-STATUS-REQUIRED: a component without state is read as installed.
+  if (ctx.faults.has('MIAF-STATUS-REQUIRED') && Array.isArray(body['components'])) {
+    for (const c of body['components'] as Record<string, unknown>[]) if (c && typeof c === 'object' && c['state'] === undefined) c['state'] = 'installed';
+  }
   const checked = validate('DeploymentStatusReport', body, { vendor: ctx.profile.vendor });
   // ERR-SCHEMA-INVALID-400-OR-422:status: the schema is never checked, so a report without a field crashes below.
   if (!checked.ok && !ctx.faults.has('ERR-SCHEMA-INVALID-400-OR-422:status')) throw new WfmError(400, 'malformed deployment status report', checked.errors);

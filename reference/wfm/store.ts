@@ -4,10 +4,17 @@ import type { DeploymentStatusReport, DeviceCapabilities } from '../../spec/type
 
 export interface Client {
   clientId: string;
-  /** P3: lowercase hex SHA-256 of the certificate DER; the signature's keyid names the client. */
+  /** P3: lowercase hex SHA-256 of the certificate DER; the signature's keyid names the client. miaf: the SPIFFE ID. */
   keyId: string;
-  publicKey: KeyObject;
-  algorithm: string;
+  /** P3: the onboarded certificate's key (absent for a miaf client, which signs nothing). */
+  publicKey?: KeyObject;
+  algorithm?: string;
+  /** P10 (miaf): the SPIFFE ID the policy admitted; the client's requests come over connections proving it. */
+  spiffeId?: string;
+  /** P4/P10: where its desired state is served: under /api/v1/clients/{clientId} or at the caller's /api/v1/deployments. */
+  deploymentsPath: 'per-client' | 'caller';
+  /** Only under fault MIAF-CLIENT-IS-SPIFFE-ID: the fingerprint of the first certificate the client used. */
+  boundCertificate?: string;
   retired: boolean;
   devices: Map<string, DeviceCapabilities>;
   /** Every deployment the client may still report on, removed ones included until reported `removed`. */
@@ -40,12 +47,14 @@ export interface ServedManifest {
 export class WfmStore {
   readonly clients = new Map<string, Client>();
   readonly byKeyId = new Map<string, Client>();
+  readonly bySpiffeId = new Map<string, Client>();
   /** keyids of certificates the trustClientCertificate hook made trusted regardless of their issuer. */
   readonly trustedKeyIds = new Set<string>();
 
   add(client: Client): void {
     this.clients.set(client.clientId, client);
     this.byKeyId.set(client.keyId, client);
+    if (client.spiffeId !== undefined) this.bySpiffeId.set(client.spiffeId, client);
   }
 
   client(clientId: string): Client | undefined {

@@ -1,8 +1,9 @@
 // What the catch-rate harness runs: which faults, which tests (a --grep over requirement ids), which seed, which folder.
 import type { FaultDefinition, ServiceName } from '../../reference/faults/types.ts';
+import type { Edition } from '../../spec/profile.ts';
 
 /** What the harness needs of a fault definition (its rewrite or seam stays in the service). */
-export type FaultEntry = Pick<FaultDefinition, 'id' | 'service' | 'breaks' | 'description'>;
+export type FaultEntry = Pick<FaultDefinition, 'id' | 'service' | 'breaks' | 'description' | 'edition'>;
 
 const SERVICES: readonly ServiceName[] = ['wfm', 'identity', 'registry'];
 
@@ -20,9 +21,15 @@ export function requirementsGrep(ids: readonly string[]): string {
   return `(^| )(${alternatives})(?![-A-Z0-9])`;
 }
 
-/** The fast subset `npm test` runs: the first fault of each service, in catalog order (deterministic). */
+/** The fast subset `npm test` runs: the first fault of each service, and the first of edition miaf (deterministic). */
 export function quickSubset<F extends FaultEntry>(faults: readonly F[]): F[] {
-  return SERVICES.flatMap((s) => faults.find((f) => f.service === s) ?? []);
+  const firsts = [...SERVICES.map((s) => faults.find((f) => f.service === s && editionOf(f) === 'seed')), faults.find((f) => editionOf(f) === 'miaf')];
+  return firsts.filter((f): f is F => f !== undefined);
+}
+
+/** The edition a fault runs in (P10): seed unless it says otherwise. */
+export function editionOf(f: Pick<FaultEntry, 'edition'>): Edition {
+  return f.edition ?? 'seed';
 }
 
 /** A fault id as a folder name: `<ID>:<variant>` keeps its variant, without the colon. */
@@ -42,12 +49,15 @@ export interface RunSpec {
   requirements?: readonly string[];
   out: string;
   seed: number;
+  /** The edition of the reference services (default seed). */
+  edition?: Edition;
 }
 
 /** Arguments of `wfmck run` for one run; a selected run needs one Playwright worker, the whole suite keeps the default. */
 export function runArgs(spec: RunSpec): string[] {
   const args = ['run', '--out', spec.out, '--seed', String(spec.seed)];
   if (spec.fault !== undefined) args.push('--fault', spec.fault);
+  if (spec.edition !== undefined && spec.edition !== 'seed') args.push('--edition', spec.edition);
   if (spec.requirements !== undefined) args.push('--grep', requirementsGrep(spec.requirements), '--workers', '1');
   return args;
 }

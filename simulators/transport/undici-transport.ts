@@ -2,6 +2,7 @@
 // the caller says it is idempotent, and recorded (redacted, trimmed) whatever happens.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import type { PeerCertificate } from 'node:tls';
 import { Agent, request, type Dispatcher } from 'undici';
 import { classify } from './classify.ts';
 import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from './evidence.ts';
@@ -18,8 +19,12 @@ export const TEST_ID_HEADER = 'wfmck-test-id';
 export interface SharedAgentOptions {
   /** PEM trust anchors for the servers; default: Node's bundled roots. */
   ca?: string | string[];
-  /** mTLS (profiles.md P3 `mtls`). */
+  /** mTLS (profiles.md P3 `mtls`, P10): the certificate chain (leaf first) and key. */
   clientCert?: { cert: string; key: string };
+  /** P10: the server is this SPIFFE ID (its certificate's one URI SAN), never a DNS name or IP address. */
+  serverSpiffeId?: string;
+  /** P10: a loopback source address to connect from (fleets spread one connection per device over several). */
+  localAddress?: string;
   /** Sockets per origin; default undici's (no limit) for one transport, 128 for a shared agent. */
   connections?: number;
   connectTimeoutMs?: number;
@@ -60,9 +65,22 @@ function makeAgent(opts: SharedAgentOptions, connections: number | undefined): A
     connect: {
       ...(opts.ca !== undefined ? { ca: opts.ca } : {}),
       ...(opts.clientCert ? { cert: opts.clientCert.cert, key: opts.clientCert.key } : {}),
+      ...(opts.serverSpiffeId !== undefined && { checkServerIdentity: spiffeIdentityCheck(opts.serverSpiffeId) }),
+      ...(opts.localAddress !== undefined && { localAddress: opts.localAddress }),
       timeout: opts.connectTimeoutMs ?? 5_000,
     },
   });
+}
+
+/** P10 (MIAF-CLIENT-CHECKS-SERVER-ID): the server's certificate names exactly this SPIFFE ID, or the connection aborts. */
+export function spiffeIdentityCheck(expected: string): (host: string, cert: PeerCertificate) => Error | undefined {
+  return (_host, cert) => {
+    const uris = (cert.subjectaltname ?? '').split(', ').filter((n) => n.startsWith('URI:')).map((n) => n.slice(4));
+    if (uris.length === 1 && uris[0] === expected) return undefined;
+    const error = new Error(`the server is ${uris.length === 1 ? uris[0] : `${uris.length} URI SANs`}, not the WFM ${expected} (P10: a client aborts)`) as Error & { code: string };
+    error.code = 'ERR_TLS_CERT_ALTNAME_INVALID';
+    return error;
+  };
 }
 
 interface Config {

@@ -131,3 +131,16 @@ test('a WFM that answers 200 to every PUT fails CAP-PUT-201: exit 1, the failure
   assert.equal(failed.status, 'fail');
   assert.ok(JSON.stringify(failed).includes('wfmck-test-id'), 'the failure keeps its exchanges');
 });
+
+test('end to end in edition miaf: exit 0, conformant, the edition in the report, seed-only checks skipped with the reason', { timeout: 180_000 }, async () => {
+  const out = outDir();
+  const r = await wfmck(['run', '--edition', 'miaf', '--out', out, '--seed', '12']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as { edition: string; summary: { verdict: string }; requirements: { id: string; status: string; reason?: string }[] };
+  assert.equal(report.edition, 'miaf');
+  assert.equal(report.summary.verdict, 'conformant');
+  const byId = new Map(report.requirements.map((q) => [q.id, q]));
+  assert.equal(byId.get('MIAF-MTLS-EVERY-REQUEST')?.status, 'pass');
+  assert.equal(byId.get('SVID-CHAIN-BUNDLE')?.status, 'pass');
+  assert.match(byId.get('ONB-201-CLIENTID')?.reason ?? '', /applies to edition seed; this run is edition miaf/);
+});

@@ -48,6 +48,8 @@ test('quick subset: the first fault of each service, in the order wfm, identity,
   const faults = [fault('REG-A', 'registry'), fault('CAP-A', 'wfm'), fault('CAP-B', 'wfm'), fault('ID-A', 'identity'), fault('REG-B', 'registry')];
   assert.deepEqual(quickSubset(faults).map((f) => f.id), ['CAP-A', 'ID-A', 'REG-A']);
   assert.deepEqual(quickSubset([fault('CAP-A', 'wfm')]).map((f) => f.id), ['CAP-A'], 'a service without faults is left out');
+  const miaf = { ...fault('MIAF-A', 'wfm'), edition: 'miaf' as const };
+  assert.deepEqual(quickSubset([miaf, ...faults]).map((f) => f.id), ['CAP-A', 'ID-A', 'REG-A', 'MIAF-A'], 'and the first fault of edition miaf, after them');
 });
 
 test('run folders, repeat seeds and the arguments of wfmck run', () => {
@@ -57,4 +59,6 @@ test('run folders, repeat seeds and the arguments of wfmck run', () => {
     'run', '--out', '/o/CAP-PUT-201', '--seed', '3', '--fault', 'CAP-PUT-201', '--grep', '(^| )(CAP-PUT-201)(?![-A-Z0-9])', '--workers', '1',
   ]);
   assert.deepEqual(runArgs({ out: '/o/clean', seed: 3 }), ['run', '--out', '/o/clean', '--seed', '3'], 'the clean control: the whole suite, no fault');
+  assert.deepEqual(runArgs({ out: '/o/clean-miaf', seed: 3, edition: 'miaf' }), ['run', '--out', '/o/clean-miaf', '--seed', '3', '--edition', 'miaf'], 'a miaf run names its edition');
+  assert.deepEqual(runArgs({ out: '/o/clean', seed: 3, edition: 'seed' }), ['run', '--out', '/o/clean', '--seed', '3'], 'seed is the default');
 });

@@ -1,0 +1,84 @@
+// profiles.md P10, edition miaf: errors are RFC 9457 problem details, with the reserved type of each condition the
+// standard names, about:blank for any other, and retryable false except for 429 and 503.
+import { test, expect, type SimulatedClient } from '../fixtures/wfmck.ts';
+import { req } from '../fixtures/req.ts';
+import { capabilities } from '../fixtures/capabilities.ts';
+import { assign, currentManifest, entryOf, hostingDevice } from '../fixtures/desired-state.ts';
+import { problemName, problemOf } from '../fixtures/problems.ts';
+import type { Hooks } from '../fixtures/wfmck.ts';
+import { RESERVED_PROBLEMS, type ProblemName } from '../spec/rules/problem-types.ts';
+import { validate } from '../spec/schemas/index.ts';
+import { digestOf } from '../spec/rules/desired-state.ts';
+import type { HttpResponse } from '../simulators/transport/types.ts';
+
+/** Requests fired at once from one client to meet a WFM's rate limit (the reference WFM's is 100 a second). */
+const BURST = 150;
+
+test.beforeEach(({ profile }) => {
+  test.skip(profile.errors !== 'problem-details', 'P10: the profile answers errors as P6 {"error"} bodies, not problem details');
+});
+
+/** One request per reserved condition the Device API can be driven into, with the problem it must carry. */
+async function provoke(device: (o?: { onboard?: boolean }) => Promise<SimulatedClient>, hooks: Hooks): Promise<[ProblemName, HttpResponse][]> {
+  const client = await device();
+  const id = client.deviceId();
+  const a = await assign(client, hooks, await hostingDevice(client));
+  const { manifest } = await currentManifest(client);
+  const wrongDigest = digestOf(Buffer.from('no such thing'));
+  const stranger = await device({ onboard: false });
+  return [
+    ['invalid-request', await client.api.putCapabilities(id, '{"properties": ')],
+    ['semantic-error', await client.api.putCapabilities(id, capabilities(id, { supportedRuntimes: ['custom'] }, { labels: {} }))],
+    ['not-authorized', await stranger.api.putCapabilities(id, capabilities(id))],
+    ['gateway-not-found', await client.api.putCapabilities(`${id}-gw/child`, capabilities(`${id}-gw/child`))],
+    ['device-not-found', await client.api.deleteCapabilities(`${id}-never`)],
+    ['deployment-not-found', await client.api.getDeploymentYaml(entryOf(manifest, a.deploymentId).url.replace(/[^/]+$/, wrongDigest))],
+    ['invalid-bundle', await client.api.getBundle((manifest.bundle?.url ?? '/api/v1/bundles/x').replace(/[^/]+$/, wrongDigest))],
+    ['server-cannot-generate-response', await client.api.getDesiredState(client.clientId, { accept: 'text/html' })],
+  ];
+}
+
+test.describe('P10 problem details (RFC 9457)', () => {
+  test('PROBLEM-JSON PROBLEM-RESERVED-TYPE PROBLEM-NOT-RETRYABLE each reserved condition answers application/problem+json with its status, its type, retryable false', req('PROBLEM-JSON', 'PROBLEM-RESERVED-TYPE', 'PROBLEM-NOT-RETRYABLE'), async ({ device, hooks, profile }) => {
+    hooks.require('admitClient');
+    const wrong: string[] = [];
+    for (const [name, res] of await provoke(device, hooks)) {
+      const body = problemOf(res);
+      const checked = validate('ProblemDetails', body);
+      if (res.status !== RESERVED_PROBLEMS[name]) wrong.push(`${name}: HTTP ${res.status}, not ${RESERVED_PROBLEMS[name]}`);
+      if (!/^application\/problem\+json\b/i.test(res.headers['content-type'] ?? '')) wrong.push(`${name}: Content-Type ${res.headers['content-type']} (PROBLEM-JSON)`);
+      if (!checked.ok) wrong.push(`${name}: not a problem: ${checked.errors.map((e) => `${e.path} ${e.message}`).join(', ')} (PROBLEM-JSON)`);
+      else if (body!['status'] !== res.status) wrong.push(`${name}: status member ${String(body!['status'])} differs from HTTP ${res.status} (PROBLEM-JSON)`);
+      if (problemName(res, profile) !== name) wrong.push(`${name}: type ${JSON.stringify(body?.['type'])} (PROBLEM-RESERVED-TYPE)`);
+      if (body?.['retryable'] !== false) wrong.push(`${name}: retryable ${JSON.stringify(body?.['retryable'])}, not false (PROBLEM-NOT-RETRYABLE)`);
+    }
+    expect(wrong, 'P10: every reserved condition carries its problem').toEqual([]);
+  });
+
+  test('PROBLEM-ABOUT-BLANK a path the Device API does not have (404) and a method it does not take (405) answer type about:blank', req('PROBLEM-ABOUT-BLANK'), async ({ device, profile }) => {
+    const client = await device();
+    const unknownPath = await client.api.raw({ method: 'GET', url: '/api/v1/no-such-resource' });
+    const wrongMethod = await client.api.raw({ method: 'POST', url: `/api/v1/capabilities/${client.deviceId()}`, json: {} });
+    expect([unknownPath.status, problemName(unknownPath, profile)], 'P10: no reserved condition: about:blank').toEqual([404, 'about:blank']);
+    expect([wrongMethod.status, problemName(wrongMethod, profile)], 'P10: no reserved condition: about:blank').toEqual([405, 'about:blank']);
+  });
+
+  test('PROBLEM-422-ERRORS a 422 problem lists errors as {field, message}', req('PROBLEM-422-ERRORS'), async ({ device }) => {
+    const client = await device();
+    const id = client.deviceId();
+    const res = await client.api.putCapabilities(id, capabilities(id, { supportedRuntimes: ['custom'] }, { labels: {} }));
+    expect(res.status, 'setup: custom without labels is a semantic error').toBe(422);
+    const errors = problemOf(res)?.['errors'];
+    expect(Array.isArray(errors) && errors.length > 0 && errors.every((e) => typeof e?.field === 'string' && typeof e?.message === 'string'), `P10 SHOULD: errors [{field, message}], got ${JSON.stringify(errors)}`).toBe(true);
+  });
+
+  test('PROBLEM-RETRY-AFTER a 429 or 503 carries Retry-After, retryable true and backoffStrategy exponential', req('PROBLEM-RETRY-AFTER'), async ({ device }) => {
+    // No hook makes a WFM shed load: a burst from one client is the only lever, and a WFM without a limit skips.
+    const client = await device();
+    const answers = await Promise.all(Array.from({ length: BURST }, () => client.api.raw({ method: 'GET', url: '/api/v1/deployments' })));
+    const busy = answers.find((r) => r.status === 429 || r.status === 503);
+    test.skip(busy === undefined, `P10: the WFM answered no 429 or 503 to a burst of ${BURST} requests, and no hook can provoke one`);
+    const body = problemOf(busy!);
+    expect([busy!.headers['retry-after'] !== undefined, body?.['retryable'], body?.['backoffStrategy']], 'P10: Retry-After, retryable true, exponential').toEqual([true, true, 'exponential']);
+  });
+});
