@@ -7,6 +7,7 @@ import type { MemoryMeasurement } from './memory.ts';
 import type { OnboardingMeasurement } from './onboarding.ts';
 import type { RateMeasurements } from './request-rate.ts';
 import type { SuiteMeasurement } from './suite-time.ts';
+import type { MtlsMeasurement } from './mtls.ts';
 import { format, judge, round, type Target } from './targets.ts';
 
 export const BENCH_FILE = 'bench.json';
@@ -16,6 +17,7 @@ export interface Measurements {
   onboarding: OnboardingMeasurement;
   memory: MemoryMeasurement;
   suite: SuiteMeasurement;
+  mtls: MtlsMeasurement;
 }
 
 export interface Machine {
@@ -122,6 +124,9 @@ export function benchTable(r: BenchReport): string {
   const rows = r.targets.map((t) => [t.figure, values[t.id] ?? format(t.value), `${t.comparison} ${t.target}${t.unit ? ` ${t.unit}` : ''}`, t.met ? 'met' : `MISSED by ${t.missedBy}`]);
   const c = f.wfmCost;
   rows.push(['reference WFM CPU per 1,000 requests', `PUT ${c.putUnsignedMsPer1000} ms, signed PUT ${c.putSignedMsPer1000} ms, onboarding ${c.onboardingMsPer1000} ms`, '(no target)', '']);
+  const t = f.mtls;
+  rows.push([`mTLS devices held by one process (miaf, ${t.settings.sources} source addresses)`, `${t.heldConcurrently} of ${t.settings.devices} (${t.failed} failed), ${t.rssBytesPerDevice} B RSS each`, '(no target)', '']);
+  rows.push(['mTLS handshakes per second (SVID, first GET)', `${t.handshakesPerSecond}/s (${t.connectSeconds} s, ${t.settings.concurrency} at once)`, '(no target)', '']);
   rows.push(['client CPU per 1,000 PUTs (why the ratios)', `autocannon ${rr.autocannon.clientCpuMsPer1000} ms, fleet ${rr.fleetUnsigned.clientCpuMsPer1000} ms, signing fleet ${rr.fleetSigned.clientCpuMsPer1000} ms`, '(no target)', '']);
   const header = ['figure', 'value', 'target', 'verdict'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

@@ -9,11 +9,13 @@ import { benchReport, benchTable, machineAt, writeBenchReport } from './report.t
 import { measureRequestRates, type RateSettings } from './request-rate.ts';
 import { measureSuite } from './suite-time.ts';
 import { benchPki } from './wfm-process.ts';
+import { measureMtls, type MtlsSettings } from './mtls.ts';
 
 interface Sizes {
   rates: RateSettings;
   onboarding: OnboardingSettings;
   memoryDevices: number;
+  mtls: MtlsSettings;
   /** A --grep for the suite figure; undefined runs the default suite. */
   suiteGrep: string | undefined;
 }
@@ -22,6 +24,7 @@ const FULL: Sizes = {
   rates: { connections: 16, seconds: 10, rounds: 3, warmupSeconds: 1 },
   onboarding: { devices: 10_000, concurrency: 64 },
   memoryDevices: 100_000,
+  mtls: { devices: 8_000, sources: 4, concurrency: 64, holdSeconds: 10 },
   suiteGrep: undefined,
 };
 
@@ -29,6 +32,7 @@ const QUICK: Sizes = {
   rates: { connections: 8, seconds: 2, rounds: 1, warmupSeconds: 0.5 },
   onboarding: { devices: 1_000, concurrency: 64 },
   memoryDevices: 1_000,
+  mtls: { devices: 300, sources: 4, concurrency: 64, holdSeconds: 4 },
   suiteGrep: 'CAP-PUT-201 PUT for a deviceId',
 };
 
@@ -36,7 +40,8 @@ const HELP = `usage: node --import tsx bench/run.ts [--quick] [--out DIR] [--con
 
 Measures, in one run: the fleet's PUT capabilities rate beside autocannon's (signing off and on), the onboarding
 rate of ${FULL.onboarding.devices.toLocaleString('en')} signing devices, the heap per device with ${FULL.memoryDevices.toLocaleString('en')} devices alive, the wall time of
-the default wfmck run, and the reference WFM's CPU per 1,000 requests. Writes DIR/bench.json (default reports/out).
+the default wfmck run, the reference WFM's CPU per 1,000 requests, and (edition miaf) how many mutual-TLS devices
+one process holds (${FULL.mtls.devices.toLocaleString('en')}, each its own SVID and connection) and its handshakes per second. Writes DIR/bench.json (default reports/out).
   --quick          small sizes for a smoke run (${QUICK.onboarding.devices} devices, ${QUICK.rates.seconds} s rates)
   --connections N  connections for both request-rate clients (default ${FULL.rates.connections})
 `;
@@ -62,11 +67,13 @@ async function main(argv: string[]): Promise<number> {
   const onboarding = await measureOnboarding(pki, sizes.onboarding);
   say(`memory: ${sizes.memoryDevices} devices alive`);
   const memory = await measureMemory(sizes.memoryDevices);
+  say(`mTLS (edition miaf): ${sizes.mtls.devices} devices, each its own SVID and connection, over ${sizes.mtls.sources} source addresses`);
+  const mtls = await measureMtls(sizes.mtls);
   say(`suite: wfmck run${sizes.suiteGrep ? ` --grep '${sizes.suiteGrep}'` : ''}`);
   const suite = await measureSuite(join(out, 'bench-suite'), sizes.suiteGrep);
 
   const machine = machineAt(load);
-  const report = benchReport({ requestRate, onboarding, memory, suite }, { quick, startedAt, wallSeconds: (performance.now() - t0) / 1000, machine });
+  const report = benchReport({ requestRate, onboarding, memory, mtls, suite }, { quick, startedAt, wallSeconds: (performance.now() - t0) / 1000, machine });
   const file = await writeBenchReport(out, report);
   process.stdout.write(benchTable(report) + `${file}\n`);
   return 0;

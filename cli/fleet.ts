@@ -56,6 +56,12 @@ load:
 target:
   --wfm URL                WFM base URL (loopback only); needs --device-ca-cert and --device-ca-key
   --ca FILE                PEM of the CA of the WFM's TLS certificate
+  --edition E              seed (default: onboarding and signatures) or miaf (P10: each device its own X.509-SVID
+                           from the device CA, one mutual-TLS connection per device, no onboarding)
+  --trust-domain TD        miaf with --wfm: the SPIFFE trust domain of the WFM and its clients
+  --wfm-id ID              miaf with --wfm: the <wfm-id> of spiffe://<td>/<vendor>/wfm/<wfm-id>
+  --source-addresses N     miaf: connect from 127.0.0.1 .. 127.0.0.N, round robin, so one connection per device
+                           is not capped by one address's ephemeral ports (default: one per 16,000 devices, at least 2)
   --device-ca-cert FILE    a CA the WFM trusts for device certificates (as written by wfmck serve --state-dir)
   --device-ca-key FILE     its private key
   --vendor TOKEN           vendor token, profile P1 (default platform)
@@ -70,7 +76,9 @@ const FLAG_TO_KEY: Record<string, keyof FleetSpec> = {
   'quantity-format': 'quantityFormat', rate: 'rate', burst: 'burst', duration: 'duration', 'tick-interval': 'tickInterval',
   concurrency: 'concurrency', deployments: 'deployments', 'time-scale': 'timeScale', timeout: 'timeout',
 };
-const OTHER_FLAGS = ['fleet-file', 'wfm', 'ca', 'device-ca-cert', 'device-ca-key', 'vendor', 'out', 'hook-assign-deployment', 'component'];
+const OTHER_FLAGS = ['fleet-file', 'wfm', 'ca', 'device-ca-cert', 'device-ca-key', 'vendor', 'out', 'hook-assign-deployment', 'component', 'edition', 'trust-domain', 'wfm-id', 'source-addresses'];
+/** miaf: devices per loopback source address by default, well under one address's ~28k ephemeral ports. */
+const DEVICES_PER_SOURCE = 16_000;
 
 export async function run(argv: string[]): Promise<number> {
   const values = parse(argv);
@@ -83,7 +91,9 @@ export async function run(argv: string[]): Promise<number> {
   const out = resolve(str(values.out) ?? join('reports', 'out', `fleet-${new Date().toISOString().replace(/[:.]/g, '-')}`));
   const vendor = str(values.vendor);
   if (vendor !== undefined && !/^[a-z0-9]+$/.test(vendor)) throw new UsageError('--vendor takes lowercase letters and digits');
-  const profile = resolveProfile({ vendor, quantityFormat: spec.quantityFormat });
+  const edition = str(values.edition);
+  if (edition !== undefined && edition !== 'seed' && edition !== 'miaf') throw new UsageError('--edition is seed or miaf');
+  const profile = resolveProfile({ vendor, quantityFormat: spec.quantityFormat, ...(edition && { edition }) });
 
   let embedded: Embedded | undefined;
   let target: FleetTarget;
@@ -91,13 +101,22 @@ export async function run(argv: string[]): Promise<number> {
   if (wfm !== undefined) {
     const deployments = foreignDeployments(spec, values);
     target = { ...(await foreignTarget(wfm, values)), profile, ...(deployments ? { deployments } : {}) };
+    if (profile.edition === 'miaf') {
+      const trustDomain = str(values['trust-domain']);
+      const wfmId = str(values['wfm-id']);
+      if (!trustDomain || !wfmId) throw new UsageError('--edition miaf with --wfm needs --trust-domain and --wfm-id (the WFM is spiffe://<td>/<vendor>/wfm/<wfm-id>)');
+      target.spiffe = { trustDomain, wfmId };
+    }
   } else {
     if (str(values['hook-assign-deployment']) ?? str(values.component)) throw new UsageError('--hook-assign-deployment and --component go with --wfm');
     embedded = await startEmbedded({ profile });
     target = { wfm: embedded.wfm, ca: embedded.caPem, deviceCa: embedded.deviceCa, profile };
+    const admit = embedded.hooks['admitClient'];
+    if (embedded.spiffe && admit) target.spiffe = { ...embedded.spiffe, admit: async (spiffeId) => void (await admit({ spiffeId })) };
     if ((spec.deployments ?? 1) > 0) target.deployments = await sampleDeployments(embedded.registry, embedded.caPem, profile.vendor, embedded.hooks['assignDeployment']!);
   }
 
+  if (profile.edition === 'miaf') target.sourceAddresses = sourceAddresses(values['source-addresses'], spec.devices);
   const stop = new AbortController();
   const interrupt = () => stop.abort(new Error('interrupted by signal'));
   process.once('SIGINT', interrupt);
@@ -179,4 +198,11 @@ async function readText(file: string, flag: string): Promise<string> {
 
 function str(v: string | boolean | undefined): string | undefined {
   return typeof v === 'string' ? v : undefined;
+}
+
+/** 127.0.0.1 .. 127.0.0.N: Linux answers the whole of 127.0.0.0/8 on the loopback interface. */
+function sourceAddresses(flag: string | boolean | undefined, devices: number): string[] {
+  const n = flag === undefined ? Math.max(2, Math.ceil(devices / DEVICES_PER_SOURCE)) : Number(flag);
+  if (!Number.isInteger(n) || n < 1 || n > 254) throw new UsageError('--source-addresses takes a whole number from 1 to 254');
+  return Array.from({ length: n }, (_, i) => `127.0.0.${i + 1}`);
 }

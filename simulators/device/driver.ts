@@ -20,6 +20,11 @@ export interface DeviceEnvironment {
   profile: Profile;
   /** §2.3: base64 DER of this device's X.509 certificate, whose key signs through `api`. */
   certificate: string;
+  /**
+   * P10 (miaf): the client id its SVID names. There is no Certificate API and no onboarding: the device starts as a
+   * client and sends its capabilities first.
+   */
+  clientId?: string;
   /** Multiplies simulated waits (component timeouts, slow installs); default 1. */
   timeScale?: number;
   sleep?: (ms: number) => Promise<void>;
@@ -52,7 +57,8 @@ class Device implements SeeThruGateway, ActionContext {
     readonly env: DeviceEnvironment,
   ) {
     this.devices = desc.kind === 'see-thru-gateway' ? hierarchy(desc) : undefined;
-    this.state = initialMachine(this.devices?.length ?? 1, desc.faults);
+    const start = initialMachine(this.devices?.length ?? 1, desc.faults);
+    this.state = env.clientId === undefined ? start : { ...start, phase: 'onboarded', clientId: env.clientId };
   }
 
   get id(): string {

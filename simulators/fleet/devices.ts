@@ -4,7 +4,9 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { certificateKeyId, issueCertificate, type Issued } from '../../reference/pki.ts';
-import { resolveProfile } from '../../spec/profile.ts';
+import { resolveProfile, type Profile } from '../../spec/profile.ts';
+import { clientSpiffeId, wfmSpiffeId } from '../../spec/spiffe-id.ts';
+import { issueSvid, type SvidCa } from '../../reference/svid-issuer.ts';
 import type { DeploymentStatusReport } from '../../spec/types.ts';
 import { DeviceApiClient, type CallOptions, type DeviceApiClientOptions, type Payload } from '../device-api.ts';
 import { createDevice } from '../device/driver.ts';
@@ -12,7 +14,7 @@ import type { DeviceDescription } from '../device/types.ts';
 import { RegistryClient } from '../registry-client.ts';
 import { sleep } from '../transport/retry.ts';
 import type { HttpResponse, Transport } from '../transport/types.ts';
-import { createSharedAgent, createTransport } from '../transport/undici-transport.ts';
+import { createSharedAgent, createTransport, type UndiciTransport } from '../transport/undici-transport.ts';
 import { compactDescription } from './compact-description.ts';
 import { rateLimited, type RateLimiter } from './rate-limit.ts';
 import type { EnvironmentFactory, EnvironmentSettings, FleetEnvironment, FleetTarget } from './runner.ts';
@@ -52,6 +54,7 @@ export async function fleetEnvironment(target: FleetTarget, limiter: RateLimiter
     if (!client) registries.set(origin, (client = new RegistryClient({ transport: open(origin) })));
     return client;
   };
+  if (profile.deviceAuth === 'mtls') return svidEnvironment(target, limiter, settings, profile, { cancel, registry, agent });
   return {
     async createDevice(desc, ctx) {
       const { der, privateKey } = await (seams.certificate ?? issuedCertificate)(desc, target.deviceCa);
@@ -106,5 +109,53 @@ function cancellable(inner: Transport, stop: AbortSignal): Transport {
   return {
     request: (opts) => inner.request({ ...opts, signal: opts.signal ? AbortSignal.any([opts.signal, stop]) : stop }),
     close: () => inner.close(),
+  };
+}
+
+/**
+ * P10 (miaf): each device holds its own X.509-SVID and key, so its TLS sessions are its own: one agent (one
+ * connection) per device, spread over the target's loopback source addresses. No onboarding: the device starts as
+ * the client its SPIFFE ID names, admitted first through the target's hook when it has one.
+ */
+function svidEnvironment(
+  target: FleetTarget, limiter: RateLimiter, settings: EnvironmentSettings, profile: Profile,
+  shared: { cancel: AbortController; registry: (url: string) => RegistryClient; agent: { close(): Promise<void>; destroy(): Promise<void> } },
+): FleetEnvironment {
+  const spiffe = target.spiffe;
+  if (!spiffe) throw new Error('a miaf fleet needs the target\'s SPIFFE names (trust domain and wfm-id)');
+  const ca: SvidCa = { trustDomain: spiffe.trustDomain, root: target.deviceCa, bundlePem: target.deviceCa.certPem };
+  const wfmId = wfmSpiffeId({ trustDomain: spiffe.trustDomain, vendor: profile.vendor, wfmId: spiffe.wfmId });
+  const sources = target.sourceAddresses?.length ? target.sourceAddresses : undefined;
+  const owned = new Set<UndiciTransport>();
+  let next = 0;
+  return {
+    async createDevice(desc, ctx) {
+      const clientId = desc.id.replace(/[^A-Za-z0-9._-]/g, '-');
+      const svid = await issueSvid(ca, clientSpiffeId({ trustDomain: spiffe.trustDomain, vendor: profile.vendor, wfmId: spiffe.wfmId, clientId }));
+      await spiffe.admit?.(svid.spiffeId);
+      const transport = createTransport({
+        baseUrl: target.wfm, timeoutMs: settings.timeoutMs, connections: 1, connectTimeoutMs: settings.timeoutMs,
+        ...(target.ca !== undefined && { ca: target.ca }),
+        clientCert: { cert: svid.chainPem, key: svid.keyPem }, serverSpiffeId: wfmId,
+        ...(sources && { localAddress: sources[next++ % sources.length] }),
+      });
+      owned.add(transport);
+      const held = compactDescription(desc);
+      const options: DeviceApiClientOptions = { transport: cancellable(rateLimited(transport, limiter), shared.cancel.signal), baseUrl: target.wfm, profile, clientId };
+      const onReport = ctx.onStatusReport;
+      const api = onReport ? new ReportingApi(options, (report, status) => onReport(held.id, report, status)) : new DeviceApiClient(options);
+      return createDevice(held, {
+        api, registry: shared.registry, observer: ctx.observer, profile, clientId,
+        certificate: Buffer.from(svid.cert.rawData).toString('base64'),
+        timeScale: settings.timeScale,
+        sleep: (ms) => sleep(ms, ctx.signal),
+      });
+    },
+    abort: () => shared.cancel.abort(new Error('fleet interrupted')),
+    close: async () => {
+      await Promise.allSettled([...owned].map((t) => t.close()));
+      if (shared.cancel.signal.aborted) await shared.agent.destroy();
+      else await shared.agent.close();
+    },
   };
 }

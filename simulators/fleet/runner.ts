@@ -19,11 +19,22 @@ export interface FleetTarget {
   wfm: string;
   /** PEM the WFM's TLS certificate chains to, when it is not in the system store. */
   ca?: string;
-  /** Issues each device's certificate (a CA the WFM trusts at onboarding). */
+  /** Issues each device's certificate (a CA the WFM trusts at onboarding; miaf: an SVID CA in its trust bundle). */
   deviceCa: Issued;
+  /** miaf (P10): the SPIFFE names of the WFM and how a device's client is admitted before first use. */
+  spiffe?: FleetSpiffe;
+  /** miaf: loopback addresses devices connect from, round robin (one connection per device passes ~28k ports each). */
+  sourceAddresses?: string[];
   profile?: Profile;
   /** What to deploy and how to assign it (P5 assignDeployment); without it a fleet assigns nothing. */
   deployments?: DeploymentSource;
+}
+
+export interface FleetSpiffe {
+  trustDomain: string;
+  wfmId: string;
+  /** P10 hook admitClient; absent = the WFM's policy admits by itself. */
+  admit?: (spiffeId: string) => Promise<void>;
 }
 
 export interface DeviceContext {

@@ -1,0 +1,122 @@
+// P10 (miaf) at scale: how many devices, each with its own X.509-SVID and its own mutual-TLS connection, one kit
+// process holds against the reference WFM (in its own process: `wfmck serve --edition miaf`), and how many
+// handshakes per second it makes. Devices spread over loopback source addresses; each polls every 2 s to stay
+// connected, as a fleet device does.
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Client } from 'undici';
+import { loadIssued } from '../reference/pki.ts';
+import { issueSvid, type SvidCa } from '../reference/svid-issuer.ts';
+import { clientSpiffeId, wfmSpiffeId } from '../spec/spiffe-id.ts';
+import { spiffeIdentityCheck } from '../simulators/transport/undici-transport.ts';
+
+export interface MtlsSettings {
+  devices: number;
+  /** Loopback source addresses, 127.0.0.1 .. 127.0.0.N. */
+  sources: number;
+  /** Handshakes in flight at once. */
+  concurrency: number;
+  /** Seconds every device stays connected (polling) once all are up. */
+  holdSeconds: number;
+}
+
+export interface MtlsMeasurement {
+  settings: MtlsSettings;
+  /** Devices whose connection was up and answering at the end of the hold. */
+  heldConcurrently: number;
+  /** Connections the WFM refused or dropped. */
+  failed: number;
+  /** Handshake plus first answer, all devices, over the wall time of the connecting phase. */
+  handshakesPerSecond: number;
+  connectSeconds: number;
+  /** Seconds spent minting the SVIDs (before the clock). */
+  mintSeconds: number;
+  /** Growth of the kit process's RSS and heap per held device. */
+  rssBytesPerDevice: number;
+  heapBytesPerDevice: number;
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
+  const server = spawn(process.execPath, [`${root}bin/wfmck.mjs`, 'serve', '--edition', 'miaf'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const first = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: server.stdout! }).once('line', resolve);
+      server.once('exit', (code) => reject(new Error(`wfmck serve exited ${code}`)));
+    });
+    const info = JSON.parse(first) as { wfm: string; admin: string; adminToken: string; caFile: string; deviceCaCertFile: string; deviceCaKeyFile: string; trustDomain: string; wfmId: string };
+    const ca = await readFile(info.caFile, 'utf8');
+    const deviceCa = await loadIssued(await readFile(info.deviceCaCertFile, 'utf8'), await readFile(info.deviceCaKeyFile, 'utf8'));
+    const svidCa: SvidCa = { trustDomain: info.trustDomain, root: deviceCa, bundlePem: deviceCa.certPem };
+    const identity = { trustDomain: info.trustDomain, vendor: 'platform', wfmId: info.wfmId };
+
+    const t0 = performance.now();
+    const svids = [];
+    for (let i = 0; i < s.devices; i++) {
+      const svid = await issueSvid(svidCa, clientSpiffeId({ ...identity, clientId: `bench-${i}` }));
+      await admit(info, svid.spiffeId);
+      svids.push(svid);
+    }
+    const mintSeconds = (performance.now() - t0) / 1000;
+
+    global.gc?.();
+    const before = process.memoryUsage();
+    const check = spiffeIdentityCheck(wfmSpiffeId(identity));
+    const clients = svids.map((svid, i) => new Client(info.wfm, {
+      pipelining: 1, keepAliveTimeout: 60_000,
+      connect: { ca, cert: svid.chainPem, key: svid.keyPem, checkServerIdentity: check, localAddress: `127.0.0.${(i % s.sources) + 1}`, timeout: 30_000 },
+    }));
+    const poll = async (c: Client): Promise<boolean> => {
+      try {
+        const res = await c.request({ method: 'GET', path: '/api/v1/deployments', headersTimeout: 30_000, bodyTimeout: 30_000 });
+        await res.body.dump();
+        return res.statusCode === 200 || res.statusCode === 304;
+      } catch {
+        return false;
+      }
+    };
+    const t1 = performance.now();
+    let next = 0;
+    const up = new Array<boolean>(clients.length).fill(false);
+    await Promise.all(Array.from({ length: s.concurrency }, async () => {
+      while (next < clients.length) {
+        const i = next++;
+        up[i] = await poll(clients[i]!);
+      }
+    }));
+    const connectSeconds = (performance.now() - t1) / 1000;
+    // Hold: every device polls every 2 s; a connection the WFM dropped reconnects, which counts against it.
+    const stopAt = performance.now() + s.holdSeconds * 1000;
+    while (performance.now() < stopAt) {
+      await new Promise((r) => setTimeout(r, 2000));
+      const results = await Promise.all(clients.map((c, i) => (up[i] ? poll(c) : Promise.resolve(false))));
+      results.forEach((ok, i) => (up[i] = ok));
+    }
+    global.gc?.();
+    const after = process.memoryUsage();
+    const held = up.filter(Boolean).length;
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    return {
+      settings: s,
+      heldConcurrently: held,
+      failed: s.devices - held,
+      handshakesPerSecond: Math.round(s.devices / connectSeconds),
+      connectSeconds: Math.round(connectSeconds * 10) / 10,
+      mintSeconds: Math.round(mintSeconds * 10) / 10,
+      rssBytesPerDevice: Math.round((after.rss - before.rss) / Math.max(1, held)),
+      heapBytesPerDevice: Math.round((after.heapUsed - before.heapUsed) / Math.max(1, held)),
+    };
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+async function admit(info: { admin: string; adminToken: string }, spiffeId: string): Promise<void> {
+  const res = await fetch(`${info.admin}/hooks/admitClient`, {
+    method: 'POST', headers: { authorization: `Bearer ${info.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ spiffeId }),
+  });
+  if (!res.ok) throw new Error(`admitClient: HTTP ${res.status} ${await res.text()}`);
+}
