@@ -83,6 +83,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'profile.problemTypeBase', env: 'WFMCK_PROFILE_PROBLEM_TYPE_BASE', doc: 'P10 namespace of reserved problem types', parse: oneOf('either', 'management-interface', 'specification') },
   { key: 'profile.capabilitiesRoot', env: 'WFMCK_PROFILE_CAPABILITIES_ROOT', doc: '§2.1/P10 open or closed capabilities root', parse: oneOf('open', 'closed') },
   { key: 'profile.tlsMinVersion', env: 'WFMCK_PROFILE_TLS_MIN_VERSION', doc: 'P10 lowest TLS version by default', parse: oneOf('TLSv1.2', 'TLSv1.3') },
+  { key: 'profile.svidKeyAlgorithm', env: 'WFMCK_PROFILE_SVID_KEY_ALGORITHM', doc: 'P10 key of the simulated clients\' SVIDs', parse: oneOf('P-256', 'P-384', 'Ed25519', 'RSA-3072') },
   { key: 'profile.hookTimeoutMs', env: 'WFMCK_PROFILE_HOOK_TIMEOUT_MS', doc: 'P5 default hook timeout (30000)', parse: positiveInt },
   { key: 'strictness', env: 'WFMCK_STRICTNESS', flag: 'strictness', doc: 'P9 strict | default | lenient (also the profile value)', parse: oneOf(...STRICTNESS) },
   { key: 'seed', env: 'WFMCK_SEED', flag: 'seed', doc: 'fast-check seed of every property (default: random, printed)', parse: seed },

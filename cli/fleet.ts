@@ -60,6 +60,8 @@ target:
                            from the device CA, one mutual-TLS connection per device, no onboarding)
   --trust-domain TD        miaf with --wfm: the SPIFFE trust domain of the WFM and its clients
   --wfm-id ID              miaf with --wfm: the <wfm-id> of spiffe://<td>/<vendor>/wfm/<wfm-id>
+  --svid-key K             miaf: key of each device's SVID: P-256 (default, mandatory to implement), P-384, Ed25519,
+                           RSA-3072
   --source-addresses N     miaf: connect from 127.0.0.1 .. 127.0.0.N, round robin, so one connection per device
                            is not capped by one address's ephemeral ports (default: one per 16,000 devices, at least 2)
   --device-ca-cert FILE    a CA the WFM trusts for device certificates (as written by wfmck serve --state-dir)
@@ -76,7 +78,7 @@ const FLAG_TO_KEY: Record<string, keyof FleetSpec> = {
   'quantity-format': 'quantityFormat', rate: 'rate', burst: 'burst', duration: 'duration', 'tick-interval': 'tickInterval',
   concurrency: 'concurrency', deployments: 'deployments', 'time-scale': 'timeScale', timeout: 'timeout',
 };
-const OTHER_FLAGS = ['fleet-file', 'wfm', 'ca', 'device-ca-cert', 'device-ca-key', 'vendor', 'out', 'hook-assign-deployment', 'component', 'edition', 'trust-domain', 'wfm-id', 'source-addresses'];
+const OTHER_FLAGS = ['fleet-file', 'wfm', 'ca', 'device-ca-cert', 'device-ca-key', 'vendor', 'out', 'hook-assign-deployment', 'component', 'edition', 'trust-domain', 'wfm-id', 'source-addresses', 'svid-key'];
 /** miaf: devices per loopback source address by default, well under one address's ~28k ephemeral ports. */
 const DEVICES_PER_SOURCE = 16_000;
 
@@ -93,7 +95,9 @@ export async function run(argv: string[]): Promise<number> {
   if (vendor !== undefined && !/^[a-z0-9]+$/.test(vendor)) throw new UsageError('--vendor takes lowercase letters and digits');
   const edition = str(values.edition);
   if (edition !== undefined && edition !== 'seed' && edition !== 'miaf') throw new UsageError('--edition is seed or miaf');
-  const profile = resolveProfile({ vendor, quantityFormat: spec.quantityFormat, ...(edition && { edition }) });
+  const svidKey = str(values['svid-key']);
+  if (svidKey !== undefined && !['P-256', 'P-384', 'Ed25519', 'RSA-3072'].includes(svidKey)) throw new UsageError('--svid-key is P-256, P-384, Ed25519 or RSA-3072');
+  const profile = resolveProfile({ vendor, quantityFormat: spec.quantityFormat, ...(edition && { edition }), ...(svidKey && { svidKeyAlgorithm: svidKey as 'P-256' }) });
 
   let embedded: Embedded | undefined;
   let target: FleetTarget;

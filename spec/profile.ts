@@ -38,6 +38,8 @@ export interface Profile {
   capabilitiesRoot: 'open' | 'closed';
   /** P10: the lowest TLS version the Device API should negotiate by default (miaf: 1.3; 1.2 only as a fallback). */
   tlsMinVersion: 'TLSv1.2' | 'TLSv1.3';
+  /** P10: the key of each simulated client's X.509-SVID (P-256 is mandatory to implement; the others optional). */
+  svidKeyAlgorithm: 'P-256' | 'P-384' | 'Ed25519' | 'RSA-3072';
 }
 
 export const SEED_PROFILE: Profile = Object.freeze({
@@ -57,6 +59,7 @@ export const SEED_PROFILE: Profile = Object.freeze({
   problemTypeBase: 'either',
   capabilitiesRoot: 'open',
   tlsMinVersion: 'TLSv1.2',
+  svidKeyAlgorithm: 'P-256',
 });
 
 /** P10: what the miaf edition changes in the seed preset; every value stays overridable. */

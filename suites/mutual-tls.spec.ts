@@ -10,7 +10,6 @@ import { refusedAtTls, tlsProbe, type ProbeOptions, type ProbeResult } from '../
 import type { BadSvidKind } from '../reference/svid-issuer.ts';
 import { issueCertificate, type Issued } from '../reference/pki.ts';
 import { clientSpiffeId } from '../spec/spiffe-id.ts';
-import { x509 } from '../spec/x509.ts';
 import type { RunContext } from '../fixtures/run-context.ts';
 import type { Profile } from '../spec/profile.ts';
 
@@ -117,12 +116,13 @@ test.describe('P10 client SVIDs the WFM refuses at the TLS layer (a good SVID of
     expect(r.status, `P10: DNS names play no part; the SPIFFE ID's client creates its device (201), got ${r.statusLine ?? r.error}`).toBe(201);
   });
 
-  test('SVID-KEY-ALG a client SVID with an ECDSA P-256 key is accepted, and the WFM\'s own SVID is a valid leaf', req('SVID-KEY-ALG'), async ({ ctx, caPems, profile, device }, testInfo) => {
+  test('SVID-KEY-ALG a client SVID with an ECDSA P-256 key is accepted, and the WFM answers with its own SVID', req('SVID-KEY-ALG'), async ({ ctx, caPems, profile, deviceIssuer, hooks }, testInfo) => {
     const t = target(ctx, profile);
-    const client = await device();
-    const key = new x509.X509Certificate(client.svid!.chainPem).publicKey.algorithm as { name: string; namedCurve?: string };
-    expect(`${key.name} ${key.namedCurve}`, 'setup: the kit\'s SVIDs are P-256 by default').toBe('ECDSA P-256');
-    const r = await probe(testInfo, ctx, caPems, 'P-256 SVID', withSvid(client.svid!));
+    const { spiffeId } = newClientSpiffeId(t);
+    await admit(hooks, spiffeId);
+    // P-256 whatever profile.svidKeyAlgorithm says: the mandatory key is what this check is about.
+    const svid = deviceIssuer.trustedByTarget ? await mintSvid(deviceIssuer.ca, t.trustDomain, spiffeId, { keyAlgorithm: 'P-256' }) : await svidFromHook(hooks, spiffeId, 'P-256');
+    const r = await probe(testInfo, ctx, caPems, 'P-256 SVID', withSvid(svid));
     expect(r.status, `P10: a P-256 client SVID is mandatory to accept (${r.error})`).toBe(200);
     expect(r.server?.uris, 'P10: the WFM answers with its own SVID').toEqual([t.wfmSpiffeId]);
   });

@@ -131,7 +131,7 @@ function svidEnvironment(
   return {
     async createDevice(desc, ctx) {
       const clientId = desc.id.replace(/[^A-Za-z0-9._-]/g, '-');
-      const svid = await issueSvid(ca, clientSpiffeId({ trustDomain: spiffe.trustDomain, vendor: profile.vendor, wfmId: spiffe.wfmId, clientId }));
+      const svid = await issueSvid(ca, clientSpiffeId({ trustDomain: spiffe.trustDomain, vendor: profile.vendor, wfmId: spiffe.wfmId, clientId }), { keyAlgorithm: profile.svidKeyAlgorithm });
       await spiffe.admit?.(svid.spiffeId);
       const transport = createTransport({
         baseUrl: target.wfm, timeoutMs: settings.timeoutMs, connections: 1, connectTimeoutMs: settings.timeoutMs,
