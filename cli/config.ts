@@ -6,7 +6,7 @@ import { delimiter, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { resolveProfile, type Profile, type Strictness } from '../spec/profile.ts';
-import { HOOK_NAMES, type HookBinding, type HookName } from '../fixtures/run-context.ts';
+import { HOOK_NAMES, PERSONA, PERSONAS, type HookBinding, type HookName, type Persona } from '../fixtures/run-context.ts';
 import { UsageError } from './usage.ts';
 import { isLoopbackHost } from '../spec/loopback.ts';
 import { resolveFaults } from '../reference/faults/catalog.ts';
@@ -16,6 +16,7 @@ export interface Config {
   targets: { wfm?: string; identity?: string; discovery?: string; trustBundleUri?: string; extraDiscovery?: string[]; registry?: string; registryRepository: string; kitRegistry?: boolean; trustDomain?: string; wfmId?: string };
   tls: { caFiles: string[] };
   deviceCa?: { certFile: string; keyFile: string };
+  persona: Persona;
   profile: Profile;
   strictness: Strictness;
   seed: number;
@@ -85,6 +86,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'profile.tlsMinVersion', env: 'WFMCK_PROFILE_TLS_MIN_VERSION', doc: 'P10 lowest TLS version by default', parse: oneOf('TLSv1.2', 'TLSv1.3') },
   { key: 'profile.svidKeyAlgorithm', env: 'WFMCK_PROFILE_SVID_KEY_ALGORITHM', doc: 'P10 key of the simulated clients\' SVIDs', parse: oneOf('P-256', 'P-384', 'Ed25519', 'RSA-3072') },
   { key: 'profile.hookTimeoutMs', env: 'WFMCK_PROFILE_HOOK_TIMEOUT_MS', doc: 'P5 default hook timeout (30000)', parse: positiveInt },
+  { key: 'persona', env: 'WFMCK_PERSONA', flag: 'persona', doc: 'what the component under test plays: wfm (with its identity role and registry; default), identity, registry, device', parse: oneOf(...PERSONAS) },
   { key: 'strictness', env: 'WFMCK_STRICTNESS', flag: 'strictness', doc: 'P9 strict | default | lenient (also the profile value)', parse: oneOf(...STRICTNESS) },
   { key: 'seed', env: 'WFMCK_SEED', flag: 'seed', doc: 'fast-check seed of every property (default: random, printed)', parse: seed },
   { key: 'runs', env: 'WFMCK_RUNS', flag: 'runs', doc: 'runs per property (default by strictness: 25 / 100 / 500)', parse: positiveInt },
@@ -180,6 +182,7 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     },
     tls: { caFiles: get<string[]>('tls.caFiles') ?? [] },
     ...(certFile && keyFile && { deviceCa: { certFile, keyFile } }),
+    persona: get<Persona>('persona') ?? PERSONA,
     profile,
     strictness,
     seed: get<number>('seed') ?? (opts.randomSeed ?? (() => randomInt(2 ** 31 - 1)))(),

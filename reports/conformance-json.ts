@@ -10,7 +10,7 @@ import type { FaultEntry } from './faults/plan.ts';
 /** What the report echoes about the run (from the RunContext; never a secret). */
 export interface RunMeta {
   kit: { name: string; version: string };
-  /** What the component under test plays (issue 10); only `wfm` so far. */
+  /** What the component under test plays: wfm (with its identity role and registry), identity, registry or device. */
   persona: Persona;
   /** The edition of the standard the run judges against: the P10 profile value, echoed here so a reader needs no profile. */
   edition: Edition;
@@ -100,7 +100,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       if (!known.has(id)) problems.push(`test "${r.title}" (${r.file}:${r.line}) names ${id}, which is not in spec/requirements.yaml`);
     }
   }
-  const requirements = withFaultProof(buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false, input.meta.edition), input.faults ?? FAULTS);
+  const requirements = withFaultProof(buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false, input.meta.edition, input.meta.persona), input.faults ?? FAULTS);
   return {
     ...input.meta,
     endedAt: input.endedAt,

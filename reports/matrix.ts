@@ -11,6 +11,7 @@ import { SEED_PROFILE, type Edition, type Strictness } from '../spec/profile.ts'
 import type { Exchange } from '../simulators/transport/types.ts';
 import type { Failure } from './failure.ts';
 import { compareSections } from './sections.ts';
+import { PERSONA, PERSONA_OBSERVERS, type Persona } from '../fixtures/run-context.ts';
 
 /** `warn`: the test passed but noted a departure its errata make a warning at this strictness (warnUnlessStrict). */
 export type TestStatus = 'pass' | 'warn' | 'fail' | 'skip' | 'error';
@@ -59,6 +60,8 @@ export interface RequirementResult {
   unproven?: true;
   /** Binds only targets of another edition than this run's (P10): skipped, never a gap. */
   otherEdition?: true;
+  /** Judged by another persona's run (a device client's duty in a run against the services): skipped, never a gap. */
+  otherPersona?: true;
 }
 
 export interface FaultProof {
@@ -77,11 +80,19 @@ export interface Summary extends Counts {
 }
 
 export const MAX_EVIDENCE = 20;
-export const JUDGED_OBSERVERS: readonly Observer[] = ['wfm', 'identity', 'registry'];
+/** What the default persona (wfm) judges. */
+export const JUDGED_OBSERVERS: readonly Observer[] = PERSONA_OBSERVERS[PERSONA];
 export const CLIENT_REASON = "a device client's duty: judged by the device persona, not by a run against the services";
 export const NOT_COVERED_REASON = 'no test in this run checks it';
 /** The run's edition until a run passes its own (P10: `seed` is the default). */
 export const RUN_EDITION: Edition = SEED_PROFILE.edition;
+
+/** Why a requirement another persona judges is skipped in this run. */
+export function otherPersonaReason(observer: Observer, persona: Persona): string {
+  if (observer === 'client') return CLIENT_REASON;
+  const judge = (Object.keys(PERSONA_OBSERVERS) as Persona[]).find((p) => p !== 'wfm' && PERSONA_OBSERVERS[p].includes(observer)) ?? 'wfm';
+  return `judged by the ${observer === 'wfm' ? 'wfm' : `${judge} (or wfm)`} persona; this run is persona ${persona}`;
+}
 
 export function otherEditionReason(editions: readonly Edition[], run: Edition): string {
   return `applies to edition ${editions.join(', ')}; this run is edition ${run}`;
@@ -106,10 +117,8 @@ type Judged = Pick<Requirement, 'level' | 'observer' | 'errata'>;
 
 export function requirementStatus(req: Judged, tests: readonly TestStatus[], strictness: Strictness): RequirementStatus {
   const worst = worstTestStatus(tests);
-  if (worst === undefined) {
-    if (req.observer === 'untestable') return 'untestable';
-    return req.observer === 'client' ? 'skip' : 'not-covered';
-  }
+  // A requirement of this run's persona with no test is a gap; another persona's never reaches here (buildMatrix).
+  if (worst === undefined) return req.observer === 'untestable' ? 'untestable' : 'not-covered';
   return worst === 'fail' ? weighFailure(req.level, req.errata !== undefined, strictness) : worst;
 }
 
@@ -120,7 +129,6 @@ function reasonFor(req: Requirement, status: RequirementStatus, tests: readonly 
     case 'not-covered':
       return filtered ? `${NOT_COVERED_REASON} (tests were filtered by --grep or --shard)` : NOT_COVERED_REASON;
     case 'skip':
-      if (tests.length === 0) return CLIENT_REASON;
       return unique(tests.filter((t) => t.status === 'skip').map((t) => t.reason ?? 'skipped')).join('; ');
     case 'error':
       return 'the kit could not judge it (kit error, not a finding against the target)';
@@ -135,15 +143,19 @@ function reasonFor(req: Requirement, status: RequirementStatus, tests: readonly 
 }
 
 /** One result per catalog requirement, in spec order; tests naming ids outside the catalog are the caller's problem. */
-export function buildMatrix(catalog: readonly Requirement[], records: readonly TestRecord[], strictness: Strictness, filtered = false, edition: Edition = RUN_EDITION): RequirementResult[] {
+export function buildMatrix(
+  catalog: readonly Requirement[], records: readonly TestRecord[], strictness: Strictness, filtered = false, edition: Edition = RUN_EDITION, persona: Persona = PERSONA,
+): RequirementResult[] {
+  const judged = PERSONA_OBSERVERS[persona];
   const byId = new Map<string, TestRecord[]>();
   for (const r of records) for (const id of unique(r.requirementIds)) byId.set(id, [...(byId.get(id) ?? []), r]);
   const ordered = catalog.map((req, index) => ({ req, index })).sort((a, b) => compareSections(a.req.section, b.req.section) || a.index - b.index);
   return ordered.map(({ req }) => {
     const tests = byId.get(req.id) ?? [];
     const inEdition = appliesTo(req, edition);
-    const status = inEdition ? requirementStatus(req, tests.map((t) => t.status), strictness) : 'skip';
-    const reason = inEdition ? reasonFor(req, status, tests, strictness, filtered) : otherEditionReason(req.editions, edition);
+    const ours = req.observer === 'untestable' || judged.includes(req.observer);
+    const status = inEdition && ours ? requirementStatus(req, tests.map((t) => t.status), strictness) : 'skip';
+    const reason = !inEdition ? otherEditionReason(req.editions, edition) : !ours ? otherPersonaReason(req.observer, persona) : reasonFor(req, status, tests, strictness, filtered);
     const evidence = status === 'pass' ? [] : tests.filter((t) => t.status === 'fail' || t.status === 'error').flatMap((t) => t.evidence ?? []).slice(0, MAX_EVIDENCE);
     return {
       id: req.id,
@@ -157,6 +169,7 @@ export function buildMatrix(catalog: readonly Requirement[], records: readonly T
       ...(req.errata !== undefined && { errata: req.errata }),
       ...(evidence.length > 0 && { evidence }),
       ...(!inEdition && { otherEdition: true as const }),
+      ...(inEdition && !ours && { otherPersona: true as const }),
     };
   });
 }
@@ -187,7 +200,7 @@ export function blockingLevel(level: Level, strictness: Strictness): boolean {
 export function verdictOf(results: readonly RequirementResult[], strictness: Strictness): Verdict {
   if (results.some((r) => r.status === 'fail')) return 'not-conformant';
   const open = results.some(
-    (r) => !r.otherEdition && JUDGED_OBSERVERS.includes(r.observer) && blockingLevel(r.level, strictness) && r.status !== 'pass' && r.status !== 'warn',
+    (r) => !r.otherEdition && !r.otherPersona && r.observer !== 'untestable' && blockingLevel(r.level, strictness) && r.status !== 'pass' && r.status !== 'warn',
   );
   return open ? 'incomplete' : 'conformant';
 }

@@ -144,3 +144,17 @@ test('end to end in edition miaf: exit 0, conformant, the edition in the report,
   assert.equal(byId.get('SVID-CHAIN-BUNDLE')?.status, 'pass');
   assert.match(byId.get('ONB-201-CLIENTID')?.reason ?? '', /applies to edition seed; this run is edition miaf/);
 });
+
+test('personas: identity judges the identity role alone (the rest skipped, named); device is refused until it exists; an unknown one is a usage error', { timeout: 120_000 }, async () => {
+  const out = outDir();
+  const r = await wfmck(['run', '--persona', 'identity', '--out', out, '--seed', '13']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as { persona: string; summary: { verdict: string }; requirements: { id: string; observer: string; status: string; reason?: string }[] };
+  assert.deepEqual([report.persona, report.summary.verdict], ['identity', 'conformant']);
+  assert.ok(report.requirements.filter((q) => q.observer === 'identity').every((q) => q.status === 'pass' || q.status === 'skip'));
+  assert.match(report.requirements.find((q) => q.id === 'CAP-PUT-201')!.reason!, /judged by the wfm persona; this run is persona identity/);
+  const device = await wfmck(['run', '--persona', 'device']);
+  assert.equal(device.code, 2);
+  assert.match(device.stderr, /--persona device .* is not available in this version/);
+  assert.equal((await wfmck(['run', '--persona', 'nobody'])).code, 2);
+});

@@ -29,7 +29,7 @@ function subsets(): TestStatus[][] {
 
 // The oracle, written as the decision table of the brief rather than as the module's rank arithmetic.
 function expected(level: Level, observer: Observer, strictness: Strictness, errata: boolean, tests: TestStatus[]): RequirementStatus {
-  if (tests.length === 0) return observer === 'untestable' ? 'untestable' : observer === 'client' ? 'skip' : 'not-covered';
+  if (tests.length === 0) return observer === 'untestable' ? 'untestable' : 'not-covered'; // another persona's requirement never gets here (buildMatrix)
   if (tests.includes('fail')) {
     if (level === 'MAY') return 'warn';
     if (level === 'SHOULD' || level === 'SHOULD NOT') return strictness === 'strict' ? 'fail' : 'warn';
@@ -208,4 +208,18 @@ test('P10 editions: in the catalog, the seed run skips exactly the miaf-only ent
   assert.deepEqual([...skipped].sort(), catalog.filter((r) => !r.editions.includes('seed')).map((r) => r.id).sort());
   assert.ok(skipped.length >= 20, `only ${skipped.length} miaf-only entries`);
   for (const r of m.filter((x) => !x.otherEdition)) assert.notEqual(r.reason?.startsWith('applies to edition'), true, r.id);
+});
+
+test('personas: a run judges its persona\'s observers; the others are skipped with the persona that judges them, never gaps', () => {
+  const catalog = [req('W-1', 'MUST', 'wfm'), req('I-1', 'MUST', 'identity'), req('C-1', 'MUST', 'client'), req('U-1', 'MUST', 'untestable', { reason: 'cannot be seen' })];
+  const identityRun = buildMatrix(catalog, [rec(['I-1'], 'pass')], 'default', false, 'seed', 'identity');
+  const byId = (m: typeof identityRun, id: string) => m.find((r) => r.id === id)!;
+  assert.deepEqual([byId(identityRun, 'W-1').status, byId(identityRun, 'W-1').otherPersona], ['skip', true]);
+  assert.match(byId(identityRun, 'W-1').reason!, /judged by the wfm persona; this run is persona identity/);
+  assert.equal(byId(identityRun, 'C-1').reason, CLIENT_REASON);
+  assert.equal(verdictOf(identityRun, 'default'), 'conformant', 'what another persona judges never blocks');
+  const deviceRun = buildMatrix(catalog, [], 'default', false, 'seed', 'device');
+  assert.equal(byId(deviceRun, 'C-1').status, 'not-covered', 'the device persona judges client duties: untested is a gap');
+  assert.equal(verdictOf(deviceRun, 'default'), 'incomplete');
+  assert.equal(byId(deviceRun, 'U-1').status, 'untestable');
 });
