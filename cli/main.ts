@@ -8,6 +8,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   fleet: { summary: 'simulate a fleet of devices and gateways against a WFM and write fleet-summary.json', load: () => import('./fleet.ts') },
   merge: { summary: "merge the fleet-summary.json of a fleet's shards (--shard i/n) into one", load: () => import('./merge.ts') },
   'merge-reports': { summary: "join the reports of a sharded run (wfmck run --shard i/n) into one verdict", load: () => import('./merge-reports.ts') },
+  init: { summary: 'write wfmck.config.yaml: persona, edition, targets, TLS material, hooks, your component (asks on a terminal)', load: () => import('./init.ts') },
   run: { summary: 'certify a WFM, identity role and registry (or the embedded default): conformance.json/html, JUnit', load: () => import('./run.ts') },
   faults: { summary: 'prove every check can fail: run the suites against each fault of the reference services (faults.json)', load: () => import('./faults.ts') },
   publish: { summary: 'build an application package or compose component from a folder (§2.7) and push it to a registry', load: () => import('./publish.ts') },

@@ -1,0 +1,142 @@
+// `wfmck init`: writes wfmck.config.yaml from answers. On a terminal it asks for what no flag gave; without one
+// (CI) it asks nothing. The file is checked by the same parser `wfmck run` uses before it is written.
+import { existsSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { createInterface, type Interface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { stringify } from 'yaml';
+import { CONFIG_FILE, resolveConfig } from './config.ts';
+import { HOOK_NAMES, type HookName } from '../fixtures/run-context.ts';
+import { EXIT_OK, UsageError } from './usage.ts';
+
+const HELP = `usage: wfmck init [options]
+
+Writes ${CONFIG_FILE} for \`wfmck run\`. On a terminal it asks for every answer no flag gave (Enter keeps the
+shown default or leaves the setting out); without a terminal it asks nothing. The result is checked the way
+\`wfmck run\` reads it (files exist, URLs are loopback) before it is written.
+
+  --persona P              wfm (default; a WFM with its identity role and registry), identity, registry
+  --edition E              seed (default, interfaces.md) or miaf (1.0.0-rc.3: mutual TLS with SVIDs)
+  --wfm URL, --identity URL, --registry URL   the targets (loopback); none = the embedded default
+  --ca-file FILE           PEM of the CA of your services' TLS certificates
+  --device-ca-cert FILE, --device-ca-key FILE a CA your WFM trusts for device certificates (miaf: an SVID CA in its bundle)
+  --trust-domain TD, --wfm-id ID              miaf: the WFM is spiffe://<td>/<vendor>/wfm/<wfm-id>
+  --vendor TOKEN           profile P1 vendor token (default platform)
+  --component-vendor V, --component-name N, --component-version X   your component, as reports name it
+  --hook NAME=COMMAND      a hook of P5/P10 (repeat): ${HOOK_NAMES.join(', ')}
+  --out FILE               where to write (default ./${CONFIG_FILE}); an existing file needs --force
+  --force                  overwrite
+`;
+
+const FLAGS = {
+  persona: { type: 'string' }, edition: { type: 'string' }, wfm: { type: 'string' }, identity: { type: 'string' }, registry: { type: 'string' },
+  'ca-file': { type: 'string' }, 'device-ca-cert': { type: 'string' }, 'device-ca-key': { type: 'string' }, 'trust-domain': { type: 'string' },
+  'wfm-id': { type: 'string' }, vendor: { type: 'string' }, 'component-vendor': { type: 'string' }, 'component-name': { type: 'string' },
+  'component-version': { type: 'string' }, hook: { type: 'string', multiple: true }, out: { type: 'string' }, force: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = { [K in keyof typeof FLAGS]?: K extends 'hook' ? string[] : K extends 'force' | 'help' ? boolean : string };
+
+/** Answers come from flags first, then (on a terminal) from the user; undefined = leave the setting out. */
+type Ask = (question: string, fallback?: string) => Promise<string | undefined>;
+
+export async function run(argv: string[], io: { interactive?: boolean; ask?: Ask } = {}): Promise<number> {
+  let values: Values;
+  try {
+    values = parseArgs({ args: argv, options: FLAGS, strict: true }).values as Values;
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message.split('\n')[0]}\n\n${HELP}`);
+  }
+  if (values.help) return void process.stdout.write(HELP), EXIT_OK;
+  const out = resolve(values.out ?? CONFIG_FILE);
+  if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; --force overwrites it`);
+  const interactive = io.interactive ?? (process.stdin.isTTY === true && process.stdout.isTTY === true);
+  const rl: Interface | undefined = interactive && !io.ask ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
+  const prompt: Ask = io.ask ?? (async (q, fallback) => {
+    const answer = (await rl!.question(`${q}${fallback ? ` [${fallback}]` : ''}: `)).trim();
+    return answer || fallback;
+  });
+  const value = async (flag: keyof Values, question: string, fallback?: string): Promise<string | undefined> => {
+    const given = values[flag] as string | undefined;
+    if (given !== undefined) return given;
+    return interactive ? prompt(question, fallback) : fallback;
+  };
+  try {
+    const config = await answers(value, values.hook ?? []);
+    await check(config, out);
+    await writeFile(out, `# wfmck configuration, written by \`wfmck init\`; \`wfmck run --help\` lists every setting.\n${stringify(config)}`);
+    process.stdout.write(`wrote ${relative(process.cwd(), out) || out}; run it with: npx wfmck run${out === resolve(CONFIG_FILE) ? '' : ` --config ${out}`}\n`);
+    return EXIT_OK;
+  } finally {
+    rl?.close();
+  }
+}
+
+async function answers(value: (flag: keyof Values, q: string, fallback?: string) => Promise<string | undefined>, hooks: string[]): Promise<Record<string, unknown>> {
+  const persona = await value('persona', 'Persona your component plays (wfm, identity, registry)', 'wfm');
+  const edition = await value('edition', 'Edition of the standard (seed, miaf)', 'seed');
+  const targets: Record<string, string> = {};
+  const wantsWfm = persona === 'wfm';
+  for (const [flag, key, q, asked] of [
+    ['wfm', 'wfm', 'WFM base URL (empty: the embedded default)', wantsWfm],
+    ['identity', 'identity', 'Identity role origin (empty: none)', persona === 'wfm' || persona === 'identity'],
+    ['registry', 'registry', 'OCI registry base URL (empty: none)', persona === 'wfm' || persona === 'registry'],
+  ] as const) {
+    const v = asked ? await value(flag, q) : undefined;
+    if (v) targets[key] = v;
+  }
+  if (edition === 'miaf' && targets['wfm']) {
+    const td = await value('trust-domain', 'SPIFFE trust domain of the WFM');
+    const id = await value('wfm-id', '<wfm-id> of its SPIFFE ID');
+    if (td) targets['trustDomain'] = td;
+    if (id) targets['wfmId'] = id;
+  }
+  const caFile = Object.keys(targets).length ? await value('ca-file', 'PEM file of the CA of your services\' TLS certificates') : undefined;
+  const deviceCert = targets['wfm'] ? await value('device-ca-cert', edition === 'miaf' ? 'SVID CA certificate in the WFM\'s trust bundle (empty: hook issueClientSvid)' : 'Device CA certificate the WFM trusts (empty: hook trustClientCertificate)') : undefined;
+  const deviceKey = deviceCert ? await value('device-ca-key', 'Its private key') : undefined;
+  const vendor = await value('vendor', 'Vendor token of media types and paths (profile P1)', 'platform');
+  const component = {
+    vendor: await value('component-vendor', 'Your company (as the report names it)'),
+    name: await value('component-name', 'Your component\'s name'),
+    version: await value('component-version', 'Its version'),
+  };
+  const hookEntries = hooks.map((h) => {
+    const at = h.indexOf('=');
+    const name = h.slice(0, at) as HookName;
+    if (at < 1 || !HOOK_NAMES.includes(name)) throw new UsageError(`--hook ${h}: NAME=COMMAND, NAME one of ${HOOK_NAMES.join(', ')}`);
+    return [name, h.slice(at + 1)] as const;
+  });
+  return strip({
+    persona,
+    edition,
+    targets: Object.keys(targets).length ? targets : undefined,
+    tls: caFile ? { caFiles: [caFile] } : undefined,
+    deviceCa: deviceCert ? { certFile: deviceCert, keyFile: deviceKey } : undefined,
+    profile: vendor && vendor !== 'platform' ? { vendor } : undefined,
+    component: Object.values(component).some(Boolean) ? strip(component) : undefined,
+    hooks: hookEntries.length ? Object.fromEntries(hookEntries) : undefined,
+  });
+}
+
+/** The configuration as `wfmck run` would read it: a usage error names the setting, and nothing is written. */
+async function check(config: Record<string, unknown>, out: string): Promise<void> {
+  const dir = dirname(out);
+  if (config['persona'] === 'device') throw new UsageError('persona device is not available in this version (wfm, identity, registry are)');
+  // Beside the real file, so relative paths resolve as they will for `wfmck run`.
+  const file = join(dir, `.wfmck-init-${process.pid}.yaml`);
+  await writeFile(file, stringify(config));
+  try {
+    resolveConfig(['--config', file], {}, dir, { randomSeed: () => 1 });
+  } catch (e) {
+    // Name the file the user asked for, not the scratch copy.
+    throw e instanceof UsageError ? new UsageError(`${e.message.replaceAll(file, out)} (nothing written)`) : e;
+  } finally {
+    await rm(file, { force: true });
+  }
+}
+
+function strip<T extends Record<string, unknown>>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as T;
+}
