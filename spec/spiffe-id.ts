@@ -63,6 +63,21 @@ export function parseSpiffeId(text: string): SpiffeIdResult {
   return { ok: true, id: { trustDomain: authority, segments } };
 }
 
+/** SPIFFE-ID §2.1: a trust domain name (lowercase letters, digits, `.`, `-`, `_`; at most 255 characters). */
+export function isTrustDomainName(name: string): boolean {
+  return name.length <= MAX_TRUST_DOMAIN_LENGTH && TRUST_DOMAIN.test(name);
+}
+
+/**
+ * The trust domain a SPIFFE ID names, for workload IDs and for the bare `spiffe://<td>` a signing certificate
+ * carries (X509-SVID §3.2); undefined when the text is no SPIFFE ID by this module's grammar.
+ */
+export function trustDomainOf(text: string): string | undefined {
+  const parsed = parseSpiffeId(text);
+  if (parsed.ok) return parsed.id.trustDomain;
+  return parsed.reason === 'root-path' ? text.slice(SCHEME.length) : undefined;
+}
+
 export function formatSpiffeId(id: SpiffeId): string {
   return `${SCHEME}${id.trustDomain}/${id.segments.join('/')}`;
 }

@@ -1,11 +1,13 @@
 // §2.5: "Every SPIFFE ID issued by the identity role MUST belong to trustDomain." A SPIFFE ID is
-// `spiffe://<trust-domain>[/<path>]`; it belongs to the trust domain its authority names (lowercase in SPIFFE).
+// `spiffe://<trust-domain>[/<path>]`; it belongs to the trust domain its authority names. Parsed by spec/spiffe-id.ts
+// (the one SPIFFE grammar of the kit), so an ID it refuses (an uppercase trust domain, say) belongs to no domain.
 import type { x509 } from '../x509.ts';
+import { trustDomainOf } from '../spiffe-id.ts';
 import { uriSansOf } from './svid-leaf.ts';
 
 /** The trust domain of a SPIFFE ID, or undefined when `uri` is not one. */
 export function spiffeTrustDomain(uri: string): string | undefined {
-  return /^spiffe:\/\/([^/?#]+)(?:\/[^?#]*)?$/i.exec(uri)?.[1]?.toLowerCase();
+  return trustDomainOf(uri);
 }
 
 /** The SPIFFE IDs a certificate carries as URI SANs (X509-SVID §2). */
@@ -14,5 +16,5 @@ export function spiffeIdsOf(cert: x509.X509Certificate): string[] {
 }
 
 export function belongsTo(spiffeId: string, trustDomain: string): boolean {
-  return spiffeTrustDomain(spiffeId) === trustDomain.toLowerCase();
+  return spiffeTrustDomain(spiffeId) === trustDomain;
 }

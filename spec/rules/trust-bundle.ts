@@ -3,6 +3,7 @@ import { createPublicKey, type JsonWebKey } from 'node:crypto';
 import type { BundleJwk, TrustBundle } from '../types.ts';
 import { x509 } from '../x509.ts';
 import { finding, type Finding } from './finding.ts';
+import { isTrustDomainName } from '../spiffe-id.ts';
 
 export interface Anchor {
   /** Position in `keys`. */
@@ -154,9 +155,6 @@ function sameAnchorSet(a: TrustBundle, b: TrustBundle): boolean {
   return set(a) === set(b);
 }
 
-/** SPIFFE-ID §2.1: a trust domain name is lowercase letters, digits, `.`, `-` and `_`. */
-const TRUST_DOMAIN = /^[a-z0-9._-]+$/;
-
 /** Reading: the discovery document's trustDomain is the bare name; a `spiffe://name` form is tolerated. */
 function bareTrustDomain(trustDomain: string): string {
   return trustDomain.replace(/^spiffe:\/\//i, '').replace(/\/$/, '');
@@ -169,7 +167,7 @@ export function discoveryFindings(doc: unknown): Finding[] {
   const { trustDomain, trustBundleUri } = doc;
   if (typeof trustDomain !== 'string' || trustDomain === '') {
     out.push(finding('discovery-trust-domain', '§2.5: trustDomain is a required string', '/trustDomain'));
-  } else if (!TRUST_DOMAIN.test(bareTrustDomain(trustDomain))) {
+  } else if (!isTrustDomainName(bareTrustDomain(trustDomain))) {
     out.push(finding('trust-domain-name', `§2.5: trustDomain ${JSON.stringify(trustDomain)} is not a SPIFFE trust domain name`, '/trustDomain'));
   }
   if (typeof trustBundleUri !== 'string' || !isHttpsUri(trustBundleUri)) {
