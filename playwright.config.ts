@@ -8,6 +8,12 @@ import { conformanceReporters } from './reports/reporters.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
+/** Persona device runs only suites/device; every other persona never does (a device client is not a service). */
+function persona(): string {
+  const contextFile = process.env.WFMCK_CONTEXT;
+  return contextFile ? ((JSON.parse(readFileSync(contextFile, 'utf8')) as { persona?: string }).persona ?? 'wfm') : 'wfm';
+}
+
 function outDir(): string {
   const contextFile = process.env.WFMCK_CONTEXT;
   if (contextFile) return (JSON.parse(readFileSync(contextFile, 'utf8')) as { outDir: string }).outDir;
@@ -27,6 +33,7 @@ const reporter: ReporterDescription[] = [
 
 export default defineConfig({
   testDir: join(root, 'suites'),
+  ...(persona() === 'device' ? { testMatch: 'device/**/*.spec.ts' } : { testIgnore: 'device/**' }),
   outputDir: join(out, 'test-results'),
   fullyParallel: false,
   workers: 2,

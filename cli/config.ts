@@ -11,6 +11,7 @@ import { UsageError } from './usage.ts';
 import { isLoopbackHost } from '../spec/loopback.ts';
 import { resolveFaults } from '../reference/faults/catalog.ts';
 import { parseShard } from '../simulators/fleet/shard.ts';
+import { CLIENT_FAULTS } from '../simulators/faults/client-faults.ts';
 
 export interface Config {
   targets: { wfm?: string; identity?: string; discovery?: string; trustBundleUri?: string; extraDiscovery?: string[]; registry?: string; registryRepository: string; kitRegistry?: boolean; trustDomain?: string; wfmId?: string };
@@ -98,7 +99,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'shard', env: 'WFMCK_SHARD', flag: 'shard', doc: "run only shard i/n of the suites (Playwright --shard); join the shards' outputs with `wfmck merge-reports`", parse: shardSpec },
   { key: 'out', env: 'WFMCK_OUT', flag: 'out', doc: 'output folder (default reports/out/<timestamp>)', parse: (raw, base) => resolve(base, text(raw)) },
   { key: 'workers', env: 'WFMCK_WORKERS', flag: 'workers', doc: `Playwright workers (default ${DEFAULT_WORKERS})`, parse: positiveInt },
-  { key: 'faults', env: 'WFMCK_FAULTS', flag: 'fault', doc: 'comma-separated fault ids of reference/faults/ for the embedded default', parse: faultIds },
+  { key: 'faults', env: 'WFMCK_FAULTS', flag: 'fault', doc: 'comma-separated fault ids of reference/faults/ for the embedded default (persona device: of simulators/faults/ for its own client too)', parse: faultIds },
   { key: 'component.vendor', env: 'WFMCK_COMPONENT_VENDOR', flag: 'component-vendor', doc: 'vendor of the component under test, as the report names it', parse: text },
   { key: 'component.name', env: 'WFMCK_COMPONENT_NAME', flag: 'component-name', doc: 'name of the component under test', parse: text },
   { key: 'component.version', env: 'WFMCK_COMPONENT_VERSION', flag: 'component-version', doc: 'version of the component under test', parse: text },
@@ -305,9 +306,10 @@ function positiveInt(raw: unknown): number {
   return n;
 }
 
+/** Fault ids of the reference services (reference/faults/) or of the kit's own client (simulators/faults/, persona device). */
 function faultIds(raw: unknown): string[] {
   const ids = (Array.isArray(raw) ? raw.map(String) : text(raw).split(',')).map((s) => s.trim()).filter(Boolean);
-  resolveFaults(ids);
+  resolveFaults(ids.filter((id) => !CLIENT_FAULTS.some((f) => f.id === id)));
   return ids;
 }
 

@@ -11,7 +11,17 @@ import { FAULTS, resolveFaults } from '../reference/faults/catalog.ts';
 import { checkedRequirements, listingErrors, type PlaywrightListing } from '../reports/faults/checked.ts';
 import { buildFaultsReport, cleanResult, exitCodeOf, faultResult, type FaultsReport } from '../reports/faults/faults-json.ts';
 import { judgeRun, type RunOutcome, type RunReport } from '../reports/faults/judge.ts';
-import { editionOf, quickSubset, repeatSeed, runArgs, runDirName, type FaultEntry, type RunSpec } from '../reports/faults/plan.ts';
+import { editionOf, personaOf, quickSubset, repeatSeed, runArgs, runDirName, type FaultEntry, type RunSpec } from '../reports/faults/plan.ts';
+import { CLIENT_FAULT_ENTRIES } from '../simulators/faults/client-faults.ts';
+import type { Edition } from '../spec/profile.ts';
+
+/** Every fault the harness proves: the reference services', then the kit's own client's (persona device). */
+const ALL_FAULTS: readonly FaultEntry[] = [...FAULTS, ...CLIENT_FAULT_ENTRIES];
+
+/** The clean control a fault's runs are compared with: its edition and persona. */
+function controlOf(f: FaultEntry): string {
+  return `${editionOf(f)}/${personaOf(f) ?? ''}`;
+}
 import { unprovenRequirements } from '../reports/faults/proof.ts';
 import { faultList, faultsTable, notes, seconds, summaryLine } from '../reports/faults/table.ts';
 import { playwrightCli } from './playwright.ts';
@@ -66,14 +76,14 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError((e as Error).message.split('\n')[0]!);
   }
   if (values.help) return void process.stdout.write(HELP), EXIT_OK;
-  if (values.list) return void process.stdout.write(faultList(FAULTS)), EXIT_OK;
+  if (values.list) return void process.stdout.write(faultList(ALL_FAULTS)), EXIT_OK;
   if (values.only !== undefined && values.quick) throw new UsageError('--only and --quick each choose the faults; give one');
   const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
-  const faults = [...new Set(only ? resolveFaults(only) : values.quick ? quickSubset(FAULTS) : FAULTS)];
+  const faults = [...new Set(only ? only.map(resolveAny) : values.quick ? quickSubset(ALL_FAULTS) : ALL_FAULTS)];
   if (faults.length === 0) throw new UsageError('no fault selected');
   const opts: Options = {
     faults,
-    subset: faults.length < FAULTS.length,
+    subset: faults.length < ALL_FAULTS.length,
     repeat: positive(values.repeat, '--repeat', 1),
     concurrency: positive(values.concurrency, '--concurrency', DEFAULT_CONCURRENCY),
     full: values.full === true,
@@ -86,21 +96,24 @@ export async function run(argv: string[]): Promise<number> {
 async function harness(opts: Options, defaultOut: boolean): Promise<number> {
   const startedAt = new Date().toISOString();
   const cleanScope = opts.full || !opts.subset ? 'all' : 'selected';
-  const editions = [...new Set(opts.faults.map(editionOf))];
+  const controls = [...new Set(opts.faults.map(controlOf))];
   say(`${opts.faults.length} fault${opts.faults.length === 1 ? '' : 's'}${opts.full ? ' (whole suite each)' : ''}, repeat ${opts.repeat}, concurrency ${opts.concurrency}, seed ${opts.seed}; out ${opts.out}`);
   await mkdir(opts.out, { recursive: true });
   const jobs: Job[] = [];
   for (let k = 1; k <= opts.repeat; k++) {
     const seed = repeatSeed(opts.seed, k);
     const sub = (name: string) => (opts.repeat === 1 ? join(opts.out, name) : join(opts.out, name, String(k)));
-    // One clean control per edition the selected faults run in: the clean services fail nothing in either.
-    for (const edition of editions) {
-      const requirements = [...new Set(opts.faults.filter((f) => editionOf(f) === edition).flatMap((f) => f.breaks))];
-      const name = edition === 'seed' ? 'clean' : `clean-${edition}`;
-      jobs.push({ label: `${name}${opts.repeat > 1 ? ` #${k}` : ''}`, spec: { out: sub(name), seed, edition, ...(cleanScope === 'selected' && { requirements }) } });
+    // One clean control per edition and persona the selected faults run in: the clean services (and the kit's own
+    // client) fail nothing in any of them.
+    for (const key of controls) {
+      const [edition, persona] = key.split('/') as [Edition, 'device' | ''];
+      const requirements = [...new Set(opts.faults.filter((f) => controlOf(f) === key).flatMap((f) => f.breaks))];
+      const name = ['clean', ...(edition === 'seed' ? [] : [edition]), ...(persona ? [persona] : [])].join('-');
+      jobs.push({ label: `${name}${opts.repeat > 1 ? ` #${k}` : ''}`, spec: { out: sub(name), seed, edition, ...(persona && { persona }), ...(cleanScope === 'selected' && { requirements }) } });
     }
     for (const f of opts.faults) {
-      jobs.push({ label: `${f.id}${opts.repeat > 1 ? ` #${k}` : ''}`, fault: f, spec: { fault: f.id, out: sub(runDirName(f.id)), seed, edition: editionOf(f), ...(!opts.full && { requirements: f.breaks }) } });
+      const persona = personaOf(f);
+      jobs.push({ label: `${f.id}${opts.repeat > 1 ? ` #${k}` : ''}`, fault: f, spec: { fault: f.id, out: sub(runDirName(f.id)), seed, edition: editionOf(f), ...(persona && { persona }), ...(!opts.full && { requirements: f.breaks }) } });
     }
   }
   const stop = catchSignals();
@@ -120,7 +133,7 @@ async function harness(opts: Options, defaultOut: boolean): Promise<number> {
     startedAt, endedAt: new Date().toISOString(), seed: opts.seed, repeat: opts.repeat, full: opts.full,
     faults: opts.faults.map((f) => faultResult(f, done.filter((d) => d.job.fault === f).map((d) => d.outcome!))),
     clean: cleanResult(cleanScope, done.filter((d) => d.job.fault === undefined)),
-    unprovenRequirements: unprovenRequirements(checked, FAULTS),
+    unprovenRequirements: unprovenRequirements(checked, ALL_FAULTS),
     problems,
   });
   await writeReport(report, opts, defaultOut);
@@ -250,4 +263,8 @@ function int32(raw: string): number {
 
 function say(line: string): void {
   process.stdout.write(`wfmck faults: ${line}\n`);
+}
+
+function resolveAny(id: string): FaultEntry {
+  return CLIENT_FAULT_ENTRIES.find((f) => f.id === id) ?? resolveFaults([id])[0]!;
 }

@@ -53,8 +53,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export async function run(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(help()), EXIT_OK;
   const config = resolveConfig(argv, process.env, process.cwd());
-  // The kit playing the WFM to judge a device client is issue 10's next part; refusing beats a hollow report.
-  if (config.persona === 'device') throw new UsageError('--persona device (the kit plays the WFM and judges your device client) is not available in this version; personas wfm, identity and registry are');
+  // Persona device: the kit is the WFM, identity role and registry; the client under test comes through startClient.
+  if (config.persona === 'device' && namesTargets(config)) throw new UsageError('--persona device runs the kit\'s own services as the WFM your client talks to: name no targets (your client is started by hooks.startClient)');
   const signingKey = runSigningKey(config);
   if (namesTargets(config)) await probeTargets(config);
   // From here on Ctrl-C never kills wfmck outright: the embedded services stop and the reporter finishes.

@@ -11,6 +11,8 @@ import { resolveProfile, type Profile } from '../spec/profile.ts';
 import { faultsOf, resolveFaults } from './faults/catalog.ts';
 import { createSvidCa, issueSvid } from './svid-issuer.ts';
 import { wfmSpiffeId } from '../spec/spiffe-id.ts';
+import { ExchangeRecorder } from './wfm/recorder.ts';
+import { judgingHooks } from './judging.ts';
 
 /** miaf: the <wfm-id> of the reference WFM's SPIFFE ID. */
 export const REFERENCE_WFM_ID = 'reference';
@@ -24,6 +26,11 @@ export interface EmbeddedOptions {
   trustDomain?: string;
   /** Ids of reference/faults/ to switch on: a faulty variant that breaks exactly those rules. */
   faults?: readonly string[];
+  /**
+   * Judging mode (device persona): the WFM keeps every exchange by client (hook clientExchanges), and the hooks
+   * startClient/stopClient run the kit's own simulated client in this process.
+   */
+  judging?: boolean;
 }
 
 export interface Embedded {
@@ -84,8 +91,10 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     const presentedId = faults.some((f) => f.id === 'MIAF-SERVER-SVID') ? `${REFERENCE_WFM_ID}-other` : REFERENCE_WFM_ID;
     const wfmSvid = svidCa && (await issueSvid(svidCa, wfmSpiffeId({ trustDomain: devicesDomain, vendor: profile.vendor, wfmId: presentedId })));
     const devices = identity.deviceDomain;
+    const recorder = opts.judging ? new ExchangeRecorder() : undefined;
     const wfm = await startWfm({
       host, port: opts.ports?.wfm ?? 0, tls, rootCaPem: ca.certPem, trustedDeviceCaPems: [deviceCa.certPem], profile,
+      ...(recorder && { recorder }),
       ...(wfmSvid && devices && {
         svid: { trustDomain: devicesDomain, wfmId: REFERENCE_WFM_ID, chainPem: wfmSvid.chainPem, keyPem: wfmSvid.keyPem, anchorsPem: devices.anchorsPem() },
         // P10's 429 rules need a WFM that sheds load: a budget no check or fleet device comes near (a few requests each).
@@ -108,6 +117,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
         ? { admitClient: (i) => wfm.hooks.admitClient(i as never), issueClientSvid: (i) => identity.hooks.issueClientSvid(i as never) }
         : { trustClientCertificate: (i) => wfm.hooks.trustClientCertificate(i as never) }),
     };
+    if (recorder) Object.assign(hooks, judgingHooks(recorder, wfm.state, started));
     const admin = await startAdmin(hooks, { host, port: opts.ports?.admin ?? 0 });
     started.push(admin);
     return {

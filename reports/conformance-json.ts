@@ -6,6 +6,7 @@ import { FAULTS } from '../reference/faults/catalog.ts';
 import { buildMatrix, summarize, type RequirementResult, type Summary, type TestRecord } from './matrix.ts';
 import { withFaultProof } from './faults/proof.ts';
 import type { FaultEntry } from './faults/plan.ts';
+import { CLIENT_FAULT_ENTRIES } from '../simulators/faults/client-faults.ts';
 
 /** What the report echoes about the run (from the RunContext; never a secret). */
 export interface RunMeta {
@@ -100,7 +101,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       if (!known.has(id)) problems.push(`test "${r.title}" (${r.file}:${r.line}) names ${id}, which is not in spec/requirements.yaml`);
     }
   }
-  const requirements = withFaultProof(buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false, input.meta.edition, input.meta.persona), input.faults ?? FAULTS);
+  const requirements = withFaultProof(buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false, input.meta.edition, input.meta.persona), input.faults ?? [...FAULTS, ...CLIENT_FAULT_ENTRIES]);
   return {
     ...input.meta,
     endedAt: input.endedAt,

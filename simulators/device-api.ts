@@ -19,6 +19,8 @@ export interface DeviceApiClientOptions {
   baseUrl?: string;
   /** GET, PUT and DELETE retry connection failures and 429/502/503/504 unless `never`; POST never retries. */
   retry?: 'never' | 'idempotent';
+  /** Client fault SIG-DEVICE-API-SIGNED (simulators/faults/): only the onboarding request is signed. */
+  signOnlyOnboarding?: boolean;
 }
 
 export interface CallOptions {
@@ -42,6 +44,7 @@ export class DeviceApiClient {
   private readonly baseUrl: string | undefined;
   private readonly retry: 'never' | 'idempotent';
   private readonly paths: ReturnType<typeof deviceApiPaths>;
+  private readonly signOnlyOnboarding: boolean;
 
   constructor(opts: DeviceApiClientOptions) {
     this.transport = opts.transport;
@@ -51,6 +54,7 @@ export class DeviceApiClient {
     this.baseUrl = opts.baseUrl ?? (opts.transport as { baseUrl?: string }).baseUrl;
     this.retry = opts.retry ?? 'idempotent';
     this.paths = deviceApiPaths(opts.profile);
+    this.signOnlyOnboarding = opts.signOnlyOnboarding === true;
   }
 
   /** P2: the Certificate API, unauthenticated; `{certificate}` is base64 of a PEM or DER certificate. */
@@ -118,7 +122,7 @@ export class DeviceApiClient {
   }
 
   private call(req: RequestOptions, opts: CallOptions, signed = true): Promise<HttpResponse> {
-    const sign = signed && this.profile.deviceAuth === 'signature' && this.signer !== undefined;
+    const sign = signed && this.profile.deviceAuth === 'signature' && this.signer !== undefined && (!this.signOnlyOnboarding || req.url === this.paths.onboarding);
     return this.transport.request({
       ...req,
       headers: { ...req.headers, ...opts.headers },

@@ -3,7 +3,8 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { RegistryDecisions } from '../registry/decisions.ts';
 import type { Edition } from '../../spec/profile.ts';
 
-export type ServiceName = 'wfm' | 'identity' | 'registry';
+/** `client`: a fault of the kit's own device client (simulators/faults/), run with persona device. */
+export type ServiceName = 'wfm' | 'identity' | 'registry' | 'client';
 
 /** What a response-level fault sees and may change: the request line and the whole answer. */
 export interface AnswerView {

@@ -12,6 +12,7 @@ import { RequestAborted, WfmError, readBody, refusalReply, type BodyLimits, type
 import { decodeParams, matchRoute, routesFor } from './router.ts';
 import { stateView, type WfmStateView } from './state-view.ts';
 import { RequestBudget, type RateLimit } from './rate-limit.ts';
+import { keyIdOf, type ExchangeRecorder } from './recorder.ts';
 import { WfmStore } from './store.ts';
 
 export interface WfmHandlerOptions {
@@ -30,6 +31,8 @@ export interface WfmHandlerOptions {
   faults?: FaultDefinition[];
   /** Per-client request budget (by SPIFFE ID, else by address); past it, 429 with Retry-After. None by default. */
   rateLimit?: RateLimit;
+  /** Judging mode (device persona): every exchange is kept by client. */
+  recorder?: ExchangeRecorder;
   /** P10: the SPIFFE ID the request's connection proved at the TLS handshake. */
   peerOf?: (socket: Socket) => string | undefined;
 }
@@ -76,13 +79,24 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
       body,
       ...(peer !== undefined && { peer, peerCertificate: (req.socket as TLSSocket).getPeerCertificate?.()?.fingerprint256 }),
     };
+    parsed.set(req, request);
     return match.handler(ctx, request);
   };
 
+  // The parsed request of each message, for the recorder (judging mode only).
+  const parsed = new WeakMap<IncomingMessage, WfmRequest>();
   const listener: RequestListener = (req, res) => {
     answer(req)
       .catch((err: unknown) => refusal(profile, ctx.faults, err, req))
-      .then((reply) => reply && send(res, reply))
+      .then((reply) => {
+        if (!reply) return;
+        send(res, reply);
+        const request = parsed.get(req);
+        if (opts.recorder && request) {
+          const who = request.peer ?? keyIdOf(req.headers['signature-input']);
+          opts.recorder.record({ ...(who !== undefined && { who }), conn: `${req.socket.remoteAddress}:${req.socket.remotePort}`, method: request.method, target: req.url ?? '/', headers: req.headers, body: request.body, status: reply.status, ...(reply.body !== undefined && { responseBody: reply.body }) });
+        }
+      })
       .catch((err: unknown) => console.error('reference WFM: cannot answer:', err));
   };
   return { listener, hooks: createHooks(store, profile, ctx.faults), state: stateView(store) };

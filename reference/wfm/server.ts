@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { judgePeer, mtlsServerOptions, type WfmSvidSettings } from './mtls.ts';
 import type { RateLimit } from './rate-limit.ts';
+import type { ExchangeRecorder } from './recorder.ts';
 import type { Profile } from '../../spec/profile.ts';
 import { createWfmHandler } from './handler.ts';
 import type { WfmHooks } from './hooks.ts';
@@ -38,6 +39,8 @@ export interface StartWfmOptions {
   faults?: FaultDefinition[];
   /** Per-client request budget; past it, 429 with Retry-After. None by default. */
   rateLimit?: RateLimit;
+  /** Judging mode (device persona): every exchange is kept by client. */
+  recorder?: ExchangeRecorder;
 }
 
 export interface WfmService {

@@ -5,7 +5,7 @@ import type { Edition } from '../../spec/profile.ts';
 /** What the harness needs of a fault definition (its rewrite or seam stays in the service). */
 export type FaultEntry = Pick<FaultDefinition, 'id' | 'service' | 'breaks' | 'description' | 'edition'>;
 
-const SERVICES: readonly ServiceName[] = ['wfm', 'identity', 'registry'];
+const SERVICES: readonly ServiceName[] = ['wfm', 'identity', 'registry', 'client'];
 
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -25,6 +25,11 @@ export function requirementsGrep(ids: readonly string[]): string {
 export function quickSubset<F extends FaultEntry>(faults: readonly F[]): F[] {
   const firsts = [...SERVICES.map((s) => faults.find((f) => f.service === s && editionOf(f) === 'seed')), faults.find((f) => editionOf(f) === 'miaf')];
   return firsts.filter((f): f is F => f !== undefined);
+}
+
+/** The persona a fault's checks run in: a client fault is judged by the device persona. */
+export function personaOf(f: Pick<FaultEntry, 'service'>): 'device' | undefined {
+  return f.service === 'client' ? 'device' : undefined;
 }
 
 /** The edition a fault runs in (P10): seed unless it says otherwise. */
@@ -51,6 +56,8 @@ export interface RunSpec {
   seed: number;
   /** The edition of the reference services (default seed). */
   edition?: Edition;
+  /** `device`: the kit plays the services and judges its own client (client faults). */
+  persona?: 'device';
 }
 
 /** Arguments of `wfmck run` for one run; a selected run needs one Playwright worker, the whole suite keeps the default. */
@@ -58,6 +65,7 @@ export function runArgs(spec: RunSpec): string[] {
   const args = ['run', '--out', spec.out, '--seed', String(spec.seed)];
   if (spec.fault !== undefined) args.push('--fault', spec.fault);
   if (spec.edition !== undefined && spec.edition !== 'seed') args.push('--edition', spec.edition);
+  if (spec.persona !== undefined) args.push('--persona', spec.persona);
   if (spec.requirements !== undefined) args.push('--grep', requirementsGrep(spec.requirements), '--workers', '1');
   return args;
 }

@@ -11,6 +11,7 @@ import { slotOf, type Action, type MachineState, type Result } from './machine.t
 import { statusReport } from './report.ts';
 import type { DeviceEnvironment } from './driver.ts';
 import type { DeviceDescription, Endpoint } from './types.ts';
+import type { DeploymentStatusReport } from '../../spec/types.ts';
 
 /** What an action needs of the device running it. */
 export interface ActionContext {
@@ -58,6 +59,8 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
     }
     case 'put-capabilities': {
       const deviceId = ctx.deviceAt(action.index).id;
+      // Client fault CAP-FIRST-EXCHANGE: the desired state is polled before the first capabilities.
+      if (ctx.env.clientFaults?.has('CAP-FIRST-EXCHANGE') && action.index === 0 && ctx.state.capsSent < 0) await api.getDesiredState(ctx.state.clientId);
       return answer(ctx, 'capabilities.put', await api.putCapabilities(deviceId, ctx.documentAt(action.index, action.revision)));
     }
     case 'delete-child':
@@ -70,7 +73,7 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       return applyStep(ctx, action);
     case 'report-status': {
       const slot = slotOf(ctx.state, action.deploymentId);
-      const report = slot && statusReport(slot, profile.vendor);
+      const report = slot && faultyReport(ctx, statusReport(slot, profile.vendor));
       if (!slot || !report) return { ok: true, kind: 'done' };
       const result = answer(ctx, 'status', await api.postStatus(action.deploymentId, report));
       ctx.env.observer?.({ type: 'deployment', deviceId: report.deviceId ?? ctx.desc.id, deploymentId: action.deploymentId, state: report.status.state, adoptedManifestVersion: report.adoptedManifestVersion });
@@ -191,3 +194,14 @@ const ENDPOINT_OF: Record<Action['type'], Endpoint> = {
   'report-status': 'status',
   idle: 'status',
 };
+
+/** Client faults STATUS-COMPONENTS-ONE-PER (an extra component) and STATUS-PRECEDENCE (overall state installed regardless). */
+function faultyReport(ctx: ActionContext, report: DeploymentStatusReport | undefined): DeploymentStatusReport | undefined {
+  const faults = ctx.env.clientFaults;
+  if (!report || !faults) return report;
+  let out = report;
+  if (faults.has('STATUS-COMPONENTS-ONE-PER')) out = { ...out, components: [...out.components, { name: 'sidecar', state: out.components[0]?.state ?? 'installed' }] };
+  // Claims the deployment installed from the first report on, whatever its components say.
+  if (faults.has('STATUS-PRECEDENCE')) out = { ...out, status: { ...(out.status as { state: string }), state: 'installed' } as DeploymentStatusReport['status'] };
+  return out;
+}

@@ -10,6 +10,7 @@ import type { Placement } from './deployments.ts';
 import { capabilitiesOf, revisedCapabilities } from './documents.ts';
 import { afterResult, beginTick, childDeparted, initialMachine, isLive, nextAction, stopped, type MachineState } from './machine.ts';
 import type { DeviceDescription, DeviceKind, DeviceObserver, DevicePhase, SimulatedDevice } from './types.ts';
+import type { ActiveClientFaults } from '../faults/client-faults.ts';
 
 export interface DeviceEnvironment {
   /** This device's client: its transport, its signing key (P3) and, after onboarding, its clientId. */
@@ -25,6 +26,8 @@ export interface DeviceEnvironment {
    * client and sends its capabilities first.
    */
   clientId?: string;
+  /** The kit's own client under test only: client faults (simulators/faults/) that break one rule each. */
+  clientFaults?: ActiveClientFaults;
   /** Multiplies simulated waits (component timeouts, slow installs); default 1. */
   timeScale?: number;
   sleep?: (ms: number) => Promise<void>;
@@ -56,7 +59,9 @@ class Device implements SeeThruGateway, ActionContext {
     readonly desc: DeviceDescription,
     readonly env: DeviceEnvironment,
   ) {
-    this.devices = desc.kind === 'see-thru-gateway' ? hierarchy(desc) : undefined;
+    const devices = desc.kind === 'see-thru-gateway' ? hierarchy(desc) : undefined;
+    // Client fault GW-ORDER-GATEWAY-FIRST: the devices behind the gateway register before it.
+    this.devices = devices && env.clientFaults?.has('GW-ORDER-GATEWAY-FIRST') ? [...devices.slice(1), devices[0]!] : devices;
     const start = initialMachine(this.devices?.length ?? 1, desc.faults);
     this.state = env.clientId === undefined ? start : { ...start, phase: 'onboarded', clientId: env.clientId };
   }
@@ -113,7 +118,10 @@ class Device implements SeeThruGateway, ActionContext {
   documentAt(index: number, revision: number): DeviceCapabilities {
     const format = this.env.profile.quantityFormat;
     const doc = capabilitiesOf(this.deviceAt(index), format);
-    return index === 0 && revision > 0 ? revisedCapabilities(doc, revision, format) : doc;
+    const sent = index === 0 && revision > 0 ? revisedCapabilities(doc, revision, format) : doc;
+    // Client fault PROPS-MEMORY-FORMAT: memory in decimal gigabytes, a unit §2.1.1 does not have.
+    if (this.env.clientFaults?.has('PROPS-MEMORY-FORMAT') && sent.properties.memory !== undefined) return { ...sent, properties: { ...sent.properties, memory: '16GB' } };
+    return sent;
   }
 
   place(target: string | undefined): Placement {

@@ -145,7 +145,7 @@ test('end to end in edition miaf: exit 0, conformant, the edition in the report,
   assert.match(byId.get('ONB-201-CLIENTID')?.reason ?? '', /applies to edition seed; this run is edition miaf/);
 });
 
-test('personas: identity judges the identity role alone (the rest skipped, named); device is refused until it exists; an unknown one is a usage error', { timeout: 120_000 }, async () => {
+test('personas: identity judges the identity role alone (the rest skipped, named); device names no targets; an unknown one is a usage error', { timeout: 120_000 }, async () => {
   const out = outDir();
   const r = await wfmck(['run', '--persona', 'identity', '--out', out, '--seed', '13']);
   assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -153,8 +153,21 @@ test('personas: identity judges the identity role alone (the rest skipped, named
   assert.deepEqual([report.persona, report.summary.verdict], ['identity', 'conformant']);
   assert.ok(report.requirements.filter((q) => q.observer === 'identity').every((q) => q.status === 'pass' || q.status === 'skip'));
   assert.match(report.requirements.find((q) => q.id === 'CAP-PUT-201')!.reason!, /judged by the wfm persona; this run is persona identity/);
-  const device = await wfmck(['run', '--persona', 'device']);
-  assert.equal(device.code, 2);
-  assert.match(device.stderr, /--persona device .* is not available in this version/);
+  const named = await wfmck(['run', '--persona', 'device', '--wfm', 'https://127.0.0.1:9']);
+  assert.equal(named.code, 2, 'the device persona names no targets: the kit is the WFM');
+  assert.match(named.stderr, /--persona device runs the kit's own services/);
   assert.equal((await wfmck(['run', '--persona', 'nobody'])).code, 2);
+});
+
+test('persona device with the kit\'s own client: exit 0, client duties judged (pass), the services\' skipped, the gaps named', { timeout: 180_000 }, async () => {
+  const out = outDir();
+  const r = await wfmck(['run', '--persona', 'device', '--out', out, '--seed', '14']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as { persona: string; summary: { mustFailed: number }; requirements: { id: string; observer: string; status: string; reason?: string }[] };
+  assert.equal(report.persona, 'device');
+  assert.equal(report.summary.mustFailed, 0);
+  const byId = new Map(report.requirements.map((q) => [q.id, q]));
+  for (const id of ['CAP-FIRST-EXCHANGE', 'GW-ORDER-GATEWAY-FIRST', 'STATUS-COMPONENTS-ONE-PER', 'STATUS-PRECEDENCE', 'PROPS-MEMORY-FORMAT']) assert.equal(byId.get(id)?.status, 'pass', id);
+  assert.match(byId.get('CAP-PUT-201')?.reason ?? '', /judged by the wfm persona; this run is persona device/);
+  assert.ok(report.requirements.some((q) => q.observer === 'client' && q.status === 'not-covered'), 'client duties without a check yet are gaps, never passes');
 });

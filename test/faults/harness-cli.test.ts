@@ -9,6 +9,7 @@ import { FAULTS } from '../../reference/faults/catalog.ts';
 import type { FaultsReport } from '../../reports/faults/faults-json.ts';
 import type { ConformanceReport } from '../../reports/conformance-json.ts';
 import { runWfmck, type CliResult } from '../support/wfmck-cli.ts';
+import { CLIENT_FAULT_ENTRIES } from '../../simulators/faults/client-faults.ts';
 
 
 const wfmck = (args: string[]): Promise<CliResult> => runWfmck(args);
@@ -33,11 +34,12 @@ test('end to end: --only CAP-PUT-201 is caught, the clean services fail nothing,
   assert.ok(existsSync(join(out, 'clean', 'conformance.json')), 'the clean control ran into its own folder');
 });
 
-test('--list prints every fault of the catalog and exits 0 without running anything', async () => {
+test('--list prints every fault of the catalog (the services\' and the kit client\'s) and exits 0 without running anything', async () => {
   const r = await wfmck(['faults', '--list']);
   assert.equal(r.code, 0, r.stderr);
-  for (const f of FAULTS) assert.ok(r.stdout.includes(f.id) && r.stdout.includes(f.description), f.id);
-  assert.match(r.stdout, new RegExp(`^${FAULTS.length} faults?$`, 'm'));
+  const all = [...FAULTS, ...CLIENT_FAULT_ENTRIES];
+  for (const f of all) assert.ok(r.stdout.includes(f.id) && r.stdout.includes(f.description), f.id);
+  assert.match(r.stdout, new RegExp(`^${all.length} faults?$`, 'm'));
 });
 
 test('an unknown fault, a bad --repeat, --only with --quick: exit 2 with the reason, nothing written', async () => {

@@ -1,0 +1,36 @@
+// The hooks of judging mode (device persona): what a client sent (clientExchanges), and the kit's own simulated
+// client started and stopped in this process (startClient, stopClient) as the client under test of the self-check.
+import { randomUUID } from 'node:crypto';
+import { startClientRunner, type RunningClient, type StartClientInput } from '../simulators/client-runner.ts';
+import type { Hook } from './admin.ts';
+import type { ExchangeRecorder } from './wfm/recorder.ts';
+import type { WfmStateView } from './wfm/state-view.ts';
+
+export function judgingHooks(recorder: ExchangeRecorder, state: WfmStateView, started: { close(): Promise<void> }[]): Record<string, Hook> {
+  const running = new Map<string, RunningClient>();
+  // Clients still running when the services stop are stopped first.
+  started.push({ close: async () => void (await Promise.allSettled([...running.values()].map((c) => c.stop()))) });
+  return {
+    async clientExchanges(input) {
+      const who = input['who'];
+      if (typeof who !== 'string' || who === '') throw new Error('clientExchanges: who (a keyid or SPIFFE ID) is required');
+      const afterSeq = typeof input['afterSeq'] === 'number' ? input['afterSeq'] : 0;
+      const client = state.clients().find((c) => c.keyId === who);
+      return { ...(client && { clientId: client.clientId }), exchanges: recorder.of(who, afterSeq) };
+    },
+    async startClient(input) {
+      const client = await startClientRunner(input as unknown as StartClientInput);
+      const handle = randomUUID();
+      running.set(handle, client);
+      return { handle, deviceId: client.deviceId };
+    },
+    async stopClient(input) {
+      const handle = String(input['handle'] ?? '');
+      const client = running.get(handle);
+      if (!client) throw new Error(`stopClient: no running client ${handle}`);
+      running.delete(handle);
+      await client.stop();
+      return {};
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// Judging mode (the device persona): the reference WFM keeps what each client sent and how it was answered, so the
+// kit can judge a real device client by what it shows on the wire. A client is named by the keyid of its request
+// signatures (seed: the SHA-256 of its certificate) or by its SPIFFE ID (miaf).
+import type { IncomingHttpHeaders } from 'node:http';
+
+export interface RecordedExchange {
+  /** Order of arrival across all clients. */
+  seq: number;
+  at: string;
+  /** keyid (seed) or SPIFFE ID (miaf); absent for an unsigned request (the Certificate API, or a client that forgot). */
+  who?: string;
+  /** The TCP connection it came over (remote address and port): attributes unsigned requests to a signed neighbour. */
+  conn: string;
+  method: string;
+  /** Path and query as received. */
+  target: string;
+  /** The headers a judgement reads (signature, digest, conditional and content headers). */
+  headers: Record<string, string>;
+  /** UTF-8 request body, up to MAX_BODY bytes. */
+  body?: string;
+  status: number;
+  /** UTF-8 response body, up to MAX_BODY bytes. */
+  responseBody?: string;
+}
+
+const KEPT_HEADERS = ['content-type', 'accept', 'if-none-match', 'content-digest', 'signature', 'signature-input'];
+const MAX_BODY = 64 * 1024;
+/** Oldest exchanges go first past this: a judging run lasts minutes, not days. */
+const MAX_EXCHANGES = 100_000;
+
+export class ExchangeRecorder {
+  private readonly exchanges: RecordedExchange[] = [];
+  private seq = 0;
+
+  record(e: { who?: string; conn: string; method: string; target: string; headers: IncomingHttpHeaders; body: Buffer; status: number; responseBody?: Buffer | string }): void {
+    const headers: Record<string, string> = {};
+    for (const name of KEPT_HEADERS) {
+      const v = e.headers[name];
+      if (v !== undefined) headers[name] = Array.isArray(v) ? v.join(', ') : v;
+    }
+    const text = (b: Buffer | string | undefined) => (b === undefined || b.length === 0 ? undefined : (typeof b === 'string' ? b : b.subarray(0, MAX_BODY).toString('utf8')).slice(0, MAX_BODY));
+    const body = text(e.body);
+    const responseBody = text(e.responseBody);
+    this.exchanges.push({
+      seq: ++this.seq, at: new Date().toISOString(), ...(e.who !== undefined && { who: e.who }), conn: e.conn, method: e.method, target: e.target, headers,
+      ...(body !== undefined && { body }), status: e.status, ...(responseBody !== undefined && { responseBody }),
+    });
+    if (this.exchanges.length > MAX_EXCHANGES) this.exchanges.splice(0, this.exchanges.length - MAX_EXCHANGES);
+  }
+
+  /**
+   * One client's exchanges in order (those after `afterSeq` only when given): its signed ones, and the unsigned ones
+   * that came over a connection it also signed on (a request a client forgot to sign is still its request).
+   */
+  of(who: string, afterSeq = 0): RecordedExchange[] {
+    const conns = new Set(this.exchanges.filter((x) => x.who === who).map((x) => x.conn));
+    return this.exchanges.filter((x) => x.seq > afterSeq && (x.who === who || (x.who === undefined && conns.has(x.conn))));
+  }
+}
+
+/** The keyid parameter of a Signature-Input header (RFC 9421 §4.1), whatever the label. */
+export function keyIdOf(signatureInput: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(signatureInput) ? signatureInput.join(', ') : signatureInput;
+  return text === undefined ? undefined : /;\s*keyid="([^"]*)"/.exec(text)?.[1];
+}

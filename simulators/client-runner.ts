@@ -1,0 +1,100 @@
+// One simulated device client run on its own until stopped: the kit's own client under test for the device persona
+// (the startClient hook of the embedded default), and a template of what a vendor's startClient hook receives.
+import { X509Certificate, createHash, createPrivateKey } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import { describeDevice } from './data/describe.ts';
+import { DeviceApiClient } from './device-api.ts';
+import { createDevice } from './device/driver.ts';
+import type { DeviceKind, SimulatedDevice } from './device/types.ts';
+import { RegistryClient } from './registry-client.ts';
+import { algorithmForKey } from './transport/signing.ts';
+import { createTransport, type UndiciTransport } from './transport/undici-transport.ts';
+import { resolveProfile, type Edition } from '../spec/profile.ts';
+import { identityOf } from '../spec/spiffe-id.ts';
+import { x509 } from '../spec/x509.ts';
+import { activeClientFaults } from './faults/client-faults.ts';
+
+/** What startClient gets (P5-style hook input of the device persona); the kit minted the credentials for this run. */
+export interface StartClientInput {
+  /** Base URL of the WFM the client must use. */
+  wfm: string;
+  /** PEM of the CA of the services' TLS certificates. */
+  caPem: string;
+  /** The client's certificate (seed: its device certificate; miaf: its X.509-SVID chain) and key, PEM. */
+  certPem: string;
+  keyPem: string;
+  edition: Edition;
+  vendor: string;
+  /** miaf: the WFM's SPIFFE ID, which the client checks. */
+  wfmSpiffeId?: string;
+  /** What the kit would like to see; a real client may be what it is (checks that need a kind skip otherwise). */
+  kind?: DeviceKind;
+  /** Seed of the simulated device's data. */
+  seed?: number;
+  /** The kit's own simulator only: client faults (simulators/faults/) that break one rule each. */
+  faults?: string[];
+}
+
+export interface RunningClient {
+  deviceId: string;
+  stop(): Promise<void>;
+}
+
+const TICK_MS = 200;
+
+export async function startClientRunner(input: StartClientInput): Promise<RunningClient> {
+  const profile = resolveProfile({ edition: input.edition, vendor: input.vendor });
+  const faults = activeClientFaults(input.faults ?? []);
+  const leaf = new x509.X509Certificate(input.certPem);
+  const der = Buffer.from(leaf.rawData);
+  const spiffe = input.edition === 'miaf' ? identityOf(leaf.getExtension(x509.SubjectAlternativeNameExtension)?.names.items.find((n) => n.type === 'url')?.value ?? '') : undefined;
+  const transport: UndiciTransport = createTransport({
+    baseUrl: input.wfm, ca: input.caPem, connections: 1,
+    ...(input.edition === 'miaf' && { clientCert: { cert: input.certPem, key: input.keyPem }, ...(input.wfmSpiffeId && { serverSpiffeId: input.wfmSpiffeId }) }),
+  });
+  const privateKey = createPrivateKey(input.keyPem);
+  const signer = { keyId: createHash('sha256').update(der).digest('hex'), privateKey, algorithm: algorithmForKey(new X509Certificate(der).publicKey) ?? profile.signatureAlgorithm };
+  const clientId = spiffe?.role === 'client' ? spiffe.clientId : undefined;
+  // Client fault SIG-DEVICE-API-SIGNED: onboarding is signed (or the client would never get in), nothing after it.
+  const unsigned = faults.has('SIG-DEVICE-API-SIGNED');
+  const api = new DeviceApiClient({ transport, profile, signer, ...(clientId && { clientId }), ...(unsigned && { signOnlyOnboarding: true }) });
+  const kind = input.kind ?? 'plain';
+  const desc = describeDevice(input.seed ?? 1, 1, kind, { idPrefix: `cut${createHash('sha256').update(der).digest('hex').slice(0, 8)}`, ...(kind === 'see-thru-gateway' && { hostsWorkloads: true }) });
+  const registries = new Map<string, RegistryClient>();
+  const registryTransports: UndiciTransport[] = [];
+  const registry = (repositoryUrl: string): RegistryClient => {
+    const origin = `https://${repositoryUrl.replace(/^oci:\/\//, '')}`;
+    let c = registries.get(origin);
+    if (!c) {
+      const t = createTransport({ baseUrl: origin, ca: input.caPem });
+      registryTransports.push(t);
+      registries.set(origin, (c = new RegistryClient({ transport: t })));
+    }
+    return c;
+  };
+  const device: SimulatedDevice = createDevice(desc, {
+    api, registry, profile, certificate: der.toString('base64'), timeScale: 0.001, clientFaults: faults,
+    ...(clientId && { clientId }),
+  });
+  const stopping = new AbortController();
+  const loop = (async () => {
+    try {
+      await device.start();
+      while (!stopping.signal.aborted) {
+        await delay(TICK_MS, undefined, { signal: stopping.signal }).catch(() => undefined);
+        if (!stopping.signal.aborted) await device.tick();
+      }
+    } catch (err) {
+      if (!stopping.signal.aborted) console.error(`client under test ${desc.id}: ${(err as Error).message}`);
+    }
+  })();
+  return {
+    deviceId: desc.id,
+    async stop() {
+      stopping.abort();
+      await loop;
+      await transport.close();
+      await Promise.allSettled(registryTransports.map((t) => t.close()));
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// Client faults: the kit's own device simulator breaking exactly one client rule, so the device persona can prove
+// each of its checks fails. Each is consulted at one named seam of simulators/device (search for the id).
+export interface ClientFaultDefinition {
+  /** The client requirement it breaks. */
+  id: string;
+  /** Requirement ids whose checks must fail against it (the first is `id`). */
+  breaks: string[];
+  description: string;
+  /** The client kind the fault needs to show (default: any). */
+  kind?: 'plain' | 'see-thru-gateway';
+}
+
+export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
+  { id: 'CAP-FIRST-EXCHANGE', breaks: ['CAP-FIRST-EXCHANGE'], description: 'polls the desired state before its first capabilities' },
+  { id: 'SIG-DEVICE-API-SIGNED', breaks: ['SIG-DEVICE-API-SIGNED'], description: 'sends Device API requests after onboarding without a signature' },
+  { id: 'PROPS-MEMORY-FORMAT', breaks: ['PROPS-MEMORY-FORMAT'], description: 'writes memory as "16GB" (no binary unit)' },
+  { id: 'GW-ORDER-GATEWAY-FIRST', breaks: ['GW-ORDER-GATEWAY-FIRST'], description: 'a see-thru gateway registers its children before itself', kind: 'see-thru-gateway' },
+  { id: 'STATUS-COMPONENTS-ONE-PER', breaks: ['STATUS-COMPONENTS-ONE-PER'], description: 'status reports list one component that the deployment does not have' },
+  { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE'], description: 'the overall state is installed from the first report on, whatever the components say' },
+]);
+
+export type ClientFaultId = string;
+export type ActiveClientFaults = ReadonlySet<string>;
+export const NO_CLIENT_FAULTS: ActiveClientFaults = new Set();
+
+/** The set of ids, each known (an unknown id is an error that lists the known ones). */
+export function activeClientFaults(ids: readonly string[]): ActiveClientFaults {
+  for (const id of ids) {
+    if (!CLIENT_FAULTS.some((f) => f.id === id)) throw new Error(`unknown client fault "${id}" (known: ${CLIENT_FAULTS.map((f) => f.id).join(', ')})`);
+  }
+  return new Set(ids);
+}
+
+/** The client faults as the catch-rate harness and the reports list them beside the services' faults. */
+export const CLIENT_FAULT_ENTRIES = Object.freeze(CLIENT_FAULTS.map((f) => ({ id: f.id, service: 'client' as const, breaks: f.breaks, description: f.description })));

@@ -1,0 +1,39 @@
+// Persona device, interfaces.md §2.1 and §2.1.1: every capabilities document the client under test sends, judged by
+// the rules `wfmck lint` applies (one test per requirement, so the matrix names exactly what a client breaks).
+import { test, expect } from '../../fixtures/wfmck.ts';
+import { req } from '../../fixtures/req.ts';
+import { pathOf } from '../../fixtures/client-under-test.ts';
+import { warnUnlessStrict } from '../../fixtures/errata.ts';
+import { lintCapabilities } from '../../spec/lint/capabilities.ts';
+import { fails, toLintFinding, type LintFinding } from '../../spec/lint/findings.ts';
+
+/** The client duties a capabilities document shows, each judged on every document the client sent. */
+const DOCUMENT_REQUIREMENTS = [
+  'CAP-PROPERTIES-REQUIRED', 'PROPS-IDENTITY-REQUIRED', 'PROPS-ID-CHARSET', 'PROPS-HOSTING-FIELDS', 'PROPS-MEMORY-FORMAT', 'PROPS-STORAGE-FORMAT',
+  'PROPS-OTEL-HOSTING-TRUE', 'PROPS-RUNTIMES-NONEMPTY', 'PROPS-DEPLOYTYPES-NONEMPTY', 'CPU-CORES-REQUIRED', 'ENUM-CPU-ARCH', 'ENUM-PERIPHERAL-TYPE',
+  'ENUM-INTERFACE-TYPE', 'PROPS-PERIPHERAL-TYPE-REQUIRED', 'PROPS-INTERFACE-TYPE-REQUIRED', 'ENUM-CUSTOM-NEEDS-LABELS', 'ENUM-RUNTIME-VALUES',
+  'ENUM-DEPLOYTYPE-VALUES', 'CAP-LABELS-VALUE-TYPES', 'CAP-LABELS-DOMAIN-PREFIX', 'CAP-EXT-AT-ROOT',
+] as const;
+
+test.describe('§2.1, §2.1.1 the capabilities documents the client sends', () => {
+  for (const id of DOCUMENT_REQUIREMENTS) {
+    test(`${id} every capabilities document the client sent meets it`, req(id), async ({ clientUnderTest, ctx }) => {
+      const client = await clientUnderTest();
+      const puts = await client.waitFor('its capabilities', (xs) => {
+        const p = xs.filter((x) => x.method === 'PUT' && pathOf(x).startsWith('/api/v1/capabilities/'));
+        return p.length ? p : undefined;
+      });
+      const findings: LintFinding[] = puts.flatMap((x) => {
+        try {
+          return lintCapabilities(x.body ?? '', pathOf(x)).findings.map(toLintFinding);
+        } catch (e) {
+          return [{ requirement: 'API-JSON-REQUESTS', level: 'MUST' as const, rule: 'not-json', message: (e as Error).message }];
+        }
+      }).filter((f) => f.requirement === id);
+      const failing = findings.filter((f) => fails(f, ctx.strictness));
+      // A SHOULD, or a reading the errata call ambiguous, warns unless strict (P9).
+      warnUnlessStrict(ctx.strictness, findings.length > failing.length, findings.filter((f) => !failing.includes(f)).map((f) => `${f.file}: ${f.message}`).join('; '));
+      expect(failing.map((f) => `${f.file}${f.path ?? ''}: ${f.message}`), `§2.1: ${id}`).toEqual([]);
+    });
+  }
+});

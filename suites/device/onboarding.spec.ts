@@ -1,0 +1,58 @@
+// Persona device, interfaces.md §1, §2.3, §4.3 and P3: how the client under test starts. The kit is the WFM; only
+// what the client shows on the wire is judged (the recorded exchanges are the evidence).
+import { test, expect } from '../../fixtures/wfmck.ts';
+import { req } from '../../fixtures/req.ts';
+import { jsonBody, onboardedCertificate, pathOf } from '../../fixtures/client-under-test.ts';
+import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
+import { validate } from '../../spec/schemas/index.ts';
+import { x509 } from '../../spec/x509.ts';
+
+const isOnboarding = (x: RecordedExchange) => x.method === 'POST' && pathOf(x) === '/api/v1/onboarding';
+const isCapabilitiesPut = (x: RecordedExchange) => x.method === 'PUT' && pathOf(x).startsWith('/api/v1/capabilities/');
+
+test.describe('§1 the client sequence', () => {
+  test('CAP-FIRST-EXCHANGE after it is provisioned (onboarded, or connected over mutual TLS) the first Device API exchange is PUT capabilities', req('CAP-FIRST-EXCHANGE'), async ({ clientUnderTest, profile }) => {
+    const client = await clientUnderTest();
+    const exchanges = await client.waitFor('its first capabilities', (xs) => (xs.some(isCapabilitiesPut) ? xs : undefined));
+    // seed: everything after the accepted onboarding; miaf: everything (there is no onboarding).
+    const start = profile.edition === 'seed' ? exchanges.findIndex((x) => isOnboarding(x) && x.status === 201) + 1 : 0;
+    expect(start, 'setup: the client was onboarded').toBeGreaterThan(profile.edition === 'seed' ? 0 : -1);
+    const first = exchanges[start];
+    expect(first && `${first.method} ${pathOf(first)}`, '§1: capabilities are the first exchange').toMatch(/^PUT \/api\/v1\/capabilities\//);
+  });
+});
+
+test.describe('§2.3, §4.3 OnboardingRequest', () => {
+  test('ONB-APIVERSION-REQUIRED ONB-KIND ONB-CERT-BASE64 the onboarding body is an OnboardingRequest carrying the client\'s own certificate, base64', req('ONB-APIVERSION-REQUIRED', 'ONB-KIND', 'ONB-CERT-BASE64'), async ({ clientUnderTest, profile }) => {
+    const client = await clientUnderTest();
+    const onboarding = await client.waitFor('an onboarding request', (xs) => xs.find(isOnboarding));
+    const body = jsonBody(onboarding);
+    const checked = validate('OnboardingRequest', body, { vendor: profile.vendor });
+    expect(checked.ok ? [] : checked.errors, '§2.3: apiVersion, kind OnboardingRequest, certificate').toEqual([]);
+    const sent = onboardedCertificate(body);
+    expect(sent && Buffer.from(sent.rawData).equals(Buffer.from(new x509.X509Certificate(client.certPem).rawData)), '§2.3: certificate is the client\'s own certificate, base64').toBe(true);
+  });
+});
+
+test.describe('P3 every Device API request signed (RFC 9421) with Content-Digest', () => {
+  test('SIG-DEVICE-API-SIGNED SIG-KEYID SIG-COVERED-COMPONENTS SIG-CONTENT-DIGEST every request the client made is signed by its certificate\'s key, covers the P3 components, and every body has a Content-Digest', req('SIG-DEVICE-API-SIGNED', 'SIG-KEYID', 'SIG-COVERED-COMPONENTS', 'SIG-CONTENT-DIGEST'), async ({ clientUnderTest }) => {
+    const client = await clientUnderTest();
+    // Through its first capabilities and a few polls of the desired state.
+    const exchanges = await client.waitFor('three polls of the desired state', (xs) => (xs.filter((x) => x.method === 'GET' && pathOf(x).endsWith('/deployments')).length >= 3 ? xs : undefined));
+    const problems: string[] = [];
+    for (const x of exchanges.filter((e) => pathOf(e) !== '/api/v1/onboarding/certificate')) {
+      const line = `${x.method} ${pathOf(x)}`;
+      const input = x.headers['signature-input'];
+      if (!input || !x.headers['signature']) { problems.push(`${line}: unsigned (SIG-DEVICE-API-SIGNED)`); continue; }
+      const keyid = /;\s*keyid="([^"]*)"/.exec(input)?.[1];
+      if (keyid !== client.who) problems.push(`${line}: keyid ${keyid} is not the SHA-256 of its certificate (SIG-KEYID)`);
+      const covered = /=\(([^)]*)\)/.exec(input)?.[1]?.split(/\s+/).map((c) => c.replace(/"/g, '')) ?? [];
+      const needed = ['@method', '@target-uri', ...(x.body !== undefined ? ['content-digest', 'content-type'] : [])];
+      const missing = needed.filter((c) => !covered.includes(c));
+      if (missing.length || !/;\s*created=\d+/.test(input)) problems.push(`${line}: covers ${covered.join(' ')}; missing ${[...missing, ...(/;\s*created=/.test(input) ? [] : ['created'])].join(', ')} (SIG-COVERED-COMPONENTS)`);
+      if (x.body !== undefined && !x.headers['content-digest']) problems.push(`${line}: a body without Content-Digest (SIG-CONTENT-DIGEST)`);
+      if (x.status === 401) problems.push(`${line}: the WFM could not verify the signature (401)`);
+    }
+    expect(problems, 'P3: every request signed, with the right key, components and digest').toEqual([]);
+  });
+});

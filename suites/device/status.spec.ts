@@ -1,0 +1,77 @@
+// Persona device, interfaces.md §2.4 and §2.4.1 (with P4, P7): the status reports of a client that is given a
+// deployment of two compose components (published to the kit's registry) through the desired state.
+import { test, expect } from '../../fixtures/wfmck.ts';
+import { req } from '../../fixtures/req.ts';
+import { jsonBody, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
+import type { Hooks } from '../../fixtures/wfmck.ts';
+import type { RunContext } from '../../fixtures/run-context.ts';
+import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
+import { publishSample } from '../../simulators/fleet/deployments.ts';
+import { componentsFindings } from '../../spec/rules/status-report.ts';
+import { judgeOverallState } from '../../spec/rules/status-precedence.ts';
+import { DEPLOYMENT_STATES, type DeploymentState, type DeploymentStatusReport } from '../../spec/types.ts';
+import { warnUnlessStrict } from '../../fixtures/errata.ts';
+
+const COMPONENTS = ['web', 'worker'];
+let sample: ReturnType<typeof publishSample> | undefined;
+
+interface Given {
+  deploymentId: string;
+  /** manifestVersion of the first state manifest that carried it. */
+  version: number;
+  reports: { exchange: RecordedExchange; report: DeploymentStatusReport }[];
+}
+
+/** Onboards the client, gives its device a two-component deployment, and waits for a report that it is installed. */
+async function deploy(client: ClientUnderTest, ctx: RunContext, caPems: string[], hooks: Hooks, vendor: string): Promise<Given> {
+  hooks.require('assignDeployment');
+  test.skip(!ctx.targets.registry, 'persona device: the run has no registry to publish the deployment\'s components to');
+  const component = await (sample ??= publishSample(ctx.targets.registry!, caPems.join(''), vendor));
+  const { clientId, deviceId } = await client.waitFor('its first capabilities and a clientId', (xs, id) => {
+    const put = xs.find((x) => x.method === 'PUT' && pathOf(x).startsWith('/api/v1/capabilities/') && x.status < 300);
+    return put && id ? { clientId: id, deviceId: decodeURIComponent(pathOf(put).slice('/api/v1/capabilities/'.length)) } : undefined;
+  });
+  const answer = await hooks.run('assignDeployment', { clientId, deviceId, applicationId: 'wfmck-device-persona', components: COMPONENTS.map((name) => ({ ...component, name })) });
+  const deploymentId = String(answer['deploymentId']);
+  return client.waitFor(`a status report of deployment ${deploymentId} saying installed`, (xs) => {
+    const served = xs.find((x) => x.method === 'GET' && pathOf(x).endsWith('/deployments') && x.status === 200 && (x.responseBody ?? '').includes(deploymentId));
+    const reports = xs.filter((x) => x.method === 'POST' && pathOf(x).includes(`/deployments/${deploymentId}/status`)).map((exchange) => ({ exchange, report: jsonBody(exchange) as DeploymentStatusReport }));
+    if (!served || !reports.some((r) => r.report?.status?.state === 'installed' || r.report?.status?.state === 'failed')) return undefined;
+    return { deploymentId, version: (JSON.parse(served.responseBody!) as { manifestVersion: number }).manifestVersion, reports };
+  }, 40_000);
+}
+
+test.describe('§2.4 the status reports of a deployment', () => {
+  test('STATUS-DEPLOYMENTID-REQUIRED STATUS-PATH-DEPLOYMENTID STATUS-STATUS-REQUIRED every report carries deploymentId (the one of its path) and status', req('STATUS-DEPLOYMENTID-REQUIRED', 'STATUS-PATH-DEPLOYMENTID', 'STATUS-STATUS-REQUIRED'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const given = await deploy(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
+    for (const { report, exchange } of given.reports) {
+      expect(report?.deploymentId, `§2.4: deploymentId, and the path's (${pathOf(exchange)})`).toBe(given.deploymentId);
+      expect(report?.status, '§2.4: status is present').toBeTruthy();
+    }
+  });
+
+  test('STATUS-COMPONENTS-ONE-PER STATUS-COMPONENT-NAME components holds exactly one entry per component of the deployment, by its name', req('STATUS-COMPONENTS-ONE-PER', 'STATUS-COMPONENT-NAME'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const given = await deploy(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
+    const findings = given.reports.flatMap(({ report }) => componentsFindings(report, COMPONENTS).map((f) => f.message));
+    expect(findings, `§2.4: one entry each for ${COMPONENTS.join(', ')}`).toEqual([]);
+  });
+
+  test('STATUS-STATE-VALUES STATUS-COMPONENT-STATE-VALUES every state is one of pending, installing, installed, removing, removed, failed', req('STATUS-STATE-VALUES', 'STATUS-COMPONENT-STATE-VALUES'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const given = await deploy(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
+    const states = given.reports.flatMap(({ report }) => [(report.status as { state?: unknown })?.state, ...(report.components ?? []).map((c) => c.state)]);
+    expect(states.filter((s) => !(DEPLOYMENT_STATES as readonly unknown[]).includes(s)), '§2.4: the six states').toEqual([]);
+  });
+
+  test('STATUS-PRECEDENCE status.state is the most severe component state (P7; a case the precedence list leaves open never fails)', req('STATUS-PRECEDENCE'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const given = await deploy(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
+    const judged = given.reports.map(({ report }) => ({ report, j: judgeOverallState(report.status.state as DeploymentState, report.components.map((c) => c.state)) }));
+    warnUnlessStrict(ctx.strictness, judged.some(({ j }) => j.verdict === 'ambiguous'), judged.filter(({ j }) => j.verdict === 'ambiguous').map(({ j }) => j.reason).join('; '));
+    expect(judged.filter(({ j }) => j.verdict === 'inconsistent').map(({ report, j }) => `${report.status.state} for [${report.components.map((c) => c.state).join(', ')}]: ${j.reason}`), 'P7: the precedence rule').toEqual([]);
+  });
+
+  test('AMV-PRESENT AMV-FIRST-INSTALL every report carries adoptedManifestVersion, the version of the first manifest that carried the deployment', req('AMV-PRESENT', 'AMV-FIRST-INSTALL'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const given = await deploy(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
+    const versions = given.reports.map(({ report }) => report.adoptedManifestVersion);
+    expect(versions, `§2.4.1: each report of this first install adopts manifest ${given.version}`).toEqual(versions.map(() => given.version));
+  });
+});
