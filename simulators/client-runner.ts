@@ -57,7 +57,8 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
   const clientId = spiffe?.role === 'client' ? spiffe.clientId : undefined;
   // Client fault SIG-DEVICE-API-SIGNED: onboarding is signed (or the client would never get in), nothing after it.
   const unsigned = faults.has('SIG-DEVICE-API-SIGNED');
-  const api = new DeviceApiClient({ transport, profile, signer, ...(clientId && { clientId }), ...(unsigned && { signOnlyOnboarding: true }) });
+  // Client fault ONB-SIGNED: the onboarding request goes unsigned (what follows stays signed).
+  const api = new DeviceApiClient({ transport, profile, signer, ...(clientId && { clientId }), ...(unsigned && { signOnlyOnboarding: true }), ...(faults.has('ONB-SIGNED') && { unsignedOnboarding: true }) });
   const kind = input.kind ?? 'plain';
   const desc = describeDevice(input.seed ?? 1, 1, kind, { idPrefix: `cut${createHash('sha256').update(der).digest('hex').slice(0, 8)}`, ...(kind === 'see-thru-gateway' && { hostsWorkloads: true }) });
   const registries = new Map<string, RegistryClient>();

@@ -21,6 +21,8 @@ export interface DeviceApiClientOptions {
   retry?: 'never' | 'idempotent';
   /** Client fault SIG-DEVICE-API-SIGNED (simulators/faults/): only the onboarding request is signed. */
   signOnlyOnboarding?: boolean;
+  /** Client fault ONB-SIGNED: the onboarding request is not signed. */
+  unsignedOnboarding?: boolean;
 }
 
 export interface CallOptions {
@@ -45,6 +47,7 @@ export class DeviceApiClient {
   private readonly retry: 'never' | 'idempotent';
   private readonly paths: ReturnType<typeof deviceApiPaths>;
   private readonly signOnlyOnboarding: boolean;
+  private readonly unsignedOnboarding: boolean;
 
   constructor(opts: DeviceApiClientOptions) {
     this.transport = opts.transport;
@@ -55,6 +58,7 @@ export class DeviceApiClient {
     this.retry = opts.retry ?? 'idempotent';
     this.paths = deviceApiPaths(opts.profile);
     this.signOnlyOnboarding = opts.signOnlyOnboarding === true;
+    this.unsignedOnboarding = opts.unsignedOnboarding === true;
   }
 
   /** P2: the Certificate API, unauthenticated; `{certificate}` is base64 of a PEM or DER certificate. */
@@ -122,7 +126,7 @@ export class DeviceApiClient {
   }
 
   private call(req: RequestOptions, opts: CallOptions, signed = true): Promise<HttpResponse> {
-    const sign = signed && this.profile.deviceAuth === 'signature' && this.signer !== undefined && (!this.signOnlyOnboarding || req.url === this.paths.onboarding);
+    const sign = signed && this.profile.deviceAuth === 'signature' && this.signer !== undefined && (!this.signOnlyOnboarding || req.url === this.paths.onboarding) && !(this.unsignedOnboarding && req.url === this.paths.onboarding);
     return this.transport.request({
       ...req,
       headers: { ...req.headers, ...opts.headers },

@@ -12,7 +12,7 @@ import { RequestAborted, WfmError, readBody, refusalReply, type BodyLimits, type
 import { decodeParams, matchRoute, routesFor } from './router.ts';
 import { stateView, type WfmStateView } from './state-view.ts';
 import { RequestBudget, type RateLimit } from './rate-limit.ts';
-import { keyIdOf, type ExchangeRecorder } from './recorder.ts';
+import { keyIdOf, onboardingKeyId, type ExchangeRecorder } from './recorder.ts';
 import { WfmStore } from './store.ts';
 
 export interface WfmHandlerOptions {
@@ -91,9 +91,12 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
       .then((reply) => {
         if (!reply) return;
         send(res, reply);
-        const request = parsed.get(req);
-        if (opts.recorder && request) {
-          const who = request.peer ?? keyIdOf(req.headers['signature-input']);
+        if (opts.recorder) {
+          // A request refused before it was parsed (a bad path, say) is recorded too, without its body.
+          const peer = opts.peerOf?.(req.socket);
+          const request = parsed.get(req) ?? { method: req.method ?? 'GET', body: Buffer.alloc(0), ...(peer !== undefined && { peer }) };
+          const onboarding = request.method === 'POST' && (req.url ?? '').split('?')[0] === '/api/v1/onboarding';
+          const who = request.peer ?? keyIdOf(req.headers['signature-input']) ?? (onboarding ? onboardingKeyId(request.body) : undefined);
           opts.recorder.record({ ...(who !== undefined && { who }), conn: `${req.socket.remoteAddress}:${req.socket.remotePort}`, method: request.method, target: req.url ?? '/', headers: req.headers, body: request.body, status: reply.status, ...(reply.body !== undefined && { responseBody: reply.body }) });
         }
       })

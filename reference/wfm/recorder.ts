@@ -1,6 +1,7 @@
 // Judging mode (the device persona): the reference WFM keeps what each client sent and how it was answered, so the
 // kit can judge a real device client by what it shows on the wire. A client is named by the keyid of its request
 // signatures (seed: the SHA-256 of its certificate) or by its SPIFFE ID (miaf).
+import { X509Certificate, createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
 export interface RecordedExchange {
@@ -62,4 +63,18 @@ export class ExchangeRecorder {
 export function keyIdOf(signatureInput: string | string[] | undefined): string | undefined {
   const text = Array.isArray(signatureInput) ? signatureInput.join(', ') : signatureInput;
   return text === undefined ? undefined : /;\s*keyid="([^"]*)"/.exec(text)?.[1];
+}
+
+/** The keyid an onboarding request's own certificate gives (P3), so an unsigned onboarding is still attributed. */
+export function onboardingKeyId(body: Buffer): string | undefined {
+  try {
+    const cert = (JSON.parse(body.toString('utf8')) as { certificate?: unknown }).certificate;
+    if (typeof cert !== 'string') return undefined;
+    const bytes = Buffer.from(cert, 'base64');
+    const text = bytes.toString('latin1');
+    const der = text.includes('BEGIN CERTIFICATE') ? new X509Certificate(text).raw : new X509Certificate(bytes).raw;
+    return createHash('sha256').update(der).digest('hex');
+  } catch {
+    return undefined;
+  }
 }

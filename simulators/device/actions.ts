@@ -12,6 +12,7 @@ import { statusReport } from './report.ts';
 import type { DeviceEnvironment } from './driver.ts';
 import type { DeviceDescription, Endpoint } from './types.ts';
 import type { DeploymentStatusReport } from '../../spec/types.ts';
+import { stringify as stringifyYaml } from 'yaml';
 
 /** What an action needs of the device running it. */
 export interface ActionContext {
@@ -61,7 +62,10 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       const deviceId = ctx.deviceAt(action.index).id;
       // Client fault CAP-FIRST-EXCHANGE: the desired state is polled before the first capabilities.
       if (ctx.env.clientFaults?.has('CAP-FIRST-EXCHANGE') && action.index === 0 && ctx.state.capsSent < 0) await api.getDesiredState(ctx.state.clientId);
-      return answer(ctx, 'capabilities.put', await api.putCapabilities(deviceId, ctx.documentAt(action.index, action.revision)));
+      // Client faults CAP-DEVICEID-GRAMMAR (a space in the path id) and API-JSON-REQUESTS (the document as YAML).
+      const pathId = ctx.env.clientFaults?.has('CAP-DEVICEID-GRAMMAR') ? `${deviceId} x` : deviceId;
+      const doc = ctx.documentAt(action.index, action.revision);
+      return answer(ctx, 'capabilities.put', await api.putCapabilities(pathId, ctx.env.clientFaults?.has('API-JSON-REQUESTS') ? stringifyYaml(doc) : doc));
     }
     case 'delete-child':
       return answer(ctx, 'capabilities.delete', await api.deleteCapabilities(ctx.deviceAt(action.index).id));

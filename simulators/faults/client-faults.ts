@@ -16,6 +16,9 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'PROPS-MEMORY-FORMAT', breaks: ['PROPS-MEMORY-FORMAT'], description: 'writes memory as "16GB" (no binary unit)' },
   { id: 'GW-ORDER-GATEWAY-FIRST', breaks: ['GW-ORDER-GATEWAY-FIRST'], description: 'a see-thru gateway registers its children before itself', kind: 'see-thru-gateway' },
   { id: 'STATUS-COMPONENTS-ONE-PER', breaks: ['STATUS-COMPONENTS-ONE-PER'], description: 'status reports list one component that the deployment does not have' },
+  { id: 'ONB-SIGNED', breaks: ['ONB-SIGNED'], description: 'onboards without an HTTP message signature' },
+  { id: 'API-JSON-REQUESTS', breaks: ['API-JSON-REQUESTS'], description: 'sends its capabilities as YAML' },
+  { id: 'CAP-DEVICEID-GRAMMAR', breaks: ['CAP-DEVICEID-GRAMMAR'], description: 'puts a space into the deviceId of its capabilities path' },
   { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE'], description: 'the overall state is installed from the first report on, whatever the components say' },
 ]);
 

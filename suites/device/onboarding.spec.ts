@@ -32,6 +32,24 @@ test.describe('§2.3, §4.3 OnboardingRequest', () => {
     const sent = onboardedCertificate(body);
     expect(sent && Buffer.from(sent.rawData).equals(Buffer.from(new x509.X509Certificate(client.certPem).rawData)), '§2.3: certificate is the client\'s own certificate, base64').toBe(true);
   });
+
+  test('ONB-SIGNED the onboarding request carries an HTTP message signature by the key of the certificate it onboards', req('ONB-SIGNED'), async ({ clientUnderTest }) => {
+    const client = await clientUnderTest();
+    const onboarding = await client.waitFor('an onboarding request', (xs) => xs.find(isOnboarding));
+    expect(Boolean(onboarding.headers['signature'] && onboarding.headers['signature-input']), '§4.3, P3: Signature and Signature-Input on the onboarding request').toBe(true);
+    expect(/;\s*keyid="([^"]*)"/.exec(onboarding.headers['signature-input'] ?? '')?.[1], 'P3: signed by the onboarded certificate\'s key').toBe(client.who);
+  });
+});
+
+test.describe('§4 the shape of every request', () => {
+  test('API-JSON-REQUESTS CAP-DEVICEID-GRAMMAR every request body is JSON, and every capabilities path names a deviceId of unreserved segments', req('API-JSON-REQUESTS', 'CAP-DEVICEID-GRAMMAR'), async ({ clientUnderTest }) => {
+    const client = await clientUnderTest();
+    const exchanges = await client.waitFor('its capabilities', (xs) => (xs.some(isCapabilitiesPut) ? xs : undefined));
+    const notJson = exchanges.filter((x) => x.body !== undefined && jsonBody(x) === undefined).map((x) => `${x.method} ${pathOf(x)}: ${x.body!.slice(0, 60)}`);
+    expect(notJson, '§4: Device API request bodies are JSON').toEqual([]);
+    const badIds = exchanges.filter(isCapabilitiesPut).map((x) => pathOf(x).slice('/api/v1/capabilities/'.length)).filter((id) => !/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(id));
+    expect(badIds, '§4.1: <id>[/<id>...], each id RFC 3986 unreserved characters').toEqual([]);
+  });
 });
 
 test.describe('P3 every Device API request signed (RFC 9421) with Content-Digest', () => {
