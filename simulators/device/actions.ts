@@ -174,6 +174,7 @@ async function applyStep(ctx: ActionContext, action: Extract<Action, { type: 'ap
     registry,
     vendor: ctx.env.profile.vendor,
     faults: host.faults,
+    ...(ctx.env.clientFaults && { clientFaults: ctx.env.clientFaults }),
     ...(ctx.env.timeScale !== undefined ? { timeScale: ctx.env.timeScale } : {}),
     ...(ctx.env.sleep ? { sleep: ctx.env.sleep } : {}),
     ...(ctx.env.observer ? { onResponse: (exchange: Exchange, expected: boolean) => registryEvent(ctx, exchange, expected) } : {}),

@@ -12,6 +12,7 @@ import type { OciImageManifest, StatusError } from '../../spec/types.ts';
 import { DigestError, type RegistryClient } from '../registry-client.ts';
 import { TransportError, type Exchange } from '../transport/types.ts';
 import type { DeviceFaults } from './types.ts';
+import type { ActiveClientFaults } from '../faults/client-faults.ts';
 
 export interface ComposeComponent {
   name: string;
@@ -28,6 +29,8 @@ export interface ComposeApplyOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Sees every registry answer; `expected` is false for a refusal or bytes that miss their digest. */
   onResponse?: (exchange: Exchange, expected: boolean) => void;
+  /** The kit's own client under test only (simulators/faults/). */
+  clientFaults?: ActiveClientFaults;
 }
 
 export type ApplyOutcome = { state: 'installed' } | { state: 'failed'; error: StatusError };
@@ -50,7 +53,7 @@ export async function applyComposeComponent(component: ComposeComponent, opts: C
     const client = opts.registry(registryUrl);
     const layer = await pullManifest(client, name, component.properties.revision, opts);
     const blob = await pullBlob(client, name, layer.digest, opts);
-    const composeYaml = await judgeArchive(blob);
+    const composeYaml = await judgeArchive(blob, opts.clientFaults);
     return await runContainers(component, composeYaml, opts);
   } catch (e) {
     if (e instanceof Refusal) return failed(component.name, e.code, e.message);
@@ -110,7 +113,7 @@ async function pullBlob(client: RegistryClient, name: string, digest: string, { 
 }
 
 /** §2.7 rules 1-7 on the entry list in memory: nothing is extracted unless every rule holds. Returns compose.yaml. */
-async function judgeArchive(blob: Uint8Array): Promise<string> {
+async function judgeArchive(blob: Uint8Array, faults?: ActiveClientFaults): Promise<string> {
   let entries;
   try {
     entries = await readTarGz(blob);
@@ -118,7 +121,15 @@ async function judgeArchive(blob: Uint8Array): Promise<string> {
     if (e instanceof ArchiveReadError) throw new Refusal('ARCHIVE_INVALID', `§2.7: the compose archive cannot be read (${e.code}: ${e.message})`);
     throw e;
   }
-  const findings = composeComponentFindings(entries);
+  // Client faults COMPOSE-VALIDATE-BEFORE-EXTRACT (extracts whatever the archive holds) and
+  // COMPOSE-CLIENT-REJECTS-OTHER-NAMES (takes docker-compose.y*ml or compose.yml for compose.yaml).
+  const naming = new Set(['compose-yaml-name', 'compose-yaml-missing']);
+  const otherNames = faults?.has('COMPOSE-CLIENT-REJECTS-OTHER-NAMES') === true;
+  const findings = composeComponentFindings(entries).filter((f) => (faults?.has('COMPOSE-VALIDATE-BEFORE-EXTRACT') ? naming.has(f.rule) : true) && !(otherNames && naming.has(f.rule)));
+  if (otherNames) {
+    const other = entries.find((e) => /(^|\/)(docker-)?compose\.ya?ml$/.test(e.name) && e.content);
+    if (other && findings.length === 0) return new TextDecoder().decode(other.content!);
+  }
   if (findings.length > 0) {
     const first = findings[0]!;
     const more = findings.length > 1 ? ` (+${findings.length - 1} more)` : '';

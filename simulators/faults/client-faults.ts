@@ -19,6 +19,8 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'ONB-SIGNED', breaks: ['ONB-SIGNED'], description: 'onboards without an HTTP message signature' },
   { id: 'API-JSON-REQUESTS', breaks: ['API-JSON-REQUESTS'], description: 'sends its capabilities as YAML' },
   { id: 'CAP-DEVICEID-GRAMMAR', breaks: ['CAP-DEVICEID-GRAMMAR'], description: 'puts a space into the deviceId of its capabilities path' },
+  { id: 'COMPOSE-VALIDATE-BEFORE-EXTRACT', breaks: ['COMPOSE-VALIDATE-BEFORE-EXTRACT'], description: 'extracts and runs a compose archive whatever §2.7 rule it breaks (traversal, absolute path, link out, setuid, two top-level directories)' },
+  { id: 'COMPOSE-CLIENT-REJECTS-OTHER-NAMES', breaks: ['COMPOSE-CLIENT-REJECTS-OTHER-NAMES'], description: 'takes docker-compose.yml for compose.yaml' },
   { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE'], description: 'the overall state is installed from the first report on, whatever the components say' },
 ]);
 

@@ -2,14 +2,14 @@
 // deployment of two compose components (published to the kit's registry) through the desired state.
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
-import { jsonBody, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
+import { pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
+import { giveDeployment, untilSettled, type Report } from '../../fixtures/device-deployments.ts';
 import type { Hooks } from '../../fixtures/wfmck.ts';
 import type { RunContext } from '../../fixtures/run-context.ts';
-import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
 import { publishSample } from '../../simulators/fleet/deployments.ts';
 import { componentsFindings } from '../../spec/rules/status-report.ts';
 import { judgeOverallState } from '../../spec/rules/status-precedence.ts';
-import { DEPLOYMENT_STATES, type DeploymentState, type DeploymentStatusReport } from '../../spec/types.ts';
+import { DEPLOYMENT_STATES, type DeploymentState } from '../../spec/types.ts';
 import { warnUnlessStrict } from '../../fixtures/errata.ts';
 
 const COMPONENTS = ['web', 'worker'];
@@ -19,26 +19,19 @@ interface Given {
   deploymentId: string;
   /** manifestVersion of the first state manifest that carried it. */
   version: number;
-  reports: { exchange: RecordedExchange; report: DeploymentStatusReport }[];
+  reports: Report[];
 }
 
-/** Onboards the client, gives its device a two-component deployment, and waits for a report that it is installed. */
+/** Gives the client's device a two-component deployment and waits for it to settle (installed or failed). */
 async function deploy(client: ClientUnderTest, ctx: RunContext, caPems: string[], hooks: Hooks, vendor: string): Promise<Given> {
-  hooks.require('assignDeployment');
   test.skip(!ctx.targets.registry, 'persona device: the run has no registry to publish the deployment\'s components to');
   const component = await (sample ??= publishSample(ctx.targets.registry!, caPems.join(''), vendor));
-  const { clientId, deviceId } = await client.waitFor('its first capabilities and a clientId', (xs, id) => {
-    const put = xs.find((x) => x.method === 'PUT' && pathOf(x).startsWith('/api/v1/capabilities/') && x.status < 300);
-    return put && id ? { clientId: id, deviceId: decodeURIComponent(pathOf(put).slice('/api/v1/capabilities/'.length)) } : undefined;
-  });
-  const answer = await hooks.run('assignDeployment', { clientId, deviceId, applicationId: 'wfmck-device-persona', components: COMPONENTS.map((name) => ({ ...component, name })) });
-  const deploymentId = String(answer['deploymentId']);
-  return client.waitFor(`a status report of deployment ${deploymentId} saying installed`, (xs) => {
-    const served = xs.find((x) => x.method === 'GET' && pathOf(x).endsWith('/deployments') && x.status === 200 && (x.responseBody ?? '').includes(deploymentId));
-    const reports = xs.filter((x) => x.method === 'POST' && pathOf(x).includes(`/deployments/${deploymentId}/status`)).map((exchange) => ({ exchange, report: jsonBody(exchange) as DeploymentStatusReport }));
-    if (!served || !reports.some((r) => r.report?.status?.state === 'installed' || r.report?.status?.state === 'failed')) return undefined;
-    return { deploymentId, version: (JSON.parse(served.responseBody!) as { manifestVersion: number }).manifestVersion, reports };
-  }, 40_000);
+  const deploymentId = await giveDeployment(client, hooks, COMPONENTS.map((name) => ({ ...component, name })));
+  const reports = await untilSettled(client, deploymentId);
+  const { exchanges } = await client.observe();
+  const served = exchanges.find((x) => x.method === 'GET' && pathOf(x).endsWith('/deployments') && x.status === 200 && (x.responseBody ?? '').includes(deploymentId));
+  expect(served, 'setup: the client fetched a state manifest carrying the deployment').toBeTruthy();
+  return { deploymentId, version: (JSON.parse(served!.responseBody!) as { manifestVersion: number }).manifestVersion, reports };
 }
 
 test.describe('§2.4 the status reports of a deployment', () => {

@@ -1,0 +1,40 @@
+// Persona device, interfaces.md §2.7: the client judges each compose archive before it extracts anything. The kit
+// publishes archives that break one rule each (and a benign control) and gives them to the client as deployments;
+// a client that ever reports one of the hostile ones installed has extracted it.
+import { test, expect } from '../../fixtures/wfmck.ts';
+import { req } from '../../fixtures/req.ts';
+import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES } from '../../fixtures/archives/build.ts';
+import { giveDeployment, publishArchive, untilSettled } from '../../fixtures/device-deployments.ts';
+
+/** Hostile archives a client must refuse, by the requirement that refusal shows. */
+const HOSTILE: [string, string][] = [
+  ['COMPOSE-VALIDATE-BEFORE-EXTRACT', 'dotdot-entry'],
+  ['COMPOSE-VALIDATE-BEFORE-EXTRACT', 'absolute-path'],
+  ['COMPOSE-VALIDATE-BEFORE-EXTRACT', 'symlink-out'],
+  ['COMPOSE-VALIDATE-BEFORE-EXTRACT', 'hardlink-out'],
+  ['COMPOSE-VALIDATE-BEFORE-EXTRACT', 'setuid-bit'],
+  ['COMPOSE-VALIDATE-BEFORE-EXTRACT', 'two-top-dirs'],
+  ['COMPOSE-CLIENT-REJECTS-OTHER-NAMES', 'docker-compose-yml'],
+];
+
+test.describe('§2.7 compose archives the client is given', () => {
+  test('COMPOSE-DISCOVERY COMPOSE-SUBDIRS-ALLOWED a benign archive with subdirectories and an inner symlink is installed (the control)', req('COMPOSE-DISCOVERY', 'COMPOSE-SUBDIRS-ALLOWED'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const component = await publishArchive(ctx, caPems, profile.vendor, 'benign', 'web-app', BENIGN_ARCHIVES['nested-with-inner-symlink']!);
+    const client = await clientUnderTest();
+    const deploymentId = await giveDeployment(client, hooks, [component]);
+    const reports = await untilSettled(client, deploymentId);
+    expect(reports.at(-1)?.report.status.state, '§2.7: compose.yaml of the top-level directory, subdirectories allowed: installed').toBe('installed');
+  });
+
+  for (const [id, archive] of HOSTILE) {
+    test(`${id} an archive with ${archive} (${HOSTILE_ARCHIVES[archive]!.rule}) is refused: reported failed, never installed`, req(id), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+      const component = await publishArchive(ctx, caPems, profile.vendor, `hostile-${archive}`, 'web-app', HOSTILE_ARCHIVES[archive]!.entries);
+      const client = await clientUnderTest();
+      const deploymentId = await giveDeployment(client, hooks, [component]);
+      const reports = await untilSettled(client, deploymentId);
+      const states = reports.map((r) => r.report.status.state);
+      expect(states, `§2.7: the archive breaks ${HOSTILE_ARCHIVES[archive]!.rule}; it must never be installed`).not.toContain('installed');
+      expect(states.at(-1), '§2.7: the refusal is reported as a failed deployment').toBe('failed');
+    });
+  }
+});
