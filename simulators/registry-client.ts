@@ -105,9 +105,10 @@ export class RegistryClient {
   }
 
   /** §2.7 rule 8: a 200 is returned only when the bytes hash to `digest`; otherwise a DigestError. */
-  async getBlob(name: string, digest: string, opts: { maxBytes?: number } = {}): Promise<Pulled> {
+  /** `verify: false` is for the kit's client fault COMPOSE-VERIFY-DIGEST only: every real pull verifies. */
+  async getBlob(name: string, digest: string, opts: { maxBytes?: number; verify?: boolean } = {}): Promise<Pulled> {
     const response = await this.follow(this.url(`/v2/${name}/blobs/${digest}`), {}, opts.maxBytes);
-    if (response.status === 200) verify(response, digest);
+    if (response.status === 200 && opts.verify !== false) verify(response, digest);
     return pulled(response);
   }
 

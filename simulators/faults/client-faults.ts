@@ -21,6 +21,7 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'CAP-DEVICEID-GRAMMAR', breaks: ['CAP-DEVICEID-GRAMMAR'], description: 'puts a space into the deviceId of its capabilities path' },
   { id: 'COMPOSE-VALIDATE-BEFORE-EXTRACT', breaks: ['COMPOSE-VALIDATE-BEFORE-EXTRACT'], description: 'extracts and runs a compose archive whatever §2.7 rule it breaks (traversal, absolute path, link out, setuid, two top-level directories)' },
   { id: 'COMPOSE-CLIENT-REJECTS-OTHER-NAMES', breaks: ['COMPOSE-CLIENT-REJECTS-OTHER-NAMES'], description: 'takes docker-compose.yml for compose.yaml' },
+  { id: 'COMPOSE-VERIFY-DIGEST', breaks: ['COMPOSE-VERIFY-DIGEST'], description: 'extracts a compose blob without checking that its bytes hash to the layer digest' },
   { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE'], description: 'the overall state is installed from the first report on, whatever the components say' },
 ]);
 

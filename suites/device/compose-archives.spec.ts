@@ -5,6 +5,7 @@ import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES } from '../../fixtures/archives/build.ts';
 import { giveDeployment, publishArchive, untilSettled } from '../../fixtures/device-deployments.ts';
+import { startTamperingRegistry } from '../../fixtures/tampering-registry.ts';
 
 /** Hostile archives a client must refuse, by the requirement that refusal shows. */
 const HOSTILE: [string, string][] = [
@@ -24,6 +25,19 @@ test.describe('§2.7 compose archives the client is given', () => {
     const deploymentId = await giveDeployment(client, hooks, [component]);
     const reports = await untilSettled(client, deploymentId);
     expect(reports.at(-1)?.report.status.state, '§2.7: compose.yaml of the top-level directory, subdirectories allowed: installed').toBe('installed');
+  });
+
+  test('COMPOSE-VERIFY-DIGEST a layer blob whose bytes do not hash to its digest (another valid archive) is refused before extraction', req('COMPOSE-VERIFY-DIGEST'), async ({ clientUnderTest, hooks, profile }) => {
+    const registry = await startTamperingRegistry(profile.vendor);
+    try {
+      const client = await clientUnderTest({ extraCaPem: registry.caPem });
+      const deploymentId = await giveDeployment(client, hooks, [registry.component]);
+      const states = (await untilSettled(client, deploymentId)).map((r) => r.report.status.state);
+      expect(states, '§2.7 rule 8: bytes that miss their digest are never extracted, so never installed').not.toContain('installed');
+      expect(states.at(-1), '§2.7 rule 8: the refusal is reported as a failed deployment').toBe('failed');
+    } finally {
+      await registry.close();
+    }
   });
 
   for (const [id, archive] of HOSTILE) {
