@@ -22,7 +22,7 @@ export function judgingHooks(recorder: ExchangeRecorder, state: WfmStateView, st
       const client = await startClientRunner(input as unknown as StartClientInput);
       const handle = randomUUID();
       running.set(handle, client);
-      return { handle, deviceId: client.deviceId };
+      return { handle, deviceId: client.deviceId, kind: client.kind };
     },
     async stopClient(input) {
       const handle = String(input['handle'] ?? '');

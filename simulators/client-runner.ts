@@ -37,6 +37,7 @@ export interface StartClientInput {
 
 export interface RunningClient {
   deviceId: string;
+  kind: DeviceKind;
   stop(): Promise<void>;
 }
 
@@ -91,6 +92,7 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
   })();
   return {
     deviceId: desc.id,
+    kind,
     async stop() {
       stopping.abort();
       await loop;

@@ -65,7 +65,11 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       // Client faults CAP-DEVICEID-GRAMMAR (a space in the path id) and API-JSON-REQUESTS (the document as YAML).
       const pathId = ctx.env.clientFaults?.has('CAP-DEVICEID-GRAMMAR') ? `${deviceId} x` : deviceId;
       const doc = ctx.documentAt(action.index, action.revision);
-      return answer(ctx, 'capabilities.put', await api.putCapabilities(pathId, ctx.env.clientFaults?.has('API-JSON-REQUESTS') ? stringifyYaml(doc) : doc));
+      const put = answer(ctx, 'capabilities.put', await api.putCapabilities(pathId, ctx.env.clientFaults?.has('API-JSON-REQUESTS') ? stringifyYaml(doc) : doc));
+      // Client fault GW-OPAQUE-CHILDREN-HIDDEN: an opaque gateway shows one of its children to the WFM too.
+      const child = ctx.desc.kind === 'opaque-gateway' && action.index === 0 && ctx.env.clientFaults?.has('GW-OPAQUE-CHILDREN-HIDDEN') ? ctx.desc.children?.[0] : undefined;
+      if (child) await api.putCapabilities(`${deviceId}/${child.id.split('/').at(-1)}`, { ...child.capabilities, properties: { ...child.capabilities.properties, id: `${deviceId}/${child.id.split('/').at(-1)}` } });
+      return put;
     }
     case 'delete-child':
       return answer(ctx, 'capabilities.delete', await api.deleteCapabilities(ctx.deviceAt(action.index).id));
@@ -78,7 +82,8 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
     case 'report-status': {
       const slot = slotOf(ctx.state, action.deploymentId);
       const report = slot && faultyReport(ctx, statusReport(slot, profile.vendor));
-      if (!slot || !report) return { ok: true, kind: 'done' };
+      // Client fault STATUS-REPORT-WHILE-APPLYING: nothing is ever reported.
+      if (!slot || !report || ctx.env.clientFaults?.has('STATUS-REPORT-WHILE-APPLYING')) return { ok: true, kind: 'done' };
       const result = answer(ctx, 'status', await api.postStatus(action.deploymentId, report));
       ctx.env.observer?.({ type: 'deployment', deviceId: report.deviceId ?? ctx.desc.id, deploymentId: action.deploymentId, state: report.status.state, adoptedManifestVersion: report.adoptedManifestVersion });
       return result;
@@ -200,11 +205,21 @@ const ENDPOINT_OF: Record<Action['type'], Endpoint> = {
   idle: 'status',
 };
 
+/** Deployments a faulty client (AMV-NO-RESERVED-VALUE) has reported once: the fault bends only the first report. */
+const firstReported = new Set<string>();
+
 /** Client faults STATUS-COMPONENTS-ONE-PER (an extra component) and STATUS-PRECEDENCE (overall state installed regardless). */
 function faultyReport(ctx: ActionContext, report: DeploymentStatusReport | undefined): DeploymentStatusReport | undefined {
   const faults = ctx.env.clientFaults;
   if (!report || !faults) return report;
   let out = report;
+  // AMV-NO-RESERVED-VALUE: the first report of a deployment claims version 0.
+  if (faults.has('AMV-NO-RESERVED-VALUE') && !firstReported.has(out.deploymentId)) {
+    firstReported.add(out.deploymentId);
+    out = { ...out, adoptedManifestVersion: 0 };
+  }
+  // STATUS-ERROR-SOURCE-COMPONENT: component errors name the device as their source.
+  if (faults.has('STATUS-ERROR-SOURCE-COMPONENT')) out = { ...out, components: out.components.map((c) => (c.error ? { ...c, error: { ...c.error, source: ctx.desc.id } } : c)) };
   if (faults.has('STATUS-COMPONENTS-ONE-PER')) out = { ...out, components: [...out.components, { name: 'sidecar', state: out.components[0]?.state ?? 'installed' }] };
   // Claims the deployment installed from the first report on, whatever its components say.
   if (faults.has('STATUS-PRECEDENCE')) out = { ...out, status: { ...(out.status as { state: string }), state: 'installed' } as DeploymentStatusReport['status'] };

@@ -119,6 +119,11 @@ class Device implements SeeThruGateway, ActionContext {
     const format = this.env.profile.quantityFormat;
     const doc = capabilitiesOf(this.deviceAt(index), format);
     const sent = index === 0 && revision > 0 ? revisedCapabilities(doc, revision, format) : doc;
+    // Client fault GW-HOSTING-FULL-DOCUMENT: a hosting see-thru gateway's own document lacks supportedRuntimes.
+    if (this.env.clientFaults?.has('GW-HOSTING-FULL-DOCUMENT') && index === 0 && this.desc.kind === 'see-thru-gateway') {
+      const { supportedRuntimes: _dropped, ...properties } = sent.properties;
+      return { ...sent, properties };
+    }
     // Client fault PROPS-MEMORY-FORMAT: memory in decimal gigabytes, a unit §2.1.1 does not have.
     if (this.env.clientFaults?.has('PROPS-MEMORY-FORMAT') && sent.properties.memory !== undefined) return { ...sent, properties: { ...sent.properties, memory: '16GB' } };
     return sent;

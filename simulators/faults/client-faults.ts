@@ -22,7 +22,12 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'COMPOSE-VALIDATE-BEFORE-EXTRACT', breaks: ['COMPOSE-VALIDATE-BEFORE-EXTRACT'], description: 'extracts and runs a compose archive whatever §2.7 rule it breaks (traversal, absolute path, link out, setuid, two top-level directories)' },
   { id: 'COMPOSE-CLIENT-REJECTS-OTHER-NAMES', breaks: ['COMPOSE-CLIENT-REJECTS-OTHER-NAMES'], description: 'takes docker-compose.yml for compose.yaml' },
   { id: 'COMPOSE-VERIFY-DIGEST', breaks: ['COMPOSE-VERIFY-DIGEST'], description: 'extracts a compose blob without checking that its bytes hash to the layer digest' },
-  { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE'], description: 'the overall state is installed from the first report on, whatever the components say' },
+  { id: 'STATUS-REPORT-WHILE-APPLYING', breaks: ['STATUS-REPORT-WHILE-APPLYING'], description: 'applies deployments without ever reporting their status' },
+  { id: 'AMV-NO-RESERVED-VALUE', breaks: ['AMV-NO-RESERVED-VALUE'], description: 'its first report of a deployment says adoptedManifestVersion 0 ("none before")' },
+  { id: 'STATUS-ERROR-SOURCE-COMPONENT', breaks: ['STATUS-ERROR-SOURCE-COMPONENT'], description: 'a component\'s error names the device, not the component, as its source' },
+  { id: 'GW-HOSTING-FULL-DOCUMENT', breaks: ['GW-HOSTING-FULL-DOCUMENT'], description: 'a hosting see-thru gateway leaves supportedRuntimes out of its own document', kind: 'see-thru-gateway' },
+  { id: 'GW-OPAQUE-CHILDREN-HIDDEN', breaks: ['GW-OPAQUE-CHILDREN-HIDDEN'], description: 'an opaque gateway also registers one of its children' },
+  { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE', 'STATUS-LIFE-EACH-REPORT'], description: 'the overall state is installed from the first report on, whatever the components say' },
 ]);
 
 export type ClientFaultId = string;

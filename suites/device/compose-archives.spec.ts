@@ -6,6 +6,9 @@ import { req } from '../../fixtures/req.ts';
 import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES } from '../../fixtures/archives/build.ts';
 import { giveDeployment, publishArchive, untilSettled } from '../../fixtures/device-deployments.ts';
 import { startTamperingRegistry } from '../../fixtures/tampering-registry.ts';
+import { pathOf } from '../../fixtures/client-under-test.ts';
+import { errorShapeFindings, errorSourceFindings, isNoError } from '../../spec/rules/status-report.ts';
+import { parse } from 'yaml';
 
 /** Hostile archives a client must refuse, by the requirement that refusal shows. */
 const HOSTILE: [string, string][] = [
@@ -38,6 +41,23 @@ test.describe('§2.7 compose archives the client is given', () => {
     } finally {
       await registry.close();
     }
+  });
+
+  test('STATUS-ERROR-FIELDS STATUS-ERROR-SOURCE-COMPONENT STATUS-ERROR-SOURCE-DEPLOYMENT a refused archive is reported with errors of code, source and message: the component\'s names the component, status.error the deployment', req('STATUS-ERROR-FIELDS', 'STATUS-ERROR-SOURCE-COMPONENT', 'STATUS-ERROR-SOURCE-DEPLOYMENT'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const component = await publishArchive(ctx, caPems, profile.vendor, 'hostile-absolute-path', 'web-app', HOSTILE_ARCHIVES['absolute-path']!.entries);
+    const client = await clientUnderTest();
+    const deploymentId = await giveDeployment(client, hooks, [component]);
+    const reports = await untilSettled(client, deploymentId);
+    const { exchanges } = await client.observe();
+    const yaml = exchanges.find((x) => x.method === 'GET' && pathOf(x).includes(`/deployments/${deploymentId}/`) && x.status === 200);
+    const deploymentName = (parse(yaml?.responseBody ?? '') as { metadata?: { name?: string } } | null)?.metadata?.name;
+    expect(deploymentName, 'setup: the client fetched the deployment YAML (metadata.name)').toBeTruthy();
+    const failed = reports.filter((r) => r.report.status.state === 'failed');
+    expect(failed.length, 'setup: the refusal is reported failed').toBeGreaterThan(0);
+    const findings = failed.flatMap(({ report }) => [...errorShapeFindings(report), ...errorSourceFindings(report, { deploymentName: deploymentName! })].map((f) => `${f.path ?? ''}: ${f.message}`));
+    const errors = failed.flatMap(({ report }) => [report.status.error, ...report.components.map((c) => c.error)]).filter((e) => e != null && !isNoError(e));
+    expect(errors.length, '§2.4: a failure carries an Error').toBeGreaterThan(0);
+    expect(findings, '§2.4: code, source, message; sources per rules 2 and 3').toEqual([]);
   });
 
   for (const [id, archive] of HOSTILE) {

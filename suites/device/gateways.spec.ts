@@ -2,29 +2,60 @@
 // a hierarchical id, one PUT per device. Judged only when the client presents a see-thru gateway.
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
-import { jsonBody, pathOf } from '../../fixtures/client-under-test.ts';
+import { jsonBody, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
 import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
+import { classifyDocument, semanticFindings } from '../../spec/rules/capabilities.ts';
+import { validate } from '../../spec/schemas/index.ts';
+import type { DeviceCapabilities } from '../../spec/types.ts';
 
 const capabilitiesPuts = (xs: RecordedExchange[]) => xs.filter((x) => x.method === 'PUT' && pathOf(x).startsWith('/api/v1/capabilities/'));
 const deviceIdOf = (x: RecordedExchange) => pathOf(x).slice('/api/v1/capabilities/'.length).split('/').map(decodeURIComponent).join('/');
 
-/** The see-thru registrations of a client asked to be a gateway: every PUT once some id has a child. */
-async function gatewayPuts(clientUnderTest: (o: { kind: 'see-thru-gateway' }) => Promise<{ waitFor: <T>(what: string, pick: (xs: RecordedExchange[]) => T | undefined, ms?: number) => Promise<T> }>): Promise<RecordedExchange[]> {
+interface GatewayRun {
+  puts: RecordedExchange[];
+  /** The gateway's own deviceId: what startClient answered, else the root of the first hierarchical id. */
+  gateway: string | undefined;
+}
+
+/** The registrations of a client asked to be a see-thru gateway; a skip (with the reason) when it is not one. */
+async function gatewayRun(clientUnderTest: (o: { kind: 'see-thru-gateway' }) => Promise<ClientUnderTest>): Promise<GatewayRun> {
   const client = await clientUnderTest({ kind: 'see-thru-gateway' });
-  // Settled: no new capabilities for a while after the first polls of the desired state.
-  return client.waitFor('its see-thru registrations and two polls of the desired state', (xs) => {
+  // Settled: two polls of the desired state after its registrations, or a refused registration (what it sent so far
+  // is then all there is to judge).
+  const puts = await client.waitFor('its see-thru registrations and two polls of the desired state', (xs) => {
     const polls = xs.filter((x) => x.method === 'GET' && pathOf(x).endsWith('/deployments')).length;
-    return polls >= 2 ? capabilitiesPuts(xs) : undefined;
+    const refused = capabilitiesPuts(xs).some((x) => x.status >= 400);
+    return polls >= 2 || refused ? capabilitiesPuts(xs) : undefined;
   });
+  const hierarchical = puts.map(deviceIdOf).find((id) => id.includes('/'));
+  const says = client.kind === undefined ? undefined : client.kind === 'see-thru-gateway';
+  test.skip(says === false || (says === undefined && hierarchical === undefined), 'the client under test presents no see-thru gateway (startClient said another kind, or it registered no hierarchical deviceId)');
+  return { puts, gateway: client.deviceId ?? hierarchical?.split('/')[0] };
 }
 
 test.describe('§2.2 see-thru gateways', () => {
-  test('GW-ORDER-GATEWAY-FIRST GW-SEETHRU-PATH-HIERARCHY the gateway registers itself before any device behind it, and each of those under <gateway>/<child>', req('GW-ORDER-GATEWAY-FIRST', 'GW-SEETHRU-PATH-HIERARCHY'), async ({ clientUnderTest }) => {
-    const puts = await gatewayPuts(clientUnderTest);
+  test('GW-SEETHRU-SAME-SCHEMA GW-HOSTING-FULL-DOCUMENT GW-NONHOSTING-IDENTITY-ONLY every document is a DeviceCapabilities; a gateway\'s own is identity-only or a full hosting document', req('GW-SEETHRU-SAME-SCHEMA', 'GW-HOSTING-FULL-DOCUMENT', 'GW-NONHOSTING-IDENTITY-ONLY'), async ({ clientUnderTest }) => {
+    const { puts, gateway } = await gatewayRun(clientUnderTest);
     const ids = puts.map(deviceIdOf);
+    const problems: string[] = [];
+    for (const x of puts) {
+      const doc = jsonBody(x);
+      const checked = validate('DeviceCapabilities', doc);
+      if (!checked.ok) { problems.push(`${deviceIdOf(x)}: not a DeviceCapabilities: ${checked.errors.map((e) => `${e.path} ${e.message}`).join(', ')}`); continue; }
+      const isGateway = deviceIdOf(x) === gateway || ids.some((id) => id.startsWith(`${deviceIdOf(x)}/`));
+      const kind = classifyDocument((doc as DeviceCapabilities).properties);
+      if (isGateway && kind === 'partial') problems.push(`${deviceIdOf(x)}: a gateway document with some hosting fields but not all (identity only, or the full hosting set)`);
+      if (isGateway && kind === 'hosting') problems.push(...semanticFindings(doc as DeviceCapabilities).filter((f) => f.rule === 'runtimes-required' || f.rule === 'deployment-types-required').map((f) => `${deviceIdOf(x)}: ${f.message}`));
+    }
+    expect(problems, '§2.2: one schema for gateway and children; a gateway is identity-only or fully hosting').toEqual([]);
+  });
+
+  test('GW-ORDER-GATEWAY-FIRST GW-SEETHRU-PATH-HIERARCHY the gateway registers itself before any device behind it, and each of those under <gateway>/<child>', req('GW-ORDER-GATEWAY-FIRST', 'GW-SEETHRU-PATH-HIERARCHY'), async ({ clientUnderTest }) => {
+    const run = await gatewayRun(clientUnderTest);
+    const ids = run.puts.map(deviceIdOf);
+    const gateway = run.gateway ?? '';
     const children = ids.filter((id) => id.includes('/'));
-    test.skip(children.length === 0, 'the client under test presents no see-thru gateway (no hierarchical deviceId): the gateway checks need one');
-    const gateway = children[0]!.split('/')[0]!;
+    expect(children.length, `§2.2: a see-thru gateway registers the devices behind it (registered: ${ids.join(', ')})`).toBeGreaterThan(0);
     const firstOwn = ids.indexOf(gateway);
     const firstChild = ids.findIndex((id) => id.startsWith(`${gateway}/`));
     expect(firstOwn, `§2.2: the gateway ${gateway} registers itself (order: ${ids.join(', ')})`).toBeGreaterThanOrEqual(0);
@@ -33,9 +64,19 @@ test.describe('§2.2 see-thru gateways', () => {
   });
 
   test('GW-SEETHRU-ONE-PUT-PER-DEVICE one capabilities document per device, each for the device its path names', req('GW-SEETHRU-ONE-PUT-PER-DEVICE'), async ({ clientUnderTest }) => {
-    const puts = await gatewayPuts(clientUnderTest);
-    test.skip(!puts.some((x) => deviceIdOf(x).includes('/')), 'the client under test presents no see-thru gateway (no hierarchical deviceId)');
+    const { puts } = await gatewayRun(clientUnderTest);
     const mismatched = puts.filter((x) => (jsonBody(x) as { properties?: { id?: unknown } } | undefined)?.properties?.id !== deviceIdOf(x)).map(deviceIdOf);
     expect(mismatched, '§2.2: each PUT carries the document of the device its path names (one device per request)').toEqual([]);
+  });
+});
+
+test.describe('§2.2 opaque gateways', () => {
+  test('GW-OPAQUE-ONE-DOCUMENT GW-OPAQUE-CHILDREN-HIDDEN an opaque gateway reports itself as one device in one document, and no child deviceId', req('GW-OPAQUE-ONE-DOCUMENT', 'GW-OPAQUE-CHILDREN-HIDDEN'), async ({ clientUnderTest }) => {
+    const client = await clientUnderTest({ kind: 'opaque-gateway' });
+    test.skip(client.kind !== 'opaque-gateway', 'the client under test did not say it is an opaque gateway (startClient answered no kind opaque-gateway)');
+    const puts = await client.waitFor('its capabilities and two polls of the desired state', (xs) => (xs.filter((x) => x.method === 'GET' && pathOf(x).endsWith('/deployments')).length >= 2 ? capabilitiesPuts(xs) : undefined));
+    const ids = [...new Set(puts.map(deviceIdOf))];
+    expect(ids.length, `§2.2: one device, one document (deviceIds: ${ids.join(', ')})`).toBe(1);
+    expect(ids.filter((id) => id.includes('/')), '§2.2: no child is visible to the WFM').toEqual([]);
   });
 });

@@ -35,6 +35,11 @@ async function deploy(client: ClientUnderTest, ctx: RunContext, caPems: string[]
 }
 
 test.describe('§2.4 the status reports of a deployment', () => {
+  test('STATUS-REPORT-WHILE-APPLYING given a new desired state, the client reports the deployment\'s status as it applies it', req('STATUS-REPORT-WHILE-APPLYING'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const given = await deploy(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
+    expect(given.reports.length, '§1: reports while applying (the last one settled)').toBeGreaterThan(0);
+  });
+
   test('STATUS-DEPLOYMENTID-REQUIRED STATUS-PATH-DEPLOYMENTID STATUS-STATUS-REQUIRED every report carries deploymentId (the one of its path) and status', req('STATUS-DEPLOYMENTID-REQUIRED', 'STATUS-PATH-DEPLOYMENTID', 'STATUS-STATUS-REQUIRED'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     const given = await deploy(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
     for (const { report, exchange } of given.reports) {
@@ -55,16 +60,17 @@ test.describe('§2.4 the status reports of a deployment', () => {
     expect(states.filter((s) => !(DEPLOYMENT_STATES as readonly unknown[]).includes(s)), '§2.4: the six states').toEqual([]);
   });
 
-  test('STATUS-PRECEDENCE status.state is the most severe component state (P7; a case the precedence list leaves open never fails)', req('STATUS-PRECEDENCE'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+  test('STATUS-PRECEDENCE STATUS-LIFE-EACH-REPORT every report\'s status.state is the most severe of its component states (P7; a case the list leaves open never fails)', req('STATUS-PRECEDENCE', 'STATUS-LIFE-EACH-REPORT'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     const given = await deploy(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
     const judged = given.reports.map(({ report }) => ({ report, j: judgeOverallState(report.status.state as DeploymentState, report.components.map((c) => c.state)) }));
     warnUnlessStrict(ctx.strictness, judged.some(({ j }) => j.verdict === 'ambiguous'), judged.filter(({ j }) => j.verdict === 'ambiguous').map(({ j }) => j.reason).join('; '));
     expect(judged.filter(({ j }) => j.verdict === 'inconsistent').map(({ report, j }) => `${report.status.state} for [${report.components.map((c) => c.state).join(', ')}]: ${j.reason}`), 'P7: the precedence rule').toEqual([]);
   });
 
-  test('AMV-PRESENT AMV-FIRST-INSTALL every report carries adoptedManifestVersion, the version of the first manifest that carried the deployment', req('AMV-PRESENT', 'AMV-FIRST-INSTALL'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+  test('AMV-PRESENT AMV-NO-RESERVED-VALUE AMV-FIRST-INSTALL every report carries adoptedManifestVersion, never 0, the version of the first manifest that carried the deployment', req('AMV-PRESENT', 'AMV-NO-RESERVED-VALUE', 'AMV-FIRST-INSTALL'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     const given = await deploy(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
     const versions = given.reports.map(({ report }) => report.adoptedManifestVersion);
+    expect(versions.filter((v) => !(typeof v === 'number' && v >= 1)), '§2.4.1: no reserved "none before" value (0); manifest versions start at 1').toEqual([]);
     expect(versions, `§2.4.1: each report of this first install adopts manifest ${given.version}`).toEqual(versions.map(() => given.version));
   });
 });
