@@ -53,7 +53,7 @@ export async function applyComposeComponent(component: ComposeComponent, opts: C
     const client = opts.registry(registryUrl);
     const layer = await pullManifest(client, name, component.properties.revision, opts);
     const blob = await pullBlob(client, name, layer.digest, opts);
-    const composeYaml = await judgeArchive(blob, opts.clientFaults);
+    const composeYaml = await judgeArchive(blob, opts.clientFaults, component.name);
     return await runContainers(component, composeYaml, opts);
   } catch (e) {
     if (e instanceof Refusal) return failed(component.name, e.code, e.message);
@@ -115,7 +115,7 @@ async function pullBlob(client: RegistryClient, name: string, digest: string, { 
 }
 
 /** §2.7 rules 1-7 on the entry list in memory: nothing is extracted unless every rule holds. Returns compose.yaml. */
-async function judgeArchive(blob: Uint8Array, faults?: ActiveClientFaults): Promise<string> {
+async function judgeArchive(blob: Uint8Array, faults?: ActiveClientFaults, componentName?: string): Promise<string> {
   let entries;
   try {
     entries = await readTarGz(blob);
@@ -131,6 +131,10 @@ async function judgeArchive(blob: Uint8Array, faults?: ActiveClientFaults): Prom
   if (otherNames) {
     const other = entries.find((e) => /(^|\/)(docker-)?compose\.ya?ml$/.test(e.name) && e.content);
     if (other && findings.length === 0) return new TextDecoder().decode(other.content!);
+  }
+  // Client fault COMPOSE-TOP-DIR-NOT-FOR-DISCOVERY: compose.yaml is looked for under a directory named after the component.
+  if (faults?.has('COMPOSE-TOP-DIR-NOT-FOR-DISCOVERY') && !entries.some((e) => e.name.replace(/^\.\//, '') === `${componentName}/compose.yaml`)) {
+    throw new Refusal('COMPOSE_FILE_NOT_FOUND', `no ${componentName}/compose.yaml in the archive`);
   }
   if (findings.length > 0) {
     const first = findings[0]!;

@@ -21,6 +21,7 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'CAP-DEVICEID-GRAMMAR', breaks: ['CAP-DEVICEID-GRAMMAR'], description: 'puts a space into the deviceId of its capabilities path' },
   { id: 'COMPOSE-VALIDATE-BEFORE-EXTRACT', breaks: ['COMPOSE-VALIDATE-BEFORE-EXTRACT'], description: 'extracts and runs a compose archive whatever §2.7 rule it breaks (traversal, absolute path, link out, setuid, two top-level directories)' },
   { id: 'COMPOSE-CLIENT-REJECTS-OTHER-NAMES', breaks: ['COMPOSE-CLIENT-REJECTS-OTHER-NAMES'], description: 'takes docker-compose.yml for compose.yaml' },
+  { id: 'COMPOSE-TOP-DIR-NOT-FOR-DISCOVERY', breaks: ['COMPOSE-TOP-DIR-NOT-FOR-DISCOVERY'], description: 'looks for compose.yaml under a directory named after the component, so an archive whose top-level directory has another name fails' },
   { id: 'COMPOSE-VERIFY-DIGEST', breaks: ['COMPOSE-VERIFY-DIGEST'], description: 'extracts a compose blob without checking that its bytes hash to the layer digest' },
   { id: 'STATUS-REPORT-WHILE-APPLYING', breaks: ['STATUS-REPORT-WHILE-APPLYING'], description: 'applies deployments without ever reporting their status' },
   { id: 'AMV-NO-RESERVED-VALUE', breaks: ['AMV-NO-RESERVED-VALUE'], description: 'its first report of a deployment says adoptedManifestVersion 0 ("none before")' },

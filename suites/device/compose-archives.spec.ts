@@ -3,7 +3,7 @@
 // a client that ever reports one of the hostile ones installed has extracted it.
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
-import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES } from '../../fixtures/archives/build.ts';
+import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES, benignEntries } from '../../fixtures/archives/build.ts';
 import { giveDeployment, publishArchive, untilSettled } from '../../fixtures/device-deployments.ts';
 import { startTamperingRegistry } from '../../fixtures/tampering-registry.ts';
 import { pathOf } from '../../fixtures/client-under-test.ts';
@@ -28,6 +28,14 @@ test.describe('§2.7 compose archives the client is given', () => {
     const deploymentId = await giveDeployment(client, hooks, [component]);
     const reports = await untilSettled(client, deploymentId);
     expect(reports.at(-1)?.report.status.state, '§2.7: compose.yaml of the top-level directory, subdirectories allowed: installed').toBe('installed');
+  });
+
+  test('COMPOSE-TOP-DIR-NOT-FOR-DISCOVERY an archive whose one top-level directory is not named after the component is installed all the same', req('COMPOSE-TOP-DIR-NOT-FOR-DISCOVERY'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const component = await publishArchive(ctx, caPems, profile.vendor, 'renamed-top', 'web-app', benignEntries('release-2024'));
+    const client = await clientUnderTest();
+    const deploymentId = await giveDeployment(client, hooks, [component]);
+    const reports = await untilSettled(client, deploymentId);
+    expect(reports.at(-1)?.report.status.state, '§2.7: compose.yaml is found in the one top-level directory, whatever its name').toBe('installed');
   });
 
   test('COMPOSE-VERIFY-DIGEST a layer blob whose bytes do not hash to its digest (another valid archive) is refused before extraction', req('COMPOSE-VERIFY-DIGEST'), async ({ clientUnderTest, hooks, profile }) => {
