@@ -24,7 +24,7 @@ const FULL: Sizes = {
   rates: { connections: 16, seconds: 10, rounds: 3, warmupSeconds: 1 },
   onboarding: { devices: 10_000, concurrency: 64 },
   memoryDevices: 100_000,
-  mtls: { devices: 8_000, sources: 4, concurrency: 64, holdSeconds: 10 },
+  mtls: { devices: 8_000, sources: 4, concurrency: 64, holdSeconds: 15 },
   suiteGrep: undefined,
 };
 

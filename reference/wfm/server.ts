@@ -56,6 +56,9 @@ export interface WfmService {
   tlsRefusals: string[];
 }
 
+/** miaf: how long an idle client connection stays open. */
+export const MTLS_KEEP_ALIVE_MS = 65_000;
+
 export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
   const mtls = opts.profile?.deviceAuth === 'mtls';
   if (mtls && !opts.svid) throw new Error('reference WFM: profile deviceAuth "mtls" needs the WFM\'s SVID settings (svid)');
@@ -79,6 +82,9 @@ export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
     });
     // A failed handshake is the refusal P10 asks for; it is no error of the service.
     https.on('tlsClientError', () => undefined);
+    // Each client holds one connection whose handshake is costly: keep idle ones longer than Node's 5 s, past a
+    // device's poll interval.
+    https.keepAliveTimeout = MTLS_KEEP_ALIVE_MS;
     server = https;
   } else {
     server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, listener) : createHttpServer(listener);
