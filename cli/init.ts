@@ -16,7 +16,8 @@ Writes ${CONFIG_FILE} for \`wfmck run\`. On a terminal it asks for every answer 
 shown default or leaves the setting out); without a terminal it asks nothing. The result is checked the way
 \`wfmck run\` reads it (files exist, URLs are loopback) before it is written.
 
-  --persona P              wfm (default; a WFM with its identity role and registry), identity, registry
+  --persona P              wfm (default; a WFM with its identity role and registry), identity, registry, device
+                           (the kit plays the WFM; give --hook startClient=CMD and --hook stopClient=CMD for your client)
   --edition E              seed (default, interfaces.md) or miaf (1.0.0-rc.3: mutual TLS with SVIDs)
   --wfm URL, --identity URL, --registry URL   the targets (loopback); none = the embedded default
   --ca-file FILE           PEM of the CA of your services' TLS certificates
@@ -58,8 +59,9 @@ export async function run(argv: string[], io: { interactive?: boolean; ask?: Ask
     const answer = (await rl!.question(`${q}${fallback ? ` [${fallback}]` : ''}: `)).trim();
     return answer || fallback;
   });
-  const value = async (flag: keyof Values, question: string, fallback?: string): Promise<string | undefined> => {
-    const given = values[flag] as string | undefined;
+  /** A flag's value, else (on a terminal) the answer; `null` asks without a flag (its flag is --hook NAME=CMD). */
+  const value = async (flag: keyof Values | null, question: string, fallback?: string): Promise<string | undefined> => {
+    const given = flag === null ? undefined : (values[flag] as string | undefined);
     if (given !== undefined) return given;
     return interactive ? prompt(question, fallback) : fallback;
   };
@@ -74,8 +76,9 @@ export async function run(argv: string[], io: { interactive?: boolean; ask?: Ask
   }
 }
 
-async function answers(value: (flag: keyof Values, q: string, fallback?: string) => Promise<string | undefined>, hooks: string[]): Promise<Record<string, unknown>> {
-  const persona = await value('persona', 'Persona your component plays (wfm, identity, registry)', 'wfm');
+async function answers(value: (flag: keyof Values | null, q: string, fallback?: string) => Promise<string | undefined>, given: string[]): Promise<Record<string, unknown>> {
+  let hooks = given;
+  const persona = await value('persona', 'Persona your component plays (wfm, identity, registry, device)', 'wfm');
   const edition = await value('edition', 'Edition of the standard (seed, miaf)', 'seed');
   const targets: Record<string, string> = {};
   const wantsWfm = persona === 'wfm';
@@ -102,6 +105,12 @@ async function answers(value: (flag: keyof Values, q: string, fallback?: string)
     name: await value('component-name', 'Your component\'s name'),
     version: await value('component-version', 'Its version'),
   };
+  // Persona device: the kit is the WFM; what it needs is how to start and stop the client under test.
+  if (persona === 'device' && !hooks.some((h) => h.startsWith('startClient='))) {
+    const start = await value(null, 'Command that starts your client with the JSON it is given on stdin (hook startClient; empty: the kit\'s own client)');
+    const stop = start ? await value(null, 'Command that stops it (hook stopClient)') : undefined;
+    if (start) hooks = [...hooks, `startClient=${start}`, ...(stop ? [`stopClient=${stop}`] : [])];
+  }
   const hookEntries = hooks.map((h) => {
     const at = h.indexOf('=');
     const name = h.slice(0, at) as HookName;
@@ -123,7 +132,6 @@ async function answers(value: (flag: keyof Values, q: string, fallback?: string)
 /** The configuration as `wfmck run` would read it: a usage error names the setting, and nothing is written. */
 async function check(config: Record<string, unknown>, out: string): Promise<void> {
   const dir = dirname(out);
-  if (config['persona'] === 'device') throw new UsageError('persona device is not available in this version (wfm, identity, registry are)');
   // Beside the real file, so relative paths resolve as they will for `wfmck run`.
   const file = join(dir, `.wfmck-init-${process.pid}.yaml`);
   await writeFile(file, stringify(config));

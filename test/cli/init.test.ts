@@ -55,3 +55,22 @@ test('refusals write nothing: a non-loopback target (named in the real file), an
   await assert.rejects(run(['--out', out], { interactive: false }), /exists; --force overwrites it/);
   assert.equal(await readFile(out, 'utf8'), 'persona: wfm\n');
 });
+
+test('persona device: no targets are asked (the kit is the WFM); the start and stop commands of the client become its hooks', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'wfmck-init-'));
+  const out = join(dir, 'wfmck.config.yaml');
+  const asked: string[] = [];
+  const replies: Record<string, string> = { Persona: 'device', 'Command that starts': './start-client.sh', 'Command that stops': './stop-client.sh' };
+  const code = await run(['--out', out], {
+    interactive: true,
+    ask: async (q, fallback) => {
+      asked.push(q);
+      const key = Object.keys(replies).find((k) => q.startsWith(k));
+      return key ? replies[key] : fallback;
+    },
+  });
+  assert.equal(code, 0);
+  assert.ok(!asked.some((q) => /base URL|origin/.test(q)), asked.join(' | '));
+  const yaml = parse(await readFile(out, 'utf8'));
+  assert.deepEqual(yaml, { persona: 'device', edition: 'seed', hooks: { startClient: './start-client.sh', stopClient: './stop-client.sh' } });
+});
