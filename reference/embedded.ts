@@ -16,8 +16,8 @@ import { judgingHooks } from './judging.ts';
 
 /** miaf: the <wfm-id> of the reference WFM's SPIFFE ID. */
 export const REFERENCE_WFM_ID = 'reference';
-/** miaf: requests one client may make per second before the reference WFM answers 429. */
-export const MIAF_REQUESTS_PER_SECOND = 100;
+/** miaf: polls of the desired state one client may make per window before the reference WFM answers 429. */
+export const MIAF_POLL_LIMIT = Object.freeze({ requests: 50, windowMs: 10_000, paths: ['/api/v1/deployments'] });
 
 export interface EmbeddedOptions {
   host?: string;
@@ -97,8 +97,8 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       ...(recorder && { recorder }),
       ...(wfmSvid && devices && {
         svid: { trustDomain: devicesDomain, wfmId: REFERENCE_WFM_ID, chainPem: wfmSvid.chainPem, keyPem: wfmSvid.keyPem, anchorsPem: devices.anchorsPem() },
-        // P10's 429 rules need a WFM that sheds load: a budget no check or fleet device comes near (a few requests each).
-        rateLimit: { perSecond: MIAF_REQUESTS_PER_SECOND },
+        // P10's 429 rules need a WFM that sheds load: a polling budget no check or fleet device comes near.
+        rateLimit: MIAF_POLL_LIMIT,
       }),
       faults: faultsOf('wfm', faults),
     });

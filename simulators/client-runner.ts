@@ -41,7 +41,8 @@ export interface RunningClient {
   stop(): Promise<void>;
 }
 
-const TICK_MS = 200;
+/** A poll of the desired state every half second: quick checks, and within the reference WFM's polling budget (miaf). */
+const TICK_MS = 500;
 
 export async function startClientRunner(input: StartClientInput): Promise<RunningClient> {
   const profile = resolveProfile({ edition: input.edition, vendor: input.vendor });

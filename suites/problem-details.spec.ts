@@ -11,8 +11,8 @@ import { validate } from '../spec/schemas/index.ts';
 import { digestOf } from '../spec/rules/desired-state.ts';
 import type { HttpResponse } from '../simulators/transport/types.ts';
 
-/** Requests fired at once from one client to meet a WFM's rate limit (the reference WFM's is 100 a second). */
-const BURST = 150;
+/** Polls fired at once from one client to meet a WFM's rate limit (the reference WFM's is 50 in 10 s). */
+const BURST = 120;
 
 test.beforeEach(({ profile }) => {
   test.skip(profile.errors !== 'problem-details', 'P10: the profile answers errors as P6 {"error"} bodies, not problem details');

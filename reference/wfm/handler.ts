@@ -67,9 +67,12 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
       throw new WfmError(405, `method ${req.method} not allowed here`, undefined, { allow: match.allow.join(', ') });
     }
     const peer = opts.peerOf?.(req.socket);
-    const wait = budget?.take(peer ?? req.socket.remoteAddress ?? '');
+    const wait = budget?.guards(req.method ?? 'GET', rawPath) ? budget.take(peer ?? req.socket.remoteAddress ?? '') : undefined;
     // PROBLEM-RETRY-AFTER: the 429 comes without Retry-After.
-    if (wait !== undefined) throw new WfmError(429, `too many requests from this client: over ${opts.rateLimit!.perSecond} a second`, undefined, ctx.faults.has('PROBLEM-RETRY-AFTER') ? {} : { 'retry-after': String(wait) });
+    if (wait !== undefined) {
+      const { requests, windowMs } = opts.rateLimit!;
+      throw new WfmError(429, `too many polls from this client: over ${requests} in ${windowMs / 1000} s`, undefined, ctx.faults.has('PROBLEM-RETRY-AFTER') ? {} : { 'retry-after': String(wait) });
+    }
     const body = await readBody(req, limits);
     const request: WfmRequest = {
       method: req.method!,
