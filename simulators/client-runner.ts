@@ -52,7 +52,9 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
   const spiffe = input.edition === 'miaf' ? identityOf(leaf.getExtension(x509.SubjectAlternativeNameExtension)?.names.items.find((n) => n.type === 'url')?.value ?? '') : undefined;
   const transport: UndiciTransport = createTransport({
     baseUrl: input.wfm, ca: input.caPem, connections: 1,
-    ...(input.edition === 'miaf' && { clientCert: { cert: input.certPem, key: input.keyPem }, ...(input.wfmSpiffeId && { serverSpiffeId: input.wfmSpiffeId }) }),
+    // Client fault MIAF-CLIENT-CHECKS-SERVER-ID: the server's SPIFFE ID is never compared.
+    // Client fault MIAF-CLIENT-SVID: no client certificate on the connection.
+    ...(input.edition === 'miaf' && { ...(!faults.has('MIAF-CLIENT-SVID') && { clientCert: { cert: input.certPem, key: input.keyPem } }), ...(input.wfmSpiffeId && !faults.has('MIAF-CLIENT-CHECKS-SERVER-ID') && { serverSpiffeId: input.wfmSpiffeId }) }),
   });
   const privateKey = createPrivateKey(input.keyPem);
   const signer = { keyId: createHash('sha256').update(der).digest('hex'), privateKey, algorithm: algorithmForKey(new X509Certificate(der).publicKey) ?? profile.signatureAlgorithm };

@@ -1,5 +1,7 @@
 // Client faults: the kit's own device simulator breaking exactly one client rule, so the device persona can prove
 // each of its checks fails. Each is consulted at one named seam of simulators/device (search for the id).
+import type { Edition } from '../../spec/profile.ts';
+
 export interface ClientFaultDefinition {
   /** The client requirement it breaks. */
   id: string;
@@ -8,6 +10,8 @@ export interface ClientFaultDefinition {
   description: string;
   /** The client kind the fault needs to show (default: any). */
   kind?: 'plain' | 'see-thru-gateway';
+  /** The edition whose checks it breaks (default seed). */
+  edition?: Edition;
 }
 
 export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
@@ -28,6 +32,8 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'STATUS-ERROR-SOURCE-COMPONENT', breaks: ['STATUS-ERROR-SOURCE-COMPONENT'], description: 'a component\'s error names the device, not the component, as its source' },
   { id: 'GW-HOSTING-FULL-DOCUMENT', breaks: ['GW-HOSTING-FULL-DOCUMENT'], description: 'a hosting see-thru gateway leaves supportedRuntimes out of its own document', kind: 'see-thru-gateway' },
   { id: 'GW-OPAQUE-CHILDREN-HIDDEN', breaks: ['GW-OPAQUE-CHILDREN-HIDDEN'], description: 'an opaque gateway also registers one of its children' },
+  { id: 'MIAF-CLIENT-SVID', breaks: ['MIAF-CLIENT-SVID'], description: 'connects without presenting its X.509-SVID', edition: 'miaf' },
+  { id: 'MIAF-CLIENT-CHECKS-SERVER-ID', breaks: ['MIAF-CLIENT-CHECKS-SERVER-ID'], description: 'talks to any server whose certificate chains to the bundle, whatever its SPIFFE ID', edition: 'miaf' },
   { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE', 'STATUS-LIFE-EACH-REPORT'], description: 'the overall state is installed from the first report on, whatever the components say' },
 ]);
 
@@ -44,4 +50,4 @@ export function activeClientFaults(ids: readonly string[]): ActiveClientFaults {
 }
 
 /** The client faults as the catch-rate harness and the reports list them beside the services' faults. */
-export const CLIENT_FAULT_ENTRIES = Object.freeze(CLIENT_FAULTS.map((f) => ({ id: f.id, service: 'client' as const, breaks: f.breaks, description: f.description })));
+export const CLIENT_FAULT_ENTRIES = Object.freeze(CLIENT_FAULTS.map((f) => ({ id: f.id, service: 'client' as const, breaks: f.breaks, description: f.description, ...(f.edition && { edition: f.edition }) })));
