@@ -35,6 +35,8 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
   for (const key of ['devicesPerSecond', 'seconds', 'onboarded', 'reporting', 'mintSeconds', 'wfmCpuMsPer1000'] as const) assert.ok(isNumber(f.onboarding[key]), key);
   for (const key of ['devices', 'reporting', 'heapBytesPerDevice', 'rssBytesPerDevice'] as const) assert.ok(isNumber(f.memory[key]), key);
   assert.ok(isNumber(f.suite.seconds));
+  for (const key of ['heldConcurrently', 'failed', 'handshakesPerSecond', 'connectSeconds', 'mintSeconds', 'rssBytesPerDevice', 'heapBytesPerDevice'] as const) assert.ok(isNumber(f.mtls[key]), `mtls ${key}`);
+  assert.match(stdout, /mTLS devices held by one process/);
   for (const key of ['putUnsignedMsPer1000', 'putSignedMsPer1000', 'onboardingMsPer1000', 'onboardingMsPerDevice'] as const) assert.ok(isNumber(f.wfmCost[key]), key);
 
   assert.deepEqual(report.targets.map((t) => t.id), ['request-rate-ratio', 'request-rate-ratio-signed', 'heap-per-device', 'onboarding-rate', 'suite-time']);
