@@ -236,7 +236,7 @@ async function runOne(job: Job, stop: Stop): Promise<Done> {
 
 /** Every requirement a suite test names, from Playwright's listing (no test runs); its failure is a harness problem. */
 async function listChecks(out: string): Promise<{ checked: string[]; problems: string[] }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, WFMCK_OUT: out };
+  const env: NodeJS.ProcessEnv = { ...process.env, WFMCK_OUT: out, WFMCK_LIST_ALL: '1' };
   delete env.WFMCK_CONTEXT;
   const child = spawn(process.execPath, [playwrightCli(), 'test', '--list', '--reporter=json', '--config', join(root, 'playwright.config.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'ignore'] });
   let text = '';

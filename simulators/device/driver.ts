@@ -10,7 +10,7 @@ import type { Placement } from './deployments.ts';
 import { capabilitiesOf, revisedCapabilities } from './documents.ts';
 import { afterResult, beginTick, childDeparted, initialMachine, isLive, nextAction, stopped, type MachineState } from './machine.ts';
 import type { DeviceDescription, DeviceKind, DeviceObserver, DevicePhase, SimulatedDevice } from './types.ts';
-import type { ActiveClientFaults } from '../faults/client-faults.ts';
+import { DOCUMENT_FAULTS, type ActiveClientFaults } from '../faults/client-faults.ts';
 
 export interface DeviceEnvironment {
   /** This device's client: its transport, its signing key (P3) and, after onboarding, its clientId. */
@@ -124,6 +124,8 @@ class Device implements SeeThruGateway, ActionContext {
       const { supportedRuntimes: _dropped, ...properties } = sent.properties;
       return { ...sent, properties };
     }
+    // Client faults of the document (simulators/faults/): each bends the client's own document one way.
+    if (index === 0) for (const [id, f] of Object.entries(DOCUMENT_FAULTS)) if (this.env.clientFaults?.has(id)) return f.bend(sent);
     // Client fault PROPS-MEMORY-FORMAT: memory in decimal gigabytes, a unit §2.1.1 does not have.
     if (this.env.clientFaults?.has('PROPS-MEMORY-FORMAT') && sent.properties.memory !== undefined) return { ...sent, properties: { ...sent.properties, memory: '16GB' } };
     return sent;

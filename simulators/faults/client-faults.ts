@@ -1,6 +1,7 @@
 // Client faults: the kit's own device simulator breaking exactly one client rule, so the device persona can prove
 // each of its checks fails. Each is consulted at one named seam of simulators/device (search for the id).
 import type { Edition } from '../../spec/profile.ts';
+import type { DeviceCapabilities } from '../../spec/types.ts';
 
 export interface ClientFaultDefinition {
   /** The client requirement it breaks. */
@@ -14,7 +15,32 @@ export interface ClientFaultDefinition {
   edition?: Edition;
 }
 
+/**
+ * Faults of the capabilities document: each bends the client's own document so it breaks exactly one rule of §2.1
+ * or §2.1.1 (applied in simulators/device/driver.ts, documentAt).
+ */
+export const DOCUMENT_FAULTS: Readonly<Record<string, { description: string; bend: (doc: DeviceCapabilities) => DeviceCapabilities }>> = {
+  'CAP-PROPERTIES-REQUIRED': { description: 'sends a document without properties', bend: ({ properties: _p, ...rest }) => rest as DeviceCapabilities },
+  'PROPS-IDENTITY-REQUIRED': { description: 'leaves serialNumber out', bend: (d) => ({ ...d, properties: omit(d.properties, 'serialNumber') as DeviceCapabilities['properties'] }) },
+  'PROPS-STORAGE-FORMAT': { description: 'writes storage as "2TB"', bend: (d) => ({ ...d, properties: { ...d.properties, storage: '2TB' } }) },
+  'CPU-CORES-REQUIRED': { description: 'reports a CPU with 0 cores', bend: (d) => ({ ...d, properties: { ...d.properties, cpus: [{ ...(d.properties.cpus?.[0] ?? {}), cores: 0 }] } }) },
+  'ENUM-CPU-ARCH': { description: 'reports CPU architecture mips', bend: (d) => ({ ...d, properties: { ...d.properties, cpus: [{ cores: 2, ...(d.properties.cpus?.[0] ?? {}), architecture: 'mips' as never }] } }) },
+  'PROPS-RUNTIMES-NONEMPTY': { description: 'a hosting document with an empty supportedRuntimes', bend: (d) => ({ ...d, properties: { ...d.properties, supportedRuntimes: [] } }) },
+  'PROPS-DEPLOYTYPES-NONEMPTY': { description: 'a hosting document with an empty supportedDeploymentTypes', bend: (d) => ({ ...d, properties: { ...d.properties, supportedDeploymentTypes: [] } }) },
+  'ENUM-CUSTOM-NEEDS-LABELS': { description: 'says runtime custom and sends no labels', bend: (d) => ({ ...omit(d, 'labels'), properties: { ...d.properties, supportedRuntimes: ['custom'] } }) },
+  'CAP-LABELS-VALUE-TYPES': { description: 'sends a label whose value is an object', bend: (d) => ({ ...d, labels: { ...(d.labels ?? {}), 'example.com/rack': { row: 3 } as never } }) },
+  'CAP-EXT-AT-ROOT': { description: 'sends its extensions block as a string', bend: (d) => ({ ...d, 'x-acme-extensions': 'firmware 1.2' as never }) },
+  'PROPS-PERIPHERAL-TYPE-REQUIRED': { description: 'reports a peripheral without a type', bend: (d) => ({ ...d, properties: { ...d.properties, peripherals: [{ manufacturer: 'Acme', model: 'C1' } as never] } }) },
+  'ENUM-PERIPHERAL-TYPE': { description: 'reports a peripheral of type lidar', bend: (d) => ({ ...d, properties: { ...d.properties, peripherals: [{ type: 'lidar' as never }] } }) },
+};
+
+function omit<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
+  const { [key]: _dropped, ...rest } = o;
+  return rest;
+}
+
 export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
+  ...Object.entries(DOCUMENT_FAULTS).map(([id, f]) => ({ id, breaks: [id], description: f.description })),
   { id: 'CAP-FIRST-EXCHANGE', breaks: ['CAP-FIRST-EXCHANGE'], description: 'polls the desired state before its first capabilities' },
   { id: 'SIG-DEVICE-API-SIGNED', breaks: ['SIG-DEVICE-API-SIGNED'], description: 'sends Device API requests after onboarding without a signature' },
   { id: 'PROPS-MEMORY-FORMAT', breaks: ['PROPS-MEMORY-FORMAT'], description: 'writes memory as "16GB" (no binary unit)' },
