@@ -57,7 +57,8 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
     ...(input.edition === 'miaf' && { ...(!faults.has('MIAF-CLIENT-SVID') && { clientCert: { cert: input.certPem, key: input.keyPem } }), ...(input.wfmSpiffeId && !faults.has('MIAF-CLIENT-CHECKS-SERVER-ID') && { serverSpiffeId: input.wfmSpiffeId }) }),
   });
   const privateKey = createPrivateKey(input.keyPem);
-  const signer = { keyId: createHash('sha256').update(der).digest('hex'), privateKey, algorithm: algorithmForKey(new X509Certificate(der).publicKey) ?? profile.signatureAlgorithm };
+  // Client fault SIG-KEYID: the keyid is the certificate's SHA-1.
+  const signer = { keyId: createHash(faults.has('SIG-KEYID') ? 'sha1' : 'sha256').update(der).digest('hex'), privateKey, algorithm: algorithmForKey(new X509Certificate(der).publicKey) ?? profile.signatureAlgorithm };
   const clientId = spiffe?.role === 'client' ? spiffe.clientId : undefined;
   // Client fault SIG-DEVICE-API-SIGNED: onboarding is signed (or the client would never get in), nothing after it.
   const unsigned = faults.has('SIG-DEVICE-API-SIGNED');

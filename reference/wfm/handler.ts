@@ -99,7 +99,8 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
           const peer = opts.peerOf?.(req.socket);
           const request = parsed.get(req) ?? { method: req.method ?? 'GET', body: Buffer.alloc(0), ...(peer !== undefined && { peer }) };
           const onboarding = request.method === 'POST' && (req.url ?? '').split('?')[0] === '/api/v1/onboarding';
-          const who = request.peer ?? keyIdOf(req.headers['signature-input']) ?? (onboarding ? onboardingKeyId(request.body) : undefined);
+          // An onboarding names its client by the certificate it carries, whatever its signature says.
+          const who = request.peer ?? (onboarding ? onboardingKeyId(request.body) : undefined) ?? keyIdOf(req.headers['signature-input']);
           opts.recorder.record({ ...(who !== undefined && { who }), conn: `${req.socket.remoteAddress}:${req.socket.remotePort}`, method: request.method, target: req.url ?? '/', headers: req.headers, body: request.body, status: reply.status, ...(reply.body !== undefined && { responseBody: reply.body }) });
         }
       })

@@ -50,12 +50,13 @@ export class ExchangeRecorder {
   }
 
   /**
-   * One client's exchanges in order (those after `afterSeq` only when given): its signed ones, and the unsigned ones
-   * that came over a connection it also signed on (a request a client forgot to sign is still its request).
+   * One client's exchanges in order (those after `afterSeq` only when given): the ones naming it, and every other one
+   * over a connection that also carried one naming it (two clients never share a connection, so a request it forgot
+   * to sign, or signed with the wrong keyid, is still its request).
    */
   of(who: string, afterSeq = 0): RecordedExchange[] {
     const conns = new Set(this.exchanges.filter((x) => x.who === who).map((x) => x.conn));
-    return this.exchanges.filter((x) => x.seq > afterSeq && (x.who === who || (x.who === undefined && conns.has(x.conn))));
+    return this.exchanges.filter((x) => x.seq > afterSeq && (x.who === who || conns.has(x.conn)));
   }
 }
 

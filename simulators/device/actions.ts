@@ -54,7 +54,7 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       return answer(ctx, 'certificate', ca.response, ca.pem !== undefined ? undefined : ca.problem);
     }
     case 'onboard': {
-      const { response, clientId } = await api.onboard(ctx.env.certificate);
+      const { response, clientId } = await api.onboard(onboardingBody(ctx));
       const refused = answer(ctx, 'onboarding', response, clientId === undefined ? 'no clientId in the answer' : undefined);
       return refused.ok && clientId !== undefined ? { ok: true, kind: 'onboarded', clientId } : refused;
     }
@@ -218,10 +218,23 @@ function faultyReport(ctx: ActionContext, report: DeploymentStatusReport | undef
     firstReported.add(out.deploymentId);
     out = { ...out, adoptedManifestVersion: 0 };
   }
+  // STATUS-STATE-VALUES: the overall state is written "done" once installed.
+  if (faults.has('STATUS-STATE-VALUES') && out.status.state === 'installed') out = { ...out, status: { ...out.status, state: 'done' as never } };
   // STATUS-ERROR-SOURCE-COMPONENT: component errors name the device as their source.
   if (faults.has('STATUS-ERROR-SOURCE-COMPONENT')) out = { ...out, components: out.components.map((c) => (c.error ? { ...c, error: { ...c.error, source: ctx.desc.id } } : c)) };
   if (faults.has('STATUS-COMPONENTS-ONE-PER')) out = { ...out, components: [...out.components, { name: 'sidecar', state: out.components[0]?.state ?? 'installed' }] };
   // Claims the deployment installed from the first report on, whatever its components say.
   if (faults.has('STATUS-PRECEDENCE')) out = { ...out, status: { ...(out.status as { state: string }), state: 'installed' } as DeploymentStatusReport['status'] };
   return out;
+}
+
+/** The OnboardingRequest, or for the client faults of §2.3 one that breaks a single field rule. */
+function onboardingBody(ctx: ActionContext): string | Record<string, unknown> {
+  const faults = ctx.env.clientFaults;
+  const certificate = ctx.env.certificate;
+  if (faults?.has('ONB-KIND')) return { apiVersion: 'v1', kind: 'Onboarding', certificate };
+  if (faults?.has('ONB-APIVERSION-REQUIRED')) return { kind: 'OnboardingRequest', certificate };
+  // The DER as hex: neither base64 of DER nor of PEM.
+  if (faults?.has('ONB-CERT-BASE64')) return { apiVersion: 'v1', kind: 'OnboardingRequest', certificate: Buffer.from(certificate, 'base64').toString('hex') };
+  return certificate;
 }

@@ -60,6 +60,11 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'GW-OPAQUE-CHILDREN-HIDDEN', breaks: ['GW-OPAQUE-CHILDREN-HIDDEN'], description: 'an opaque gateway also registers one of its children' },
   { id: 'MIAF-CLIENT-SVID', breaks: ['MIAF-CLIENT-SVID'], description: 'connects without presenting its X.509-SVID', edition: 'miaf' },
   { id: 'MIAF-CLIENT-CHECKS-SERVER-ID', breaks: ['MIAF-CLIENT-CHECKS-SERVER-ID'], description: 'talks to any server whose certificate chains to the bundle, whatever its SPIFFE ID', edition: 'miaf' },
+  { id: 'ONB-KIND', breaks: ['ONB-KIND'], description: 'onboards with kind Onboarding' },
+  { id: 'ONB-APIVERSION-REQUIRED', breaks: ['ONB-APIVERSION-REQUIRED'], description: 'onboards without apiVersion' },
+  { id: 'ONB-CERT-BASE64', breaks: ['ONB-CERT-BASE64'], description: 'onboards with its certificate\'s DER as hex, not base64' },
+  { id: 'SIG-KEYID', breaks: ['SIG-KEYID'], description: 'signs with a keyid that is the SHA-1, not the SHA-256, of its certificate' },
+  { id: 'STATUS-STATE-VALUES', breaks: ['STATUS-STATE-VALUES'], description: 'writes the installed state as "done"' },
   { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE', 'STATUS-LIFE-EACH-REPORT'], description: 'the overall state is installed from the first report on, whatever the components say' },
 ]);
 
