@@ -220,6 +220,10 @@ function faultyReport(ctx: ActionContext, report: DeploymentStatusReport | undef
   }
   // STATUS-STATE-VALUES: the overall state is written "done" once installed.
   if (faults.has('STATUS-STATE-VALUES') && out.status.state === 'installed') out = { ...out, status: { ...out.status, state: 'done' as never } };
+  // STATUS-DEVICEID-CHILD: a report for a device behind the gateway names only its last segment.
+  if (faults.has('STATUS-DEVICEID-CHILD') && out.deviceId?.includes('/')) out = { ...out, deviceId: out.deviceId.split('/').at(-1)! };
+  // AMV-INDEPENDENT-OF-OUTCOME: a failed deployment reports the version before the one it failed to apply.
+  if (faults.has('AMV-INDEPENDENT-OF-OUTCOME') && out.status.state === 'failed') out = { ...out, adoptedManifestVersion: Math.max(1, out.adoptedManifestVersion - 1) };
   // STATUS-ERROR-SOURCE-COMPONENT: component errors name the device as their source.
   if (faults.has('STATUS-ERROR-SOURCE-COMPONENT')) out = { ...out, components: out.components.map((c) => (c.error ? { ...c, error: { ...c.error, source: ctx.desc.id } } : c)) };
   if (faults.has('STATUS-COMPONENTS-ONE-PER')) out = { ...out, components: [...out.components, { name: 'sidecar', state: out.components[0]?.state ?? 'installed' }] };

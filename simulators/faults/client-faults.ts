@@ -65,6 +65,8 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'ONB-CERT-BASE64', breaks: ['ONB-CERT-BASE64'], description: 'onboards with its certificate\'s DER as hex, not base64' },
   { id: 'SIG-KEYID', breaks: ['SIG-KEYID'], description: 'signs with a keyid that is the SHA-1, not the SHA-256, of its certificate' },
   { id: 'STATUS-STATE-VALUES', breaks: ['STATUS-STATE-VALUES'], description: 'writes the installed state as "done"' },
+  { id: 'STATUS-DEVICEID-CHILD', breaks: ['STATUS-DEVICEID-CHILD'], description: 'reports for a device behind the gateway name only its last segment', kind: 'see-thru-gateway' },
+  { id: 'AMV-INDEPENDENT-OF-OUTCOME', breaks: ['AMV-INDEPENDENT-OF-OUTCOME'], description: 'a failed deployment reports the manifest version before the one it failed to apply' },
   { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE', 'STATUS-LIFE-EACH-REPORT'], description: 'the overall state is installed from the first report on, whatever the components say' },
 ]);
 

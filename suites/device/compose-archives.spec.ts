@@ -68,6 +68,20 @@ test.describe('§2.7 compose archives the client is given', () => {
     expect(findings, '§2.4: code, source, message; sources per rules 2 and 3').toEqual([]);
   });
 
+  test('AMV-INDEPENDENT-OF-OUTCOME a deployment the client refuses (failed) is still reported with the version of the manifest it holds', req('AMV-INDEPENDENT-OF-OUTCOME'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const component = await publishArchive(ctx, caPems, profile.vendor, 'hostile-setuid-bit', 'web-app', HOSTILE_ARCHIVES['setuid-bit']!.entries);
+    const client = await clientUnderTest();
+    const deploymentId = await giveDeployment(client, hooks, [component]);
+    const reports = await untilSettled(client, deploymentId);
+    const { exchanges } = await client.observe();
+    const served = exchanges.find((x) => x.method === 'GET' && pathOf(x).endsWith('/deployments') && x.status === 200 && (x.responseBody ?? '').includes(deploymentId));
+    const version = (JSON.parse(served?.responseBody ?? '{}') as { manifestVersion?: number }).manifestVersion;
+    expect(version, 'setup: the client fetched a manifest carrying the deployment').toBeDefined();
+    const failed = reports.filter((r) => r.report.status.state === 'failed');
+    expect(failed.length, 'setup: the refusal is reported failed').toBeGreaterThan(0);
+    expect(failed.map((r) => r.report.adoptedManifestVersion), `§2.4.1 rule 1: adoption is independent of the outcome: version ${version}`).toEqual(failed.map(() => version));
+  });
+
   for (const [id, archive] of HOSTILE) {
     test(`${id} an archive with ${archive} (${HOSTILE_ARCHIVES[archive]!.rule}) is refused: reported failed, never installed`, req(id), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
       const component = await publishArchive(ctx, caPems, profile.vendor, `hostile-${archive}`, 'web-app', HOSTILE_ARCHIVES[archive]!.entries);

@@ -7,7 +7,7 @@ import { giveDeployment, untilSettled, type Report } from '../../fixtures/device
 import type { Hooks } from '../../fixtures/wfmck.ts';
 import type { RunContext } from '../../fixtures/run-context.ts';
 import { publishSample } from '../../simulators/fleet/deployments.ts';
-import { componentsFindings } from '../../spec/rules/status-report.ts';
+import { componentsFindings, deviceIdFindings } from '../../spec/rules/status-report.ts';
 import { judgeOverallState } from '../../spec/rules/status-precedence.ts';
 import { DEPLOYMENT_STATES, type DeploymentState } from '../../spec/types.ts';
 import { warnUnlessStrict } from '../../fixtures/errata.ts';
@@ -72,5 +72,21 @@ test.describe('§2.4 the status reports of a deployment', () => {
     const versions = given.reports.map(({ report }) => report.adoptedManifestVersion);
     expect(versions.filter((v) => !(typeof v === 'number' && v >= 1)), '§2.4.1: no reserved "none before" value (0); manifest versions start at 1').toEqual([]);
     expect(versions, `§2.4.1: each report of this first install adopts manifest ${given.version}`).toEqual(versions.map(() => given.version));
+  });
+});
+
+test.describe('§2.4 reports on behalf of a device behind a see-thru gateway', () => {
+  test('STATUS-DEVICEID-CHILD a deployment for a device behind the gateway is reported with deviceId, the full hierarchy', req('STATUS-DEVICEID-CHILD'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    test.skip(!ctx.targets.registry, 'persona device: the run has no registry to publish the deployment\'s components to');
+    const client = await clientUnderTest({ kind: 'see-thru-gateway' });
+    test.skip(client.kind !== undefined && client.kind !== 'see-thru-gateway', 'the client under test is no see-thru gateway');
+    const component = await (sample ??= publishSample(ctx.targets.registry!, caPems.join(''), profile.vendor));
+    const deploymentId = await giveDeployment(client, hooks, [component], 'child');
+    const { exchanges } = await client.observe();
+    const child = exchanges.filter((x) => x.method === 'PUT').map((x) => pathOf(x).slice('/api/v1/capabilities/'.length).split('/').map(decodeURIComponent).join('/')).find((i) => i.includes('/'))!;
+    const reports = await untilSettled(client, deploymentId);
+    const findings = reports.flatMap(({ report }) => deviceIdFindings(report, { reportingDeviceId: child.split('/')[0]!, targetDeviceId: child }).map((f) => f.message));
+    expect(findings, `§2.4: deviceId "${child}" on every report of the child's deployment`).toEqual([]);
+    expect(reports.every(({ report }) => report.deviceId === child), `§2.4: deviceId is the child's full id ${child}`).toBe(true);
   });
 });
