@@ -220,6 +220,9 @@ function faultyReport(ctx: ActionContext, report: DeploymentStatusReport | undef
   }
   // STATUS-STATE-VALUES: the overall state is written "done" once installed.
   if (faults.has('STATUS-STATE-VALUES') && out.status.state === 'installed') out = { ...out, status: { ...out.status, state: 'done' as never } };
+  // STATUS-DEPLOYMENTID-REQUIRED / STATUS-STATUS-REQUIRED: the report leaves deploymentId / status out.
+  if (faults.has('STATUS-DEPLOYMENTID-REQUIRED')) out = omitKey(out, 'deploymentId');
+  if (faults.has('STATUS-STATUS-REQUIRED')) out = omitKey(out, 'status');
   // STATUS-DEVICEID-CHILD: a report for a device behind the gateway names only its last segment.
   if (faults.has('STATUS-DEVICEID-CHILD') && out.deviceId?.includes('/')) out = { ...out, deviceId: out.deviceId.split('/').at(-1)! };
   // AMV-INDEPENDENT-OF-OUTCOME: a failed deployment reports the version before the one it failed to apply.
@@ -241,4 +244,9 @@ function onboardingBody(ctx: ActionContext): string | Record<string, unknown> {
   // The DER as hex: neither base64 of DER nor of PEM.
   if (faults?.has('ONB-CERT-BASE64')) return { apiVersion: 'v1', kind: 'OnboardingRequest', certificate: Buffer.from(certificate, 'base64').toString('hex') };
   return certificate;
+}
+
+function omitKey(report: DeploymentStatusReport, key: 'deploymentId' | 'status'): DeploymentStatusReport {
+  const { [key]: _dropped, ...rest } = report;
+  return rest as DeploymentStatusReport;
 }

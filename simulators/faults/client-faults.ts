@@ -32,6 +32,10 @@ export const DOCUMENT_FAULTS: Readonly<Record<string, { description: string; ben
   'CAP-EXT-AT-ROOT': { description: 'sends its extensions block as a string', bend: (d) => ({ ...d, 'x-acme-extensions': 'firmware 1.2' as never }) },
   'PROPS-PERIPHERAL-TYPE-REQUIRED': { description: 'reports a peripheral without a type', bend: (d) => ({ ...d, properties: { ...d.properties, peripherals: [{ manufacturer: 'Acme', model: 'C1' } as never] } }) },
   'ENUM-PERIPHERAL-TYPE': { description: 'reports a peripheral of type lidar', bend: (d) => ({ ...d, properties: { ...d.properties, peripherals: [{ type: 'lidar' as never }] } }) },
+  'PROPS-HOSTING-FIELDS': { description: 'a hosting document without memory', bend: (d) => ({ ...d, properties: omit(d.properties, 'memory') as DeviceCapabilities['properties'] }) },
+  'PROPS-OTEL-HOSTING-TRUE': { description: 'a hosting document with otelCollector false', bend: (d) => ({ ...d, properties: { ...d.properties, otelCollector: false } }) },
+  'PROPS-INTERFACE-TYPE-REQUIRED': { description: 'reports a network interface without a type', bend: (d) => ({ ...d, properties: { ...d.properties, interfaces: [{ name: 'eth0' } as never] } }) },
+  'ENUM-INTERFACE-TYPE': { description: 'reports a network interface of type zigbee', bend: (d) => ({ ...d, properties: { ...d.properties, interfaces: [{ type: 'zigbee' } as never] } }) },
 };
 
 function omit<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
@@ -67,6 +71,8 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'STATUS-STATE-VALUES', breaks: ['STATUS-STATE-VALUES'], description: 'writes the installed state as "done"' },
   { id: 'STATUS-DEVICEID-CHILD', breaks: ['STATUS-DEVICEID-CHILD'], description: 'reports for a device behind the gateway name only its last segment', kind: 'see-thru-gateway' },
   { id: 'AMV-INDEPENDENT-OF-OUTCOME', breaks: ['AMV-INDEPENDENT-OF-OUTCOME'], description: 'a failed deployment reports the manifest version before the one it failed to apply' },
+  { id: 'STATUS-DEPLOYMENTID-REQUIRED', breaks: ['STATUS-DEPLOYMENTID-REQUIRED'], description: 'status reports leave deploymentId out' },
+  { id: 'STATUS-STATUS-REQUIRED', breaks: ['STATUS-STATUS-REQUIRED'], description: 'status reports leave status out' },
   { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE', 'STATUS-LIFE-EACH-REPORT'], description: 'the overall state is installed from the first report on, whatever the components say' },
 ]);
 
