@@ -27,6 +27,9 @@ Exit 0 when every MUST passes, 1 when any MUST fails, 2 for a usage or configura
   --registry URL        OCI registry base URL
   --config FILE         YAML configuration (default ./wfmck.config.yaml when present): targets, TLS CA files,
                         device CA, profile values (profiles.md), hooks (P5)
+  --persona P           what your component plays: wfm (default, with its identity role and registry), identity,
+                        registry, or device (the kit plays the WFM and judges a client started by hooks.startClient)
+  --edition E           seed (default, interfaces.md) or miaf (1.0.0-rc.3: mutual TLS with SVIDs, problem details)
   --grep RE             run only tests whose title matches RE (titles start with requirement ids)
   --strictness S        strict | default | lenient (profiles.md P9, default default)
   --seed N              fast-check seed (default random, printed; a failure's replay command carries it)
