@@ -1,7 +1,7 @@
 // `wfmck lint` of an application package folder: what `wfmck publish app` WOULD push (§2.7), judged before pushing.
 import { mediaTypes } from '../media-types.ts';
 import { hasDotDot, isAbsolutePath, segmentsOf } from '../rules/compose-archive.ts';
-import { finding, type Finding } from '../rules/finding.ts';
+import { finding } from '../rules/finding.ts';
 import { descriptionFindings, listedResources } from './description.ts';
 import { located } from './findings.ts';
 import { LintInputError, type LintResult } from './input.ts';

@@ -1,7 +1,7 @@
 // P4 desired state: the state manifest sequence a WFM serves, content digests and If-None-Match.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { StateManifest } from '../types.ts';
-import { finding, type Finding } from './finding.ts';
+import type { Finding } from './finding.ts';
 import { checkVersionSequence, manifestVersionFindings } from './manifest-version.ts';
 
 /** OCI-registered digest algorithms and the length of their lowercase hex encoding. */

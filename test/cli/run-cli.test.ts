@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { startEmbedded, writeTrustFiles } from '../../reference/embedded.ts';
 import { createRootCa } from '../../reference/pki.ts';
 import type { RunContext } from '../../fixtures/run-context.ts';
-import { runWfmck, type CliResult } from '../support/wfmck-cli.ts';
+import { runWfmck } from '../support/wfmck-cli.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin', 'wfmck.mjs');
