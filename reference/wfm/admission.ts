@@ -1,7 +1,7 @@
 // P10 (miaf): the WFM's local policy admits clients by SPIFFE ID (hook admitClient); the client id is its last segment.
 import { identityOf } from '../../spec/spiffe-id.ts';
 import type { WfmContext } from './context.ts';
-import { buildManifest, clientFaults } from './manifest.ts';
+import { newClient } from './manifest.ts';
 import type { Client } from './store.ts';
 
 /** The client of `spiffeId`, admitted now unless it already was (admission is idempotent). Throws on a non-client ID. */
@@ -11,22 +11,7 @@ export async function admitSpiffeId(ctx: Pick<WfmContext, 'store' | 'profile' | 
   const who = identityOf(spiffeId);
   if (who?.role !== 'client') throw new Error(`admitClient: ${spiffeId} is not a client SPIFFE ID (spiffe://<td>/<vendor>/wfm/<wfm-id>/client/<client-id>)`);
   if (ctx.store.client(who.clientId)) throw new Error(`admitClient: client id ${who.clientId} is already another SPIFFE ID's`);
-  const client: Client = {
-    clientId: who.clientId,
-    keyId: spiffeId,
-    spiffeId,
-    retired: false,
-    deploymentsPath: ctx.profile.deploymentsPath,
-    devices: new Map(),
-    deployments: new Map(),
-    active: [],
-    manifest: { version: 0, bytes: Buffer.alloc(0), etag: '' },
-    bundles: new Map(),
-    statuses: new Map(),
-  };
-  clientFaults.set(client, ctx.faults);
-  // P10: the first manifest a client gets is version 1.
-  client.manifest = await buildManifest(client, 1, ctx.profile.vendor);
+  const client = await newClient(ctx, { clientId: who.clientId, keyId: spiffeId, spiffeId });
   const raced = ctx.store.bySpiffeId.get(spiffeId);
   if (raced) return raced;
   ctx.store.add(client);

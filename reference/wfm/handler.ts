@@ -12,7 +12,7 @@ import { RequestAborted, WfmError, readBody, refusalReply, type BodyLimits, type
 import { decodeParams, matchRoute, routesFor } from './router.ts';
 import { stateView, type WfmStateView } from './state-view.ts';
 import { RequestBudget, type RateLimit } from './rate-limit.ts';
-import { keyIdOf, onboardingKeyId, type ExchangeRecorder } from './recorder.ts';
+import type { ExchangeRecorder } from './recorder.ts';
 import { WfmStore } from './store.ts';
 
 export interface WfmHandlerOptions {
@@ -82,27 +82,20 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
       body,
       ...(peer !== undefined && { peer, peerCertificate: (req.socket as TLSSocket).getPeerCertificate?.()?.fingerprint256 }),
     };
-    parsed.set(req, request);
+    bodies?.set(req, body);
     return match.handler(ctx, request);
   };
 
-  // The parsed request of each message, for the recorder (judging mode only).
-  const parsed = new WeakMap<IncomingMessage, WfmRequest>();
+  // Judging mode only: the body each request carried, for the recorder (one refused before it was read has none).
+  const recorder = opts.recorder;
+  const bodies = recorder && new WeakMap<IncomingMessage, Buffer>();
   const listener: RequestListener = (req, res) => {
     answer(req)
       .catch((err: unknown) => refusal(profile, ctx.faults, err, req))
       .then((reply) => {
         if (!reply) return;
         send(res, reply);
-        if (opts.recorder) {
-          // A request refused before it was parsed (a bad path, say) is recorded too, without its body.
-          const peer = opts.peerOf?.(req.socket);
-          const request = parsed.get(req) ?? { method: req.method ?? 'GET', body: Buffer.alloc(0), ...(peer !== undefined && { peer }) };
-          const onboarding = request.method === 'POST' && (req.url ?? '').split('?')[0] === '/api/v1/onboarding';
-          // An onboarding names its client by the certificate it carries, whatever its signature says.
-          const who = request.peer ?? (onboarding ? onboardingKeyId(request.body) : undefined) ?? keyIdOf(req.headers['signature-input']);
-          opts.recorder.record({ ...(who !== undefined && { who }), conn: `${req.socket.remoteAddress}:${req.socket.remotePort}`, method: request.method, target: req.url ?? '/', headers: req.headers, body: request.body, status: reply.status, ...(reply.body !== undefined && { responseBody: reply.body }) });
-        }
+        recorder?.recordAnswer(req, reply, bodies!.get(req), opts.peerOf?.(req.socket));
       })
       .catch((err: unknown) => console.error('reference WFM: cannot answer:', err));
   };

@@ -20,9 +20,34 @@ export function desiredStatePaths(client: Pick<Client, 'clientId' | 'deployments
 /** The faults of the WFM that onboarded a client: manifests are rebuilt from hooks, which carry no request context. */
 export const clientFaults = new WeakMap<Client, ActiveFaults>();
 
+/** Who a new client is: its id and how its requests name it (P3 keyid and key, or its P10 SPIFFE ID). */
+export type ClientIdentity = Pick<Client, 'clientId' | 'keyId'> & Partial<Pick<Client, 'publicKey' | 'algorithm' | 'spiffeId'>>;
+
+/**
+ * A new client with nothing registered or assigned yet and its first manifest (version 1: §2.4.1 rule 7, P4, P10),
+ * not yet in the store: the caller adds it unless a concurrent request added the same one first.
+ */
+export async function newClient(ctx: { profile: { deploymentsPath: Client['deploymentsPath']; vendor: string }; faults: ActiveFaults }, identity: ClientIdentity): Promise<Client> {
+  const client: Client = {
+    ...identity,
+    retired: false,
+    deploymentsPath: ctx.profile.deploymentsPath,
+    devices: new Map(),
+    deployments: new Map(),
+    active: [],
+    manifest: { version: 0, bytes: Buffer.alloc(0), etag: '' },
+    bundles: new Map(),
+    statuses: new Map(),
+  };
+  clientFaults.set(client, ctx.faults);
+  client.manifest = await buildManifest(client, 1, ctx.profile.vendor);
+  return client;
+}
+
 /** The manifest served at `version`; version 1 is a client's first manifest (§2.4.1 rule 7, P4). */
 export async function buildManifest(client: Client, version: number, vendor: string): Promise<ServedManifest> {
   const faults = clientFaults.get(client) ?? NO_FAULTS;
+  const paths = desiredStatePaths(client);
   const active = client.active.map((id) => client.deployments.get(id)!);
   for (const d of active) faultyDeployment(faults, d);
   let bundle: StateManifest['bundle'] = null;
@@ -39,13 +64,13 @@ export async function buildManifest(client: Client, version: number, vendor: str
     client.bundles.set(digest, bytes);
     // DS-BUNDLE-DESCRIPTOR: labelled as plain gzip.
     const mediaType = faults.has('DS-BUNDLE-DESCRIPTOR') ? 'application/gzip' : mediaTypes(vendor).deploymentBundle;
-    bundle = { mediaType, digest: servedDigest(faults, digest), sizeBytes: bytes.length, url: servedPath(faults, desiredStatePaths(client).bundle(digest)) };
+    bundle = { mediaType, digest: servedDigest(faults, digest), sizeBytes: bytes.length, url: servedPath(faults, paths.bundle(digest)) };
   }
   const deployments = active.map((d) => ({
     deploymentId: d.deploymentId,
     digest: servedDigest(faults, d.digest),
     sizeBytes: d.yaml.length,
-    url: servedPath(faults, desiredStatePaths(client).deployment(d.deploymentId, d.digest)),
+    url: servedPath(faults, paths.deployment(d.deploymentId, d.digest)),
   }));
   // DS-DEPLOYMENTS-ENTRIES: the first deployment is listed twice.
   if (faults.has('DS-DEPLOYMENTS-ENTRIES') && deployments.length > 0) deployments.push(deployments[0]!);

@@ -8,8 +8,7 @@ import { algorithmForKey, verifySignature } from '../../simulators/transport/sig
 import { checkContentDigest, signatureInput, signatureRefusal } from './auth.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
 import { WfmError, header, json, parseJsonObject, type Reply } from './http.ts';
-import { buildManifest, clientFaults } from './manifest.ts';
-import type { Client } from './store.ts';
+import { newClient } from './manifest.ts';
 
 /** P2: the WFM root CA, no authentication. */
 export function certificateApi(ctx: WfmContext, req: WfmRequest): Reply {
@@ -56,21 +55,7 @@ async function admit(ctx: WfmContext, cert: x509.X509Certificate, keyId: string,
   if (known) return known.clientId;
   // ONB-CLIENTID-UNIQUE: the clientId of the previous client is handed out again.
   const reused = ctx.faults.has('ONB-CLIENTID-UNIQUE') ? [...ctx.store.clients.keys()].at(-1) : undefined;
-  const client: Client = {
-    clientId: reused ?? randomUUID(),
-    keyId,
-    ...key,
-    retired: false,
-    deploymentsPath: ctx.profile.deploymentsPath,
-    devices: new Map(),
-    deployments: new Map(),
-    active: [],
-    manifest: { version: 0, bytes: Buffer.alloc(0), etag: '' },
-    bundles: new Map(),
-    statuses: new Map(),
-  };
-  clientFaults.set(client, ctx.faults);
-  client.manifest = await buildManifest(client, 1, ctx.profile.vendor);
+  const client = await newClient(ctx, { clientId: reused ?? randomUUID(), keyId, ...key });
   const raced = ctx.store.byKeyId.get(keyId);
   if (raced) return raced.clientId;
   ctx.store.add(client);

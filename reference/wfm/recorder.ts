@@ -1,8 +1,8 @@
 // Judging mode (the device persona): the reference WFM keeps what each client sent and how it was answered, so the
 // kit can judge a real device client by what it shows on the wire. A client is named by the keyid of its request
 // signatures (seed: the SHA-256 of its certificate) or by its SPIFFE ID (miaf).
-import { X509Certificate, createHash } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { certificateKeyId, parseCertificate } from '../pki.ts';
 
 export interface RecordedExchange {
   /** Order of arrival across all clients. */
@@ -26,12 +26,29 @@ export interface RecordedExchange {
 
 const KEPT_HEADERS = ['content-type', 'accept', 'if-none-match', 'content-digest', 'signature', 'signature-input'];
 const MAX_BODY = 64 * 1024;
+const EMPTY = Buffer.alloc(0);
 /** Oldest exchanges go first past this: a judging run lasts minutes, not days. */
 const MAX_EXCHANGES = 100_000;
 
 export class ExchangeRecorder {
   private readonly exchanges: RecordedExchange[] = [];
   private seq = 0;
+
+  /**
+   * Records one answered request: `body` is what was read of it (nothing for one refused before its body), `peer`
+   * the SPIFFE ID its connection proved (miaf). The client is that ID, else the certificate an onboarding carries
+   * (whatever its signature says), else the keyid of its signature.
+   */
+  recordAnswer(req: IncomingMessage, answer: { status: number; body?: Buffer | string }, body: Buffer = EMPTY, peer?: string): void {
+    const target = req.url ?? '/';
+    const method = req.method ?? 'GET';
+    const onboarding = method === 'POST' && target.split('?')[0] === '/api/v1/onboarding';
+    const who = peer ?? (onboarding ? onboardingKeyId(body) : undefined) ?? keyIdOf(req.headers['signature-input']);
+    this.record({
+      ...(who !== undefined && { who }), conn: `${req.socket.remoteAddress}:${req.socket.remotePort}`, method, target, headers: req.headers, body,
+      status: answer.status, ...(answer.body !== undefined && { responseBody: answer.body }),
+    });
+  }
 
   record(e: { who?: string; conn: string; method: string; target: string; headers: IncomingHttpHeaders; body: Buffer; status: number; responseBody?: Buffer | string }): void {
     const headers: Record<string, string> = {};
@@ -70,11 +87,7 @@ export function keyIdOf(signatureInput: string | string[] | undefined): string |
 export function onboardingKeyId(body: Buffer): string | undefined {
   try {
     const cert = (JSON.parse(body.toString('utf8')) as { certificate?: unknown }).certificate;
-    if (typeof cert !== 'string') return undefined;
-    const bytes = Buffer.from(cert, 'base64');
-    const text = bytes.toString('latin1');
-    const der = text.includes('BEGIN CERTIFICATE') ? new X509Certificate(text).raw : new X509Certificate(bytes).raw;
-    return createHash('sha256').update(der).digest('hex');
+    return typeof cert === 'string' ? certificateKeyId(parseCertificate(cert).rawData) : undefined;
   } catch {
     return undefined;
   }
