@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
 import { loadIssued } from '../reference/pki.ts';
-import { issueSvid, type SvidCa } from '../reference/svid-issuer.ts';
+import { issueSvid, svidCaOf } from '../reference/svid-issuer.ts';
 import { clientSpiffeId, wfmSpiffeId } from '../spec/spiffe-id.ts';
 import { spiffeIdentityCheck } from '../simulators/transport/undici-transport.ts';
 
@@ -52,7 +52,7 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
     const info = JSON.parse(first) as { wfm: string; admin: string; adminToken: string; caFile: string; deviceCaCertFile: string; deviceCaKeyFile: string; trustDomain: string; wfmId: string };
     const ca = await readFile(info.caFile, 'utf8');
     const deviceCa = await loadIssued(await readFile(info.deviceCaCertFile, 'utf8'), await readFile(info.deviceCaKeyFile, 'utf8'));
-    const svidCa: SvidCa = { trustDomain: info.trustDomain, root: deviceCa, bundlePem: deviceCa.certPem };
+    const svidCa = svidCaOf(deviceCa, info.trustDomain);
     const identity = { trustDomain: info.trustDomain, vendor: 'platform', wfmId: info.wfmId };
 
     const t0 = performance.now();

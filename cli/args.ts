@@ -15,3 +15,10 @@ export function port(value: unknown, flag: string): number | undefined {
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${flag} takes a port number 0-65535, not "${String(value)}"`);
   return n;
 }
+
+/** A flag's value when it is one of `allowed`; undefined when the flag was not given. */
+export function oneOfFlag<T extends string>(value: unknown, flag: string, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if ((allowed as readonly unknown[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} is ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}, not "${String(value)}"`);
+}

@@ -12,6 +12,8 @@ import { isLoopbackHost } from '../spec/loopback.ts';
 import { resolveFaults } from '../reference/faults/catalog.ts';
 import { parseShard } from '../simulators/fleet/shard.ts';
 import { CLIENT_FAULTS } from '../simulators/faults/client-faults.ts';
+import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
+import { EDITIONS } from '../spec/requirements.ts';
 
 export interface Config {
   targets: { wfm?: string; identity?: string; discovery?: string; trustBundleUri?: string; extraDiscovery?: string[]; registry?: string; registryRepository: string; kitRegistry?: boolean; trustDomain?: string; wfmId?: string };
@@ -69,7 +71,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'tls.caFiles', env: 'WFMCK_CA_FILES', doc: `PEM files of the CAs of the targets' certificates (env: "${delimiter}"-separated)`, parse: files },
   { key: 'deviceCa.certFile', env: 'WFMCK_DEVICE_CA_CERT', doc: 'CA certificate whose leaves the WFM trusts at onboarding', parse: file },
   { key: 'deviceCa.keyFile', env: 'WFMCK_DEVICE_CA_KEY', doc: 'private key of that CA (else the trustClientCertificate hook)', parse: file },
-  { key: 'edition', env: 'WFMCK_EDITION', flag: 'edition', doc: 'P10 edition of the standard: seed (interfaces.md) or miaf (1.0.0-rc.3: mTLS with SVIDs); presets the profile values below', parse: oneOf('seed', 'miaf') },
+  { key: 'edition', env: 'WFMCK_EDITION', flag: 'edition', doc: 'P10 edition of the standard: seed (interfaces.md) or miaf (1.0.0-rc.3: mTLS with SVIDs); presets the profile values below', parse: oneOf(...EDITIONS) },
   { key: 'targets.trustDomain', env: 'WFMCK_TRUST_DOMAIN', doc: 'miaf: the SPIFFE trust domain of the WFM and its clients', parse: pattern(/^[a-z0-9._-]+$/, 'a SPIFFE trust domain name') },
   { key: 'targets.wfmId', env: 'WFMCK_WFM_ID', doc: 'miaf: the <wfm-id> of the WFM\'s SPIFFE ID spiffe://<trust-domain>/<vendor>/wfm/<wfm-id>', parse: pattern(/^[A-Za-z0-9._-]+$/, 'one SPIFFE path segment') },
   { key: 'profile.vendor', env: 'WFMCK_PROFILE_VENDOR', doc: 'P1 vendor token', parse: pattern(/^[a-z0-9]+$/, 'lowercase letters and digits') },
@@ -85,7 +87,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'profile.problemTypeBase', env: 'WFMCK_PROFILE_PROBLEM_TYPE_BASE', doc: 'P10 namespace of reserved problem types', parse: oneOf('either', 'management-interface', 'specification') },
   { key: 'profile.capabilitiesRoot', env: 'WFMCK_PROFILE_CAPABILITIES_ROOT', doc: '§2.1/P10 open or closed capabilities root', parse: oneOf('open', 'closed') },
   { key: 'profile.tlsMinVersion', env: 'WFMCK_PROFILE_TLS_MIN_VERSION', doc: 'P10 lowest TLS version by default', parse: oneOf('TLSv1.2', 'TLSv1.3') },
-  { key: 'profile.svidKeyAlgorithm', env: 'WFMCK_PROFILE_SVID_KEY_ALGORITHM', doc: 'P10 key of the simulated clients\' SVIDs', parse: oneOf('P-256', 'P-384', 'Ed25519', 'RSA-3072') },
+  { key: 'profile.svidKeyAlgorithm', env: 'WFMCK_PROFILE_SVID_KEY_ALGORITHM', doc: 'P10 key of the simulated clients\' SVIDs', parse: oneOf(...SVID_KEY_ALGORITHMS) },
   { key: 'profile.hookTimeoutMs', env: 'WFMCK_PROFILE_HOOK_TIMEOUT_MS', doc: 'P5 default hook timeout (30000)', parse: positiveInt },
   { key: 'persona', env: 'WFMCK_PERSONA', flag: 'persona', doc: 'what the component under test plays: wfm (with its identity role and registry; default), identity, registry, device', parse: oneOf(...PERSONAS) },
   { key: 'strictness', env: 'WFMCK_STRICTNESS', flag: 'strictness', doc: 'P9 strict | default | lenient (also the profile value)', parse: oneOf(...STRICTNESS) },

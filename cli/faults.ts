@@ -7,16 +7,14 @@ import { randomInt } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FAULTS, resolveFaults } from '../reference/faults/catalog.ts';
+import { resolveFaults } from '../reference/faults/catalog.ts';
 import { checkedRequirements, listingErrors, type PlaywrightListing } from '../reports/faults/checked.ts';
 import { buildFaultsReport, cleanResult, exitCodeOf, faultResult, type FaultsReport } from '../reports/faults/faults-json.ts';
 import { judgeRun, type RunOutcome, type RunReport } from '../reports/faults/judge.ts';
 import { editionOf, personaOf, quickSubset, repeatSeed, runArgs, runDirName, type FaultEntry, type RunSpec } from '../reports/faults/plan.ts';
 import { CLIENT_FAULT_ENTRIES } from '../simulators/faults/client-faults.ts';
+import { ALL_FAULTS } from '../reports/faults/all.ts';
 import type { Edition } from '../spec/profile.ts';
-
-/** Every fault the harness proves: the reference services', then the kit's own client's (persona device). */
-const ALL_FAULTS: readonly FaultEntry[] = [...FAULTS, ...CLIENT_FAULT_ENTRIES];
 
 /** The clean control a fault's runs are compared with: its edition and persona. */
 function controlOf(f: FaultEntry): string {

@@ -14,6 +14,9 @@ import { fleetSummary, writeSummary, type FleetSummary } from '../simulators/fle
 import { loopbackUrl, unreachable } from '../simulators/fleet/target.ts';
 import { resolveProfile } from '../spec/profile.ts';
 import { EXIT_FAIL, EXIT_OK, UsageError } from './usage.ts';
+import { oneOfFlag } from './args.ts';
+import { EDITIONS } from '../spec/requirements.ts';
+import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
 
 const HELP = `usage: wfmck fleet [options]
 
@@ -93,11 +96,9 @@ export async function run(argv: string[]): Promise<number> {
   const out = resolve(str(values.out) ?? join('reports', 'out', `fleet-${new Date().toISOString().replace(/[:.]/g, '-')}`));
   const vendor = str(values.vendor);
   if (vendor !== undefined && !/^[a-z0-9]+$/.test(vendor)) throw new UsageError('--vendor takes lowercase letters and digits');
-  const edition = str(values.edition);
-  if (edition !== undefined && edition !== 'seed' && edition !== 'miaf') throw new UsageError('--edition is seed or miaf');
-  const svidKey = str(values['svid-key']);
-  if (svidKey !== undefined && !['P-256', 'P-384', 'Ed25519', 'RSA-3072'].includes(svidKey)) throw new UsageError('--svid-key is P-256, P-384, Ed25519 or RSA-3072');
-  const profile = resolveProfile({ vendor, quantityFormat: spec.quantityFormat, ...(edition && { edition }), ...(svidKey && { svidKeyAlgorithm: svidKey as 'P-256' }) });
+  const edition = oneOfFlag(values.edition, '--edition', EDITIONS);
+  const svidKey = oneOfFlag(values['svid-key'], '--svid-key', SVID_KEY_ALGORITHMS);
+  const profile = resolveProfile({ vendor, quantityFormat: spec.quantityFormat, ...(edition && { edition }), ...(svidKey && { svidKeyAlgorithm: svidKey }) });
 
   let embedded: Embedded | undefined;
   let target: FleetTarget;

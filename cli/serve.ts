@@ -6,7 +6,8 @@ import { join, resolve } from 'node:path';
 import { startEmbedded, writeTrustFiles } from '../reference/embedded.ts';
 import { resolveProfile } from '../spec/profile.ts';
 import { EXIT_OK, UsageError } from './usage.ts';
-import { loopbackHost, port } from './args.ts';
+import { loopbackHost, oneOfFlag, port } from './args.ts';
+import { EDITIONS } from '../spec/requirements.ts';
 
 const HELP = `usage: wfmck serve [options]
 
@@ -53,7 +54,7 @@ export async function run(argv: string[]): Promise<number> {
       registry: port(values['registry-port'], '--registry-port'),
       admin: port(values['admin-port'], '--admin-port'),
     },
-    profile: resolveProfile({ vendor: values.vendor as string | undefined, edition: edition(values.edition) }),
+    profile: resolveProfile({ vendor: values.vendor as string | undefined, edition: oneOfFlag(values.edition, '--edition', EDITIONS) }),
     faults: ((values.fault ?? []) as unknown as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean),
   });
   const dir = values['state-dir'] ? resolve(values['state-dir'] as string) : await mkdtemp(join(tmpdir(), 'wfmck-serve-'));
@@ -82,9 +83,4 @@ export async function run(argv: string[]): Promise<number> {
   });
   await embedded.close();
   return EXIT_OK;
-}
-
-function edition(value: unknown): 'seed' | 'miaf' | undefined {
-  if (value === undefined || value === 'seed' || value === 'miaf') return value;
-  throw new UsageError('--edition is seed or miaf');
 }

@@ -51,6 +51,11 @@ export async function createSvidCa(opts: SvidCaOptions): Promise<SvidCa> {
   return { trustDomain: opts.trustDomain, root, ...(intermediate && { intermediate }), bundlePem: root.certPem };
 }
 
+/** An SVID CA of a root someone else made (a configured device CA, say): no intermediate, the root is the bundle. */
+export function svidCaOf(root: Issued, trustDomain: string): SvidCa {
+  return { trustDomain, root, bundlePem: root.certPem };
+}
+
 /** A good leaf SVID for `spiffeId`. */
 export function issueSvid(ca: SvidCa, spiffeId: string, opts: SvidOptions = {}): Promise<Svid> {
   return leaf(ca, spiffeId, { uris: [spiffeId] }, opts);

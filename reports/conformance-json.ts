@@ -2,11 +2,10 @@
 import type { Requirement } from '../spec/requirements.ts';
 import { SEED_PROFILE, type Edition, type Profile, type Strictness } from '../spec/profile.ts';
 import { PERSONA, type Persona, type RunContext } from '../fixtures/run-context.ts';
-import { FAULTS } from '../reference/faults/catalog.ts';
 import { buildMatrix, summarize, type RequirementResult, type Summary, type TestRecord } from './matrix.ts';
 import { withFaultProof } from './faults/proof.ts';
 import type { FaultEntry } from './faults/plan.ts';
-import { CLIENT_FAULT_ENTRIES } from '../simulators/faults/client-faults.ts';
+import { ALL_FAULTS } from './faults/all.ts';
 
 /** What the report echoes about the run (from the RunContext; never a secret). */
 export interface RunMeta {
@@ -101,7 +100,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       if (!known.has(id)) problems.push(`test "${r.title}" (${r.file}:${r.line}) names ${id}, which is not in spec/requirements.yaml`);
     }
   }
-  const requirements = withFaultProof(buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false, input.meta.edition, input.meta.persona), input.faults ?? [...FAULTS, ...CLIENT_FAULT_ENTRIES]);
+  const requirements = withFaultProof(buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false, input.meta.edition, input.meta.persona), input.faults ?? ALL_FAULTS);
   return {
     ...input.meta,
     endedAt: input.endedAt,

@@ -80,8 +80,6 @@ export interface Summary extends Counts {
 }
 
 export const MAX_EVIDENCE = 20;
-/** What the default persona (wfm) judges. */
-export const JUDGED_OBSERVERS: readonly Observer[] = PERSONA_OBSERVERS[PERSONA];
 export const CLIENT_REASON = "a device client's duty: judged by the device persona, not by a run against the services";
 export const NOT_COVERED_REASON = 'no test in this run checks it';
 /** The run's edition until a run passes its own (P10: `seed` is the default). */

@@ -6,7 +6,7 @@ import { describeDevice } from './data/describe.ts';
 import { DeviceApiClient } from './device-api.ts';
 import { createDevice } from './device/driver.ts';
 import type { DeviceKind, SimulatedDevice } from './device/types.ts';
-import { RegistryClient } from './registry-client.ts';
+import { registryPool } from './registry-pool.ts';
 import { algorithmForKey } from './transport/signing.ts';
 import { createTransport, type UndiciTransport } from './transport/undici-transport.ts';
 import { resolveProfile, type Edition } from '../spec/profile.ts';
@@ -60,26 +60,15 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
   // Client fault SIG-KEYID: the keyid is the certificate's SHA-1.
   const signer = { keyId: createHash(faults.has('SIG-KEYID') ? 'sha1' : 'sha256').update(der).digest('hex'), privateKey, algorithm: algorithmForKey(new X509Certificate(der).publicKey) ?? profile.signatureAlgorithm };
   const clientId = spiffe?.role === 'client' ? spiffe.clientId : undefined;
-  // Client fault SIG-DEVICE-API-SIGNED: onboarding is signed (or the client would never get in), nothing after it.
-  const unsigned = faults.has('SIG-DEVICE-API-SIGNED');
-  // Client fault ONB-SIGNED: the onboarding request goes unsigned (what follows stays signed).
-  const api = new DeviceApiClient({ transport, profile, signer, ...(clientId && { clientId }), ...(unsigned && { signOnlyOnboarding: true }), ...(faults.has('ONB-SIGNED') && { unsignedOnboarding: true }) });
+  // Client faults SIG-DEVICE-API-SIGNED (onboarding signed, so the client gets in; nothing after it) and ONB-SIGNED
+  // (the onboarding unsigned; what follows stays signed).
+  const unsigned = faults.has('SIG-DEVICE-API-SIGNED') ? 'after-onboarding' : faults.has('ONB-SIGNED') ? 'onboarding' : undefined;
+  const api = new DeviceApiClient({ transport, profile, signer, ...(clientId && { clientId }), ...(unsigned && { unsigned }) });
   const kind = input.kind ?? 'plain';
   const desc = describeDevice(input.seed ?? 1, 1, kind, { idPrefix: `cut${createHash('sha256').update(der).digest('hex').slice(0, 8)}`, ...(kind === 'see-thru-gateway' && { hostsWorkloads: true }) });
-  const registries = new Map<string, RegistryClient>();
-  const registryTransports: UndiciTransport[] = [];
-  const registry = (repositoryUrl: string): RegistryClient => {
-    const origin = `https://${repositoryUrl.replace(/^oci:\/\//, '')}`;
-    let c = registries.get(origin);
-    if (!c) {
-      const t = createTransport({ baseUrl: origin, ca: input.caPem });
-      registryTransports.push(t);
-      registries.set(origin, (c = new RegistryClient({ transport: t })));
-    }
-    return c;
-  };
+  const registries = registryPool((origin) => createTransport({ baseUrl: origin, ca: input.caPem }), 'the client under test');
   const device: SimulatedDevice = createDevice(desc, {
-    api, registry, profile, certificate: der.toString('base64'), timeScale: 0.001, clientFaults: faults,
+    api, registry: registries.client, profile, certificate: der.toString('base64'), timeScale: 0.001, clientFaults: faults,
     ...(clientId && { clientId }),
   });
   const stopping = new AbortController();
@@ -101,7 +90,7 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
       stopping.abort();
       await loop;
       await transport.close();
-      await Promise.allSettled(registryTransports.map((t) => t.close()));
+      await registries.close();
     },
   };
 }

@@ -19,10 +19,11 @@ export interface DeviceApiClientOptions {
   baseUrl?: string;
   /** GET, PUT and DELETE retry connection failures and 429/502/503/504 unless `never`; POST never retries. */
   retry?: 'never' | 'idempotent';
-  /** Client fault SIG-DEVICE-API-SIGNED (simulators/faults/): only the onboarding request is signed. */
-  signOnlyOnboarding?: boolean;
-  /** Client fault ONB-SIGNED: the onboarding request is not signed. */
-  unsignedOnboarding?: boolean;
+  /**
+   * Client faults only (simulators/faults/): which requests go unsigned although the profile signs them, the
+   * onboarding (ONB-SIGNED) or every one after it (SIG-DEVICE-API-SIGNED).
+   */
+  unsigned?: 'onboarding' | 'after-onboarding';
 }
 
 export interface CallOptions {
@@ -46,8 +47,7 @@ export class DeviceApiClient {
   private readonly baseUrl: string | undefined;
   private readonly retry: 'never' | 'idempotent';
   private readonly paths: ReturnType<typeof deviceApiPaths>;
-  private readonly signOnlyOnboarding: boolean;
-  private readonly unsignedOnboarding: boolean;
+  private readonly unsigned: DeviceApiClientOptions['unsigned'];
 
   constructor(opts: DeviceApiClientOptions) {
     this.transport = opts.transport;
@@ -57,8 +57,7 @@ export class DeviceApiClient {
     this.baseUrl = opts.baseUrl ?? (opts.transport as { baseUrl?: string }).baseUrl;
     this.retry = opts.retry ?? 'idempotent';
     this.paths = deviceApiPaths(opts.profile);
-    this.signOnlyOnboarding = opts.signOnlyOnboarding === true;
-    this.unsignedOnboarding = opts.unsignedOnboarding === true;
+    this.unsigned = opts.unsigned;
   }
 
   /** P2: the Certificate API, unauthenticated; `{certificate}` is base64 of a PEM or DER certificate. */
@@ -126,7 +125,8 @@ export class DeviceApiClient {
   }
 
   private call(req: RequestOptions, opts: CallOptions, signed = true): Promise<HttpResponse> {
-    const sign = signed && this.profile.deviceAuth === 'signature' && this.signer !== undefined && (!this.signOnlyOnboarding || req.url === this.paths.onboarding) && !(this.unsignedOnboarding && req.url === this.paths.onboarding);
+    const faultyUnsigned = this.unsigned !== undefined && this.unsigned === (req.url === this.paths.onboarding ? 'onboarding' : 'after-onboarding');
+    const sign = signed && this.profile.deviceAuth === 'signature' && this.signer !== undefined && !faultyUnsigned;
     return this.transport.request({
       ...req,
       headers: { ...req.headers, ...opts.headers },

@@ -99,17 +99,24 @@ function deploymentIdOf(answer: unknown): { deploymentId: string } {
 
 /** Publishes fixtures/packages/hello-compose (§2.7) into a loopback registry once; returns it as a component. */
 export async function publishSample(registryUrl: string, ca: string | undefined, vendor: string): Promise<AssignedComponent> {
-  const url = new URL(registryUrl);
-  if (!isLoopbackHost(url.hostname)) throw new Error(`the fleet only publishes into loopback registries, not ${registryUrl}`);
   const archive = await buildComposeArchive(SAMPLE_FOLDER);
-  const artifact = buildComposeArtifact(archive.bytes, { vendor, version: SAMPLE_VERSION, title: archive.name });
+  return publishComponent(registryUrl, ca, SAMPLE_REPOSITORY, archive.bytes, { vendor, name: archive.name, version: SAMPLE_VERSION });
+}
+
+/** Pushes a compose archive as component `name` at `<repository>:<version>` of a loopback registry; returns it as one. */
+export async function publishComponent(
+  registryUrl: string, ca: string | string[] | undefined, repository: string, archive: Uint8Array, o: { vendor: string; name: string; version: string },
+): Promise<AssignedComponent> {
+  const url = new URL(registryUrl);
+  if (!isLoopbackHost(url.hostname)) throw new Error(`the kit only publishes into loopback registries, not ${registryUrl}`);
+  const artifact = buildComposeArtifact(archive, { vendor: o.vendor, version: o.version, title: o.name });
   const transport = createTransport({ baseUrl: url.origin, ...(ca !== undefined ? { ca } : {}) });
   try {
-    await pushArtifact(new RegistryClient({ transport }), SAMPLE_REPOSITORY, artifact);
+    await pushArtifact(new RegistryClient({ transport }), repository, artifact);
   } finally {
     await transport.close();
   }
-  return { name: archive.name, repository: `oci://${url.host}/${SAMPLE_REPOSITORY}`, revision: SAMPLE_VERSION };
+  return { name: o.name, repository: `oci://${url.host}/${repository}`, revision: o.version };
 }
 
 /** The embedded default's deployments: the sample published into its registry, assigned by its own hook in process. */

@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import { certificateKeyId, issueCertificate, type Issued } from '../../reference/pki.ts';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import { clientSpiffeId, wfmSpiffeId } from '../../spec/spiffe-id.ts';
-import { issueSvid, type SvidCa } from '../../reference/svid-issuer.ts';
+import { issueSvid, svidCaOf } from '../../reference/svid-issuer.ts';
 import type { DeploymentStatusReport } from '../../spec/types.ts';
 import { DeviceApiClient, type CallOptions, type DeviceApiClientOptions, type Payload } from '../device-api.ts';
 import { createDevice } from '../device/driver.ts';
@@ -18,7 +18,7 @@ import { createSharedAgent, createTransport, type UndiciTransport } from '../tra
 import { compactDescription } from './compact-description.ts';
 import { rateLimited, type RateLimiter } from './rate-limit.ts';
 import type { EnvironmentFactory, EnvironmentSettings, FleetEnvironment, FleetTarget } from './runner.ts';
-import { isLoopbackHost } from './target.ts';
+import { registryPool } from '../registry-pool.ts';
 
 export interface DeviceCertificate {
   der: Buffer;
@@ -45,15 +45,8 @@ export async function fleetEnvironment(target: FleetTarget, limiter: RateLimiter
   const transport = seams.transport ?? ((baseUrl: string) => createTransport({ baseUrl, dispatcher: agent, timeoutMs: settings.timeoutMs }));
   const open = (baseUrl: string): Transport => cancellable(rateLimited(transport(baseUrl), limiter), cancel.signal);
   const wfm = open(target.wfm);
-  const registries = new Map<string, RegistryClient>();
-  const registry = (repositoryUrl: string): RegistryClient => {
-    const origin = `https://${repositoryUrl.replace(/^oci:\/\//, '')}`;
-    // Components name their registry; a fleet still never reaches past loopback.
-    if (!isLoopbackHost(new URL(origin).hostname)) throw new Error(`fleet devices only pull from loopback registries, not ${repositoryUrl}`);
-    let client = registries.get(origin);
-    if (!client) registries.set(origin, (client = new RegistryClient({ transport: open(origin) })));
-    return client;
-  };
+  // The shared agent carries the registries' connections too: closing it closes them.
+  const registry = registryPool(open, 'fleet devices').client;
   if (profile.deviceAuth === 'mtls') return svidEnvironment(target, limiter, settings, profile, { cancel, registry, agent });
   return {
     async createDevice(desc, ctx) {
@@ -123,7 +116,7 @@ function svidEnvironment(
 ): FleetEnvironment {
   const spiffe = target.spiffe;
   if (!spiffe) throw new Error('a miaf fleet needs the target\'s SPIFFE names (trust domain and wfm-id)');
-  const ca: SvidCa = { trustDomain: spiffe.trustDomain, root: target.deviceCa, bundlePem: target.deviceCa.certPem };
+  const ca = svidCaOf(target.deviceCa, spiffe.trustDomain);
   const wfmId = wfmSpiffeId({ trustDomain: spiffe.trustDomain, vendor: profile.vendor, wfmId: spiffe.wfmId });
   const sources = target.sourceAddresses?.length ? target.sourceAddresses : undefined;
   const owned = new Set<UndiciTransport>();

@@ -2,7 +2,7 @@
 // the rules `wfmck lint` applies (one test per requirement, so the matrix names exactly what a client breaks).
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
-import { pathOf } from '../../fixtures/client-under-test.ts';
+import { isCapabilitiesPut, pathOf } from '../../fixtures/client-under-test.ts';
 import { warnUnlessStrict } from '../../fixtures/errata.ts';
 import { lintCapabilities } from '../../spec/lint/capabilities.ts';
 import { fails, toLintFinding, type LintFinding } from '../../spec/lint/findings.ts';
@@ -20,7 +20,7 @@ test.describe('§2.1, §2.1.1 the capabilities documents the client sends', () =
     test(`${id} every capabilities document the client sent meets it`, req(id), async ({ clientUnderTest, ctx }) => {
       const client = await clientUnderTest();
       const puts = await client.waitFor('its capabilities', (xs) => {
-        const p = xs.filter((x) => x.method === 'PUT' && pathOf(x).startsWith('/api/v1/capabilities/'));
+        const p = xs.filter(isCapabilitiesPut);
         return p.length ? p : undefined;
       });
       const findings: LintFinding[] = puts.flatMap((x) => {

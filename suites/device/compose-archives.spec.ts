@@ -4,7 +4,7 @@
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES, benignEntries } from '../../fixtures/archives/build.ts';
-import { giveDeployment, publishArchive, untilSettled } from '../../fixtures/device-deployments.ts';
+import { firstManifestVersion, giveDeployment, publishArchive, untilSettled } from '../../fixtures/device-deployments.ts';
 import { startTamperingRegistry } from '../../fixtures/tampering-registry.ts';
 import { pathOf } from '../../fixtures/client-under-test.ts';
 import { errorShapeFindings, errorSourceFindings, isNoError } from '../../spec/rules/status-report.ts';
@@ -25,7 +25,7 @@ test.describe('§2.7 compose archives the client is given', () => {
   test('COMPOSE-DISCOVERY COMPOSE-SUBDIRS-ALLOWED a benign archive with subdirectories and an inner symlink is installed (the control)', req('COMPOSE-DISCOVERY', 'COMPOSE-SUBDIRS-ALLOWED'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     const component = await publishArchive(ctx, caPems, profile.vendor, 'benign', 'web-app', BENIGN_ARCHIVES['nested-with-inner-symlink']!);
     const client = await clientUnderTest();
-    const deploymentId = await giveDeployment(client, hooks, [component]);
+    const { deploymentId } = await giveDeployment(client, hooks, [component]);
     const reports = await untilSettled(client, deploymentId);
     expect(reports.at(-1)?.report.status.state, '§2.7: compose.yaml of the top-level directory, subdirectories allowed: installed').toBe('installed');
   });
@@ -33,7 +33,7 @@ test.describe('§2.7 compose archives the client is given', () => {
   test('COMPOSE-TOP-DIR-NOT-FOR-DISCOVERY an archive whose one top-level directory is not named after the component is installed all the same', req('COMPOSE-TOP-DIR-NOT-FOR-DISCOVERY'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     const component = await publishArchive(ctx, caPems, profile.vendor, 'renamed-top', 'web-app', benignEntries('release-2024'));
     const client = await clientUnderTest();
-    const deploymentId = await giveDeployment(client, hooks, [component]);
+    const { deploymentId } = await giveDeployment(client, hooks, [component]);
     const reports = await untilSettled(client, deploymentId);
     expect(reports.at(-1)?.report.status.state, '§2.7: compose.yaml is found in the one top-level directory, whatever its name').toBe('installed');
   });
@@ -42,7 +42,7 @@ test.describe('§2.7 compose archives the client is given', () => {
     const registry = await startTamperingRegistry(profile.vendor);
     try {
       const client = await clientUnderTest({ extraCaPem: registry.caPem });
-      const deploymentId = await giveDeployment(client, hooks, [registry.component]);
+      const { deploymentId } = await giveDeployment(client, hooks, [registry.component]);
       const states = (await untilSettled(client, deploymentId)).map((r) => r.report.status.state);
       expect(states, '§2.7 rule 8: bytes that miss their digest are never extracted, so never installed').not.toContain('installed');
       expect(states.at(-1), '§2.7 rule 8: the refusal is reported as a failed deployment').toBe('failed');
@@ -54,7 +54,7 @@ test.describe('§2.7 compose archives the client is given', () => {
   test('STATUS-ERROR-FIELDS STATUS-ERROR-SOURCE-COMPONENT STATUS-ERROR-SOURCE-DEPLOYMENT a refused archive is reported with errors of code, source and message: the component\'s names the component, status.error the deployment', req('STATUS-ERROR-FIELDS', 'STATUS-ERROR-SOURCE-COMPONENT', 'STATUS-ERROR-SOURCE-DEPLOYMENT'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     const component = await publishArchive(ctx, caPems, profile.vendor, 'hostile-absolute-path', 'web-app', HOSTILE_ARCHIVES['absolute-path']!.entries);
     const client = await clientUnderTest();
-    const deploymentId = await giveDeployment(client, hooks, [component]);
+    const { deploymentId } = await giveDeployment(client, hooks, [component]);
     const reports = await untilSettled(client, deploymentId);
     const { exchanges } = await client.observe();
     const yaml = exchanges.find((x) => x.method === 'GET' && pathOf(x).includes(`/deployments/${deploymentId}/`) && x.status === 200);
@@ -71,11 +71,9 @@ test.describe('§2.7 compose archives the client is given', () => {
   test('AMV-INDEPENDENT-OF-OUTCOME a deployment the client refuses (failed) is still reported with the version of the manifest it holds', req('AMV-INDEPENDENT-OF-OUTCOME'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     const component = await publishArchive(ctx, caPems, profile.vendor, 'hostile-setuid-bit', 'web-app', HOSTILE_ARCHIVES['setuid-bit']!.entries);
     const client = await clientUnderTest();
-    const deploymentId = await giveDeployment(client, hooks, [component]);
+    const { deploymentId } = await giveDeployment(client, hooks, [component]);
     const reports = await untilSettled(client, deploymentId);
-    const { exchanges } = await client.observe();
-    const served = exchanges.find((x) => x.method === 'GET' && pathOf(x).endsWith('/deployments') && x.status === 200 && (x.responseBody ?? '').includes(deploymentId));
-    const version = (JSON.parse(served?.responseBody ?? '{}') as { manifestVersion?: number }).manifestVersion;
+    const version = firstManifestVersion((await client.observe()).exchanges, deploymentId);
     expect(version, 'setup: the client fetched a manifest carrying the deployment').toBeDefined();
     const failed = reports.filter((r) => r.report.status.state === 'failed');
     expect(failed.length, 'setup: the refusal is reported failed').toBeGreaterThan(0);
@@ -86,7 +84,7 @@ test.describe('§2.7 compose archives the client is given', () => {
     test(`${id} an archive with ${archive} (${HOSTILE_ARCHIVES[archive]!.rule}) is refused: reported failed, never installed`, req(id), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
       const component = await publishArchive(ctx, caPems, profile.vendor, `hostile-${archive}`, 'web-app', HOSTILE_ARCHIVES[archive]!.entries);
       const client = await clientUnderTest();
-      const deploymentId = await giveDeployment(client, hooks, [component]);
+      const { deploymentId } = await giveDeployment(client, hooks, [component]);
       const reports = await untilSettled(client, deploymentId);
       const states = reports.map((r) => r.report.status.state);
       expect(states, `§2.7: the archive breaks ${HOSTILE_ARCHIVES[archive]!.rule}; it must never be installed`).not.toContain('installed');

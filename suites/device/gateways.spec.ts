@@ -2,14 +2,14 @@
 // a hierarchical id, one PUT per device. Judged only when the client presents a see-thru gateway.
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
-import { jsonBody, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
+import { capabilitiesDeviceId, isCapabilitiesPut, jsonBody, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
 import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
 import { classifyDocument, semanticFindings } from '../../spec/rules/capabilities.ts';
 import { validate } from '../../spec/schemas/index.ts';
 import type { DeviceCapabilities } from '../../spec/types.ts';
 
-const capabilitiesPuts = (xs: RecordedExchange[]) => xs.filter((x) => x.method === 'PUT' && pathOf(x).startsWith('/api/v1/capabilities/'));
-const deviceIdOf = (x: RecordedExchange) => pathOf(x).slice('/api/v1/capabilities/'.length).split('/').map(decodeURIComponent).join('/');
+const capabilitiesPuts = (xs: RecordedExchange[]) => xs.filter(isCapabilitiesPut);
+const deviceIdOf = capabilitiesDeviceId;
 
 interface GatewayRun {
   puts: RecordedExchange[];

@@ -2,13 +2,12 @@
 // what the client shows on the wire is judged (the recorded exchanges are the evidence).
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
-import { jsonBody, onboardedCertificate, pathOf } from '../../fixtures/client-under-test.ts';
+import { capabilitiesPathId, isCapabilitiesPut, jsonBody, onboardedCertificate, pathOf } from '../../fixtures/client-under-test.ts';
 import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
 import { validate } from '../../spec/schemas/index.ts';
 import { x509 } from '../../spec/x509.ts';
 
 const isOnboarding = (x: RecordedExchange) => x.method === 'POST' && pathOf(x) === '/api/v1/onboarding';
-const isCapabilitiesPut = (x: RecordedExchange) => x.method === 'PUT' && pathOf(x).startsWith('/api/v1/capabilities/');
 
 test.describe('§1 the client sequence', () => {
   test('CAP-FIRST-EXCHANGE after it is provisioned (onboarded, or connected over mutual TLS) the first Device API exchange is PUT capabilities', req('CAP-FIRST-EXCHANGE'), async ({ clientUnderTest, profile }) => {
@@ -47,7 +46,7 @@ test.describe('§4 the shape of every request', () => {
     const exchanges = await client.waitFor('its capabilities', (xs) => (xs.some(isCapabilitiesPut) ? xs : undefined));
     const notJson = exchanges.filter((x) => x.body !== undefined && jsonBody(x) === undefined).map((x) => `${x.method} ${pathOf(x)}: ${x.body!.slice(0, 60)}`);
     expect(notJson, '§4: Device API request bodies are JSON').toEqual([]);
-    const badIds = exchanges.filter(isCapabilitiesPut).map((x) => pathOf(x).slice('/api/v1/capabilities/'.length)).filter((id) => !/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(id));
+    const badIds = exchanges.filter(isCapabilitiesPut).map(capabilitiesPathId).filter((id) => !/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(id));
     expect(badIds, '§4.1: <id>[/<id>...], each id RFC 3986 unreserved characters').toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
-import { giveDeployment, untilSettled, type Report } from '../../fixtures/device-deployments.ts';
+import { firstManifestVersion, giveDeployment, untilSettled, type Report } from '../../fixtures/device-deployments.ts';
 import type { Hooks } from '../../fixtures/wfmck.ts';
 import type { RunContext } from '../../fixtures/run-context.ts';
 import { publishSample } from '../../simulators/fleet/deployments.ts';
@@ -15,6 +15,12 @@ import { warnUnlessStrict } from '../../fixtures/errata.ts';
 const COMPONENTS = ['web', 'worker'];
 let sample: ReturnType<typeof publishSample> | undefined;
 
+/** The sample compose component, published once per worker. */
+function sampleComponent(ctx: RunContext, caPems: string[], vendor: string): ReturnType<typeof publishSample> {
+  test.skip(!ctx.targets.registry, 'persona device: the run has no registry to publish the deployment\'s components to');
+  return (sample ??= publishSample(ctx.targets.registry!, caPems.join(''), vendor));
+}
+
 interface Given {
   deploymentId: string;
   /** manifestVersion of the first state manifest that carried it. */
@@ -24,14 +30,12 @@ interface Given {
 
 /** Gives the client's device a two-component deployment and waits for it to settle (installed or failed). */
 async function deploy(client: ClientUnderTest, ctx: RunContext, caPems: string[], hooks: Hooks, vendor: string): Promise<Given> {
-  test.skip(!ctx.targets.registry, 'persona device: the run has no registry to publish the deployment\'s components to');
-  const component = await (sample ??= publishSample(ctx.targets.registry!, caPems.join(''), vendor));
-  const deploymentId = await giveDeployment(client, hooks, COMPONENTS.map((name) => ({ ...component, name })));
+  const component = await sampleComponent(ctx, caPems, vendor);
+  const { deploymentId } = await giveDeployment(client, hooks, COMPONENTS.map((name) => ({ ...component, name })));
   const reports = await untilSettled(client, deploymentId);
-  const { exchanges } = await client.observe();
-  const served = exchanges.find((x) => x.method === 'GET' && pathOf(x).endsWith('/deployments') && x.status === 200 && (x.responseBody ?? '').includes(deploymentId));
-  expect(served, 'setup: the client fetched a state manifest carrying the deployment').toBeTruthy();
-  return { deploymentId, version: (JSON.parse(served!.responseBody!) as { manifestVersion: number }).manifestVersion, reports };
+  const version = firstManifestVersion((await client.observe()).exchanges, deploymentId);
+  expect(version, 'setup: the client fetched a state manifest carrying the deployment').toBeDefined();
+  return { deploymentId, version: version!, reports };
 }
 
 test.describe('§2.4 the status reports of a deployment', () => {
@@ -77,13 +81,10 @@ test.describe('§2.4 the status reports of a deployment', () => {
 
 test.describe('§2.4 reports on behalf of a device behind a see-thru gateway', () => {
   test('STATUS-DEVICEID-CHILD a deployment for a device behind the gateway is reported with deviceId, the full hierarchy', req('STATUS-DEVICEID-CHILD'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
-    test.skip(!ctx.targets.registry, 'persona device: the run has no registry to publish the deployment\'s components to');
+    const component = await sampleComponent(ctx, caPems, profile.vendor);
     const client = await clientUnderTest({ kind: 'see-thru-gateway' });
     test.skip(client.kind !== undefined && client.kind !== 'see-thru-gateway', 'the client under test is no see-thru gateway');
-    const component = await (sample ??= publishSample(ctx.targets.registry!, caPems.join(''), profile.vendor));
-    const deploymentId = await giveDeployment(client, hooks, [component], 'child');
-    const { exchanges } = await client.observe();
-    const child = exchanges.filter((x) => x.method === 'PUT').map((x) => pathOf(x).slice('/api/v1/capabilities/'.length).split('/').map(decodeURIComponent).join('/')).find((i) => i.includes('/'))!;
+    const { deploymentId, deviceId: child } = await giveDeployment(client, hooks, [component], 'child');
     const reports = await untilSettled(client, deploymentId);
     const findings = reports.flatMap(({ report }) => deviceIdFindings(report, { reportingDeviceId: child.split('/')[0]!, targetDeviceId: child }).map((f) => f.message));
     expect(findings, `§2.4: deviceId "${child}" on every report of the child's deployment`).toEqual([]);

@@ -26,18 +26,7 @@ test('flags only (no terminal): the file holds exactly what was given, and wfmck
 });
 
 test('on a terminal it asks for what no flag gave, in order, with defaults', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'wfmck-init-'));
-  const out = join(dir, 'wfmck.config.yaml');
-  const asked: string[] = [];
-  const replies: Record<string, string | undefined> = { Persona: 'identity', 'Identity role': 'https://127.0.0.1:9443', 'Your company': 'Acme' };
-  const code = await run(['--out', out], {
-    interactive: true,
-    ask: async (q, fallback) => {
-      asked.push(q);
-      const key = Object.keys(replies).find((k) => q.startsWith(k));
-      return key ? replies[key] : fallback;
-    },
-  });
+  const { code, asked, out } = await answered({ Persona: 'identity', 'Identity role': 'https://127.0.0.1:9443', 'Your company': 'Acme' });
   assert.equal(code, 0);
   assert.ok(asked[0]!.startsWith('Persona') && asked[1]!.startsWith('Edition'), asked.join(' | '));
   assert.ok(!asked.some((q) => q.startsWith('WFM base URL')), 'the identity persona is not asked for a WFM');
@@ -57,10 +46,17 @@ test('refusals write nothing: a non-loopback target (named in the real file), an
 });
 
 test('persona device: no targets are asked (the kit is the WFM); the start and stop commands of the client become its hooks', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'wfmck-init-'));
-  const out = join(dir, 'wfmck.config.yaml');
+  const { code, asked, out } = await answered({ Persona: 'device', 'Command that starts': './start-client.sh', 'Command that stops': './stop-client.sh' });
+  assert.equal(code, 0);
+  assert.ok(!asked.some((q) => /base URL|origin/.test(q)), asked.join(' | '));
+  const yaml = parse(await readFile(out, 'utf8'));
+  assert.deepEqual(yaml, { persona: 'device', edition: 'seed', hooks: { startClient: './start-client.sh', stopClient: './stop-client.sh' } });
+});
+
+/** `wfmck init` on a "terminal" whose user answers each question starting with a key of `replies` (else the default). */
+async function answered(replies: Record<string, string>): Promise<{ code: number; asked: string[]; out: string }> {
+  const out = join(await mkdtemp(join(tmpdir(), 'wfmck-init-')), 'wfmck.config.yaml');
   const asked: string[] = [];
-  const replies: Record<string, string> = { Persona: 'device', 'Command that starts': './start-client.sh', 'Command that stops': './stop-client.sh' };
   const code = await run(['--out', out], {
     interactive: true,
     ask: async (q, fallback) => {
@@ -69,8 +65,5 @@ test('persona device: no targets are asked (the kit is the WFM); the start and s
       return key ? replies[key] : fallback;
     },
   });
-  assert.equal(code, 0);
-  assert.ok(!asked.some((q) => /base URL|origin/.test(q)), asked.join(' | '));
-  const yaml = parse(await readFile(out, 'utf8'));
-  assert.deepEqual(yaml, { persona: 'device', edition: 'seed', hooks: { startClient: './start-client.sh', stopClient: './stop-client.sh' } });
-});
+  return { code, asked, out };
+}
