@@ -13,7 +13,8 @@ export function labels(faker: Faker): Record<string, LabelValue> {
     [`${domain}/calibration`]: faker.helpers.multiple(() => faker.number.float({ min: 0, max: 100, fractionDigits: 2 }), { count: { min: 1, max: 4 } }),
   };
   if (faker.datatype.boolean(0.5)) out[`${domain}/cell`] = faker.string.alphanumeric({ length: 4, casing: 'upper' });
-  if (faker.datatype.boolean(0.3)) out['tier'] = faker.helpers.arrayElement(['edge', 'near-edge', 'far-edge']);
+  // Every key domain-prefixed: §2.1's SHOULD is the kit's own duty (the device persona's strict clean control judges it).
+  if (faker.datatype.boolean(0.3)) out[`${domain}/tier`] = faker.helpers.arrayElement(['edge', 'near-edge', 'far-edge']);
   return out;
 }
 

@@ -9,6 +9,8 @@ import { resolveFleetSpec } from '../../simulators/fleet/spec.ts';
 import { semanticFindings } from '../../spec/rules/capabilities.ts';
 import { checkOpaqueAggregation } from '../../spec/rules/opaque-aggregation.ts';
 import { formatSchemaErrors, validate } from '../../spec/schemas/index.ts';
+import { lintCapabilities } from '../../spec/lint/capabilities.ts';
+import { lintReport } from '../../spec/lint/report.ts';
 
 const replay = {
   seed: process.env.WFMCK_SEED === undefined ? undefined : Number(process.env.WFMCK_SEED),
@@ -47,6 +49,18 @@ test('every generated document passes the schema and the semantic rules (propert
       }
     }),
     replay,
+  );
+});
+
+test('every generated document lints clean even in strict mode: the SHOULDs are the kit device\'s duty too (property over seeds)', () => {
+  fc.assert(
+    fc.property(fc.nat(), fc.nat(100_000), fc.constantFrom(...KINDS), fc.boolean(), (seed, index, kind, hosts) => {
+      for (const d of every(describeDevice(seed, index, kind, { children: 2, depth: 2, hostsWorkloads: hosts }))) {
+        const report = lintReport(d.id, lintCapabilities(JSON.stringify(d.capabilities), d.id), 'strict');
+        assert.deepEqual(report.findings.map((f) => `${f.requirement} ${f.level}: ${f.message}`), [], d.id);
+      }
+    }),
+    { ...replay, numRuns: 200 },
   );
 });
 
