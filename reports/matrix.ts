@@ -111,19 +111,20 @@ export function weighFailure(level: Level, hasErrata: boolean, strictness: Stric
   return strictness === 'lenient' && hasErrata ? 'warn' : 'fail';
 }
 
-type Judged = Pick<Requirement, 'level' | 'observer' | 'errata'>;
+type Judged = Pick<Requirement, 'level' | 'observer' | 'errata' | 'unseen'>;
 
 export function requirementStatus(req: Judged, tests: readonly TestStatus[], strictness: Strictness): RequirementStatus {
   const worst = worstTestStatus(tests);
-  // A requirement of this run's persona with no test is a gap; another persona's never reaches here (buildMatrix).
-  if (worst === undefined) return req.observer === 'untestable' ? 'untestable' : 'not-covered';
+  // A requirement of this run's persona with no test is a gap, unless the catalog says why nobody (untestable) or the
+  // device persona (unseen) cannot see it; another persona's never reaches here (buildMatrix).
+  if (worst === undefined) return req.observer === 'untestable' || req.unseen !== undefined ? 'untestable' : 'not-covered';
   return worst === 'fail' ? weighFailure(req.level, req.errata !== undefined, strictness) : worst;
 }
 
 function reasonFor(req: Requirement, status: RequirementStatus, tests: readonly TestEntry[], strictness: Strictness, filtered: boolean): string | undefined {
   switch (status) {
     case 'untestable':
-      return req.reason;
+      return req.reason ?? (req.unseen && `not visible on the wire: ${req.unseen}`);
     case 'not-covered':
       return filtered ? `${NOT_COVERED_REASON} (tests were filtered by --grep or --shard)` : NOT_COVERED_REASON;
     case 'skip':
@@ -192,13 +193,14 @@ export function blockingLevel(level: Level, strictness: Strictness): boolean {
 
 /**
  * not-conformant: any requirement fails at this strictness. incomplete: a blocking requirement this run judges
- * (observer wfm, identity or registry) is skipped, not covered or hit a kit error. A lenient warn on a known
+ * (its persona's observers) is skipped, not covered or hit a kit error; one the catalog explains (untestable, or
+ * unseen by the device persona) never blocks. A lenient warn on a known
  * ambiguity does not block: the strictness is printed beside the verdict.
  */
 export function verdictOf(results: readonly RequirementResult[], strictness: Strictness): Verdict {
   if (results.some((r) => r.status === 'fail')) return 'not-conformant';
   const open = results.some(
-    (r) => !r.otherEdition && !r.otherPersona && r.observer !== 'untestable' && blockingLevel(r.level, strictness) && r.status !== 'pass' && r.status !== 'warn',
+    (r) => !r.otherEdition && !r.otherPersona && r.status !== 'untestable' && blockingLevel(r.level, strictness) && r.status !== 'pass' && r.status !== 'warn',
   );
   return open ? 'incomplete' : 'conformant';
 }

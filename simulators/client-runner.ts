@@ -4,7 +4,7 @@ import { X509Certificate, createHash, createPrivateKey } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describeDevice } from './data/describe.ts';
 import { DeviceApiClient } from './device-api.ts';
-import { createDevice } from './device/driver.ts';
+import { createDevice, createSeeThruGateway } from './device/driver.ts';
 import type { DeviceKind, SimulatedDevice } from './device/types.ts';
 import { registryPool } from './registry-pool.ts';
 import { algorithmForKey } from './transport/signing.ts';
@@ -38,6 +38,8 @@ export interface StartClientInput {
 export interface RunningClient {
   deviceId: string;
   kind: DeviceKind;
+  /** A see-thru gateway's device `deviceId` goes away (the gateway DELETEs it and what is behind it, §2.2). */
+  removeChild(deviceId: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -67,17 +69,23 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
   const kind = input.kind ?? 'plain';
   const desc = describeDevice(input.seed ?? 1, 1, kind, { idPrefix: `cut${createHash('sha256').update(der).digest('hex').slice(0, 8)}`, ...(kind === 'see-thru-gateway' && { hostsWorkloads: true }) });
   const registries = registryPool((origin) => createTransport({ baseUrl: origin, ca: input.caPem }), 'the client under test');
-  const device: SimulatedDevice = createDevice(desc, {
-    api, registry: registries.client, profile, certificate: der.toString('base64'), timeScale: 0.001, clientFaults: faults,
-    ...(clientId && { clientId }),
-  });
+  const env = { api, registry: registries.client, profile, certificate: der.toString('base64'), timeScale: 0.001, clientFaults: faults, ...(clientId && { clientId }) };
+  const gateway = kind === 'see-thru-gateway' ? createSeeThruGateway(desc, env) : undefined;
+  const device: SimulatedDevice = gateway ?? createDevice(desc, env);
+  // One step of the machine at a time: a child's departure waits for the tick in flight, and the next tick for it.
+  let turn: Promise<unknown> = Promise.resolve();
+  const serially = <T>(step: () => Promise<T>): Promise<T> => {
+    const next = turn.then(step);
+    turn = next.catch(() => undefined);
+    return next;
+  };
   const stopping = new AbortController();
   const loop = (async () => {
     try {
-      await device.start();
+      await serially(() => device.start());
       while (!stopping.signal.aborted) {
         await delay(TICK_MS, undefined, { signal: stopping.signal }).catch(() => undefined);
-        if (!stopping.signal.aborted) await device.tick();
+        if (!stopping.signal.aborted) await serially(() => device.tick());
       }
     } catch (err) {
       if (!stopping.signal.aborted) console.error(`client under test ${desc.id}: ${(err as Error).message}`);
@@ -86,6 +94,10 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
   return {
     deviceId: desc.id,
     kind,
+    removeChild(deviceId) {
+      if (!gateway) return Promise.reject(new Error(`removeChild: ${desc.id} is a ${kind}, no see-thru gateway`));
+      return serially(() => gateway.removeChild(deviceId));
+    },
     async stop() {
       stopping.abort();
       await loop;

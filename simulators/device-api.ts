@@ -86,8 +86,10 @@ export class DeviceApiClient {
   }
 
   /** §4.2 */
-  deleteCapabilities(deviceId: string, opts: CallOptions = {}): Promise<HttpResponse> {
-    return this.call({ method: 'DELETE', url: this.paths.capabilities(deviceId, this.clientId), retry: this.retry }, opts);
+  deleteCapabilities(deviceId: string, opts: CallOptions & { body?: DeviceCapabilities } = {}): Promise<HttpResponse> {
+    // `body` only for the client fault CAP-DELETE-NO-BODY: §4.2 sends none.
+    const withBody = opts.body === undefined ? {} : payload(opts.body);
+    return this.call({ method: 'DELETE', url: this.paths.capabilities(deviceId, this.clientId), retry: this.retry, ...withBody }, opts);
   }
 
   /** P4: the state manifest; `etag` is sent as If-None-Match, `accept` defaults to the vendor manifest type. */

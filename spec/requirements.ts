@@ -17,6 +17,11 @@ export interface Requirement {
   readonly observer: Observer;
   /** Why nobody outside can observe it; present exactly when observer is untestable. */
   readonly reason?: string;
+  /**
+   * A client duty the device persona cannot see on the wire (it happens inside the device, or needs what the kit
+   * cannot do to a real device), and why. Only for observer client; its WFM-side mirror may still be judged.
+   */
+  readonly unseen?: string;
   /** The reading the kit chose where the spec is ambiguous, and how strictness treats it. */
   readonly errata?: string;
   readonly source: Source;
@@ -31,7 +36,7 @@ export const ID_PATTERN = /^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/;
 export const EDITIONS: readonly Edition[] = ['seed', 'miaf'];
 
 const SOURCES: readonly Source[] = ['interfaces', 'profiles'];
-const KEYS = new Set(['id', 'section', 'level', 'text', 'observer', 'reason', 'errata', 'source', 'editions']);
+const KEYS = new Set(['id', 'section', 'level', 'text', 'observer', 'reason', 'unseen', 'errata', 'source', 'editions']);
 const SECTION_PATTERN: Record<Source, RegExp> = { interfaces: /^\d+(\.\d+)*$/, profiles: /^P\d+$/ };
 
 export function isMandatory(level: Level): boolean {
@@ -82,6 +87,7 @@ export function parseRequirements(yamlText: string, origin = 'requirements.yaml'
     const observer = str('observer', true);
     const reason = str('reason', false);
     const errata = str('errata', false);
+    const unseen = str('unseen', false);
     const source = str('source', false) ?? 'interfaces';
     const editions = editionList(e.editions, label, problems);
 
@@ -108,6 +114,9 @@ export function parseRequirements(yamlText: string, origin = 'requirements.yaml'
     if (observer !== undefined && observer !== 'untestable' && 'reason' in e) {
       problems.push(`${label}: reason is only for observer untestable`);
     }
+    if (observer !== undefined && observer !== 'client' && 'unseen' in e) {
+      problems.push(`${label}: unseen is only for observer client (the device persona's blind spots)`);
+    }
     if (problems.length > before) return;
     out.push({
       id: id!,
@@ -116,6 +125,7 @@ export function parseRequirements(yamlText: string, origin = 'requirements.yaml'
       text: text!,
       observer: observer as Observer,
       ...(reason !== undefined && { reason }),
+      ...(unseen !== undefined && { unseen }),
       ...(errata !== undefined && { errata }),
       source: source as Source,
       editions: editions!,

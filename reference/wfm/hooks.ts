@@ -16,7 +16,7 @@ import { admitSpiffeId } from './admission.ts';
 
 export interface WfmHooks {
   /** `requiredResources` is the kit's optional extension (errata of CPU-FIT-ONE-ENTRY): a misfit is refused (throws). */
-  assignDeployment(input: { clientId: string; deviceId: string; applicationId: string; components: AssignedComponent[]; requiredResources?: RequiredResources; package?: PackageRef }): Promise<{ deploymentId: string }>;
+  assignDeployment(input: { clientId: string; deviceId: string; applicationId: string; components: AssignedComponent[]; requiredResources?: RequiredResources; package?: PackageRef; unregistered?: boolean }): Promise<{ deploymentId: string }>;
   removeDeployment(input: { clientId: string; deviceId: string; deploymentId: string }): Promise<Record<string, never>>;
   retireClient(input: { clientId: string }): Promise<Record<string, never>>;
   trustClientCertificate(input: { certificatePem: string }): Promise<Record<string, never>>;
@@ -40,7 +40,7 @@ export function createHooks(store: WfmStore, profile: Profile, faults: ActiveFau
   return {
     async assignDeployment(input) {
       const client = activeClient(store, input?.clientId);
-      checkTarget(client, input.deviceId);
+      checkTarget(client, input.deviceId, input.unregistered === true);
       const components = checkComponents(input.components);
       if (typeof input.applicationId !== 'string' || input.applicationId === '') throw new Error('assignDeployment: applicationId is required');
       checkPlacement(input.deviceId, candidates(client, input.deviceId), checkRequiredResources(input.requiredResources), faults);
@@ -117,17 +117,26 @@ function activeClient(store: WfmStore, clientId: string | undefined): Client {
   return client;
 }
 
-/** The target is a device the client registered, or `<gateway>/*` for a registered see-thru gateway (P4). */
-function checkTarget(client: Client, deviceId: unknown): void {
+/**
+ * The target is a device the client registered, or `<gateway>/*` for a registered see-thru gateway (P4). With
+ * `unregistered` (the device persona's code 101 scenario) it is a device the client never registered, directly under
+ * one it did.
+ */
+function checkTarget(client: Client, deviceId: unknown, unregistered: boolean): void {
   if (typeof deviceId !== 'string') throw new Error('assignDeployment: deviceId is required');
   const device = deviceId.endsWith('/*') ? deviceId.slice(0, -2) : deviceId;
   if (!parseDeviceId(device).ok) throw new Error(`assignDeployment: invalid deviceId ${deviceId}`);
+  if (unregistered) {
+    const parent = device.split('/').slice(0, -1).join('/');
+    if (client.devices.has(device) || !client.devices.has(parent)) throw new Error(`assignDeployment: unregistered: ${device} must be unknown and ${parent || 'its parent'} registered by client ${client.clientId}`);
+    return;
+  }
   if (!client.devices.has(device)) throw new Error(`assignDeployment: client ${client.clientId} has no device ${device}`);
 }
 
 /** The device a deployment lands on, or for `<gateway>/*` every device below the gateway (it picks one). */
 function candidates(client: Client, deviceId: string): DeviceCapabilities[] {
-  if (!deviceId.endsWith('/*')) return [client.devices.get(deviceId)!];
+  if (!deviceId.endsWith('/*')) return client.devices.has(deviceId) ? [client.devices.get(deviceId)!] : [];
   const prefix = deviceId.slice(0, -1);
   return [...client.devices].filter(([id]) => id.startsWith(prefix)).map(([, doc]) => doc);
 }

@@ -11,7 +11,8 @@ import { slotOf, type Action, type MachineState, type Result } from './machine.t
 import { statusReport } from './report.ts';
 import type { DeviceEnvironment } from './driver.ts';
 import type { DeviceDescription, Endpoint } from './types.ts';
-import type { DeploymentStatusReport } from '../../spec/types.ts';
+import type { DeploymentStatusReport, StatusError } from '../../spec/types.ts';
+import { isReservedGatewayCode } from '../../spec/rules/status-report.ts';
 import { stringify as stringifyYaml } from 'yaml';
 
 /** What an action needs of the device running it. */
@@ -71,8 +72,13 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       if (child) await api.putCapabilities(`${deviceId}/${child.id.split('/').at(-1)}`, { ...child.capabilities, properties: { ...child.capabilities.properties, id: `${deviceId}/${child.id.split('/').at(-1)}` } });
       return put;
     }
-    case 'delete-child':
-      return answer(ctx, 'capabilities.delete', await api.deleteCapabilities(ctx.deviceAt(action.index).id));
+    case 'delete-child': {
+      const { id } = ctx.deviceAt(action.index);
+      // Client faults GW-SEETHRU-DELETE-CHILD (the DELETE names the last id segment) and CAP-DELETE-NO-BODY (it carries the document).
+      const pathId = ctx.env.clientFaults?.has('GW-SEETHRU-DELETE-CHILD') ? id.split('/').at(-1)! : id;
+      const body = ctx.env.clientFaults?.has('CAP-DELETE-NO-BODY') ? { body: ctx.documentAt(action.index, 0) } : {};
+      return answer(ctx, 'capabilities.delete', await api.deleteCapabilities(pathId, body));
+    }
     case 'poll':
       return polled(ctx, await api.getDesiredState(ctx.state.clientId, action.etag === undefined ? {} : { etag: action.etag }));
     case 'fetch-deployment':
@@ -229,6 +235,21 @@ function faultyReport(ctx: ActionContext, report: DeploymentStatusReport | undef
   if (faults.has('AMV-INDEPENDENT-OF-OUTCOME') && out.status.state === 'failed') out = { ...out, adoptedManifestVersion: Math.max(1, out.adoptedManifestVersion - 1) };
   // STATUS-ERROR-SOURCE-COMPONENT: component errors name the device as their source.
   if (faults.has('STATUS-ERROR-SOURCE-COMPONENT')) out = { ...out, components: out.components.map((c) => (c.error ? { ...c, error: { ...c.error, source: ctx.desc.id } } : c)) };
+  // STATUS-ERROR-SOURCE-DEPLOYMENT: status.error names the failed component, not the deployment, as its source.
+  if (faults.has('STATUS-ERROR-SOURCE-DEPLOYMENT') && out.status.error) out = { ...out, status: { ...out.status, error: { ...out.status.error, source: out.components.find((c) => c.error)?.name ?? 'component' } } };
+  // STATUS-ERROR-FIELDS: status.error keeps its code and source but loses its message.
+  if (faults.has('STATUS-ERROR-FIELDS') && out.status.error) out = { ...out, status: { ...out.status, error: { ...out.status.error, message: '' } } };
+  // STATUS-COMPONENT-NAME / STATUS-COMPONENT-STATE-VALUES: components in upper case / an installed component "done".
+  if (faults.has('STATUS-COMPONENT-NAME')) out = { ...out, components: out.components.map((c) => ({ ...c, name: c.name.toUpperCase() })) };
+  if (faults.has('STATUS-COMPONENT-STATE-VALUES')) out = { ...out, components: out.components.map((c) => (c.state === 'installed' ? { ...c, state: 'done' as never } : c)) };
+  // STATUS-PATH-DEPLOYMENTID: the body's deploymentId in upper case (the path keeps the real one).
+  if (faults.has('STATUS-PATH-DEPLOYMENTID') && out.deploymentId) out = { ...out, deploymentId: out.deploymentId.toUpperCase() };
+  // AMV-PRESENT / AMV-FIRST-INSTALL: no adoptedManifestVersion / the version after the one adopted.
+  if (faults.has('AMV-PRESENT')) out = omitKey(out, 'adoptedManifestVersion');
+  if (faults.has('AMV-FIRST-INSTALL')) out = { ...out, adoptedManifestVersion: out.adoptedManifestVersion + 1 };
+  // STATUS-RESERVED-101 / STATUS-RESERVED-SOURCE: 101 becomes an implementation code / a reserved code names the child.
+  if (faults.has('STATUS-RESERVED-101')) out = mapErrors(out, (e) => (e.code === '101' ? { ...e, code: 'UNKNOWN_CHILD' } : e));
+  if (faults.has('STATUS-RESERVED-SOURCE')) out = mapErrors(out, (e) => (isReservedGatewayCode(e.code) && out.deviceId ? { ...e, source: out.deviceId } : e));
   if (faults.has('STATUS-COMPONENTS-ONE-PER')) out = { ...out, components: [...out.components, { name: 'sidecar', state: out.components[0]?.state ?? 'installed' }] };
   // Claims the deployment installed from the first report on, whatever its components say.
   if (faults.has('STATUS-PRECEDENCE')) out = { ...out, status: { ...(out.status as { state: string }), state: 'installed' } as DeploymentStatusReport['status'] };
@@ -246,7 +267,15 @@ function onboardingBody(ctx: ActionContext): string | Record<string, unknown> {
   return certificate;
 }
 
-function omitKey(report: DeploymentStatusReport, key: 'deploymentId' | 'status'): DeploymentStatusReport {
+function mapErrors(report: DeploymentStatusReport, f: (e: StatusError) => StatusError): DeploymentStatusReport {
+  return {
+    ...report,
+    status: report.status.error ? { ...report.status, error: f(report.status.error) } : report.status,
+    components: report.components.map((c) => (c.error ? { ...c, error: f(c.error) } : c)),
+  };
+}
+
+function omitKey(report: DeploymentStatusReport, key: 'deploymentId' | 'status' | 'adoptedManifestVersion'): DeploymentStatusReport {
   const { [key]: _dropped, ...rest } = report;
   return rest as DeploymentStatusReport;
 }

@@ -126,6 +126,8 @@ class Device implements SeeThruGateway, ActionContext {
     }
     // Client faults of the document (simulators/faults/): each bends the client's own document one way.
     if (index === 0) for (const [id, f] of Object.entries(DOCUMENT_FAULTS)) if (this.env.clientFaults?.has(id)) return f.bend(sent);
+    // Client fault PROPS-ID-HIERARCHY: a device behind the gateway names itself by its last id segment.
+    if (index > 0 && this.env.clientFaults?.has('PROPS-ID-HIERARCHY')) return { ...sent, properties: { ...sent.properties, id: sent.properties.id.split('/').at(-1)! } };
     // Client fault PROPS-MEMORY-FORMAT: memory in decimal gigabytes, a unit §2.1.1 does not have.
     if (this.env.clientFaults?.has('PROPS-MEMORY-FORMAT') && sent.properties.memory !== undefined) return { ...sent, properties: { ...sent.properties, memory: '16GB' } };
     return sent;

@@ -36,6 +36,10 @@ export const DOCUMENT_FAULTS: Readonly<Record<string, { description: string; ben
   'PROPS-OTEL-HOSTING-TRUE': { description: 'a hosting document with otelCollector false', bend: (d) => ({ ...d, properties: { ...d.properties, otelCollector: false } }) },
   'PROPS-INTERFACE-TYPE-REQUIRED': { description: 'reports a network interface without a type', bend: (d) => ({ ...d, properties: { ...d.properties, interfaces: [{ name: 'eth0' } as never] } }) },
   'ENUM-INTERFACE-TYPE': { description: 'reports a network interface of type zigbee', bend: (d) => ({ ...d, properties: { ...d.properties, interfaces: [{ type: 'zigbee' } as never] } }) },
+  'ENUM-RUNTIME-VALUES': { description: 'says runtime podman, a value §2.1.1 does not list', bend: (d) => ({ ...d, properties: { ...d.properties, supportedRuntimes: ['podman' as never] } }) },
+  'ENUM-DEPLOYTYPE-VALUES': { description: 'says deployment type helm.v3, the deployment-profile spelling, not a §2.1.1 value', bend: (d) => ({ ...d, properties: { ...d.properties, supportedDeploymentTypes: ['helm.v3' as never] } }) },
+  'CAP-LABELS-DOMAIN-PREFIX': { description: 'adds a label key without an organization domain (tier)', bend: (d) => ({ ...d, labels: { ...(d.labels ?? {}), tier: 'edge' } }) },
+  'PROPS-ID-CHARSET': { description: 'writes its properties.id with a space in it', bend: (d) => ({ ...d, properties: { ...d.properties, id: `${d.properties.id} 2` } }) },
 };
 
 function omit<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
@@ -48,6 +52,9 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'CAP-FIRST-EXCHANGE', breaks: ['CAP-FIRST-EXCHANGE'], description: 'polls the desired state before its first capabilities' },
   { id: 'SIG-DEVICE-API-SIGNED', breaks: ['SIG-DEVICE-API-SIGNED'], description: 'sends Device API requests after onboarding without a signature' },
   { id: 'PROPS-MEMORY-FORMAT', breaks: ['PROPS-MEMORY-FORMAT'], description: 'writes memory as "16GB" (no binary unit)' },
+  { id: 'GW-SEETHRU-DELETE-CHILD', breaks: ['GW-SEETHRU-DELETE-CHILD'], description: 'DELETEs a device that left the gateway by its last id segment, not its full deviceId', kind: 'see-thru-gateway' },
+  { id: 'CAP-DELETE-NO-BODY', breaks: ['CAP-DELETE-NO-BODY'], description: 'sends the departed device\'s last capabilities document as the body of its DELETE', kind: 'see-thru-gateway' },
+  { id: 'PROPS-ID-HIERARCHY', breaks: ['PROPS-ID-HIERARCHY', 'GW-SEETHRU-ONE-PUT-PER-DEVICE'], description: 'a device behind the gateway writes only its last id segment as properties.id (the path keeps the full id)', kind: 'see-thru-gateway' },
   { id: 'GW-ORDER-GATEWAY-FIRST', breaks: ['GW-ORDER-GATEWAY-FIRST'], description: 'a see-thru gateway registers its children before itself', kind: 'see-thru-gateway' },
   { id: 'STATUS-COMPONENTS-ONE-PER', breaks: ['STATUS-COMPONENTS-ONE-PER'], description: 'status reports list one component that the deployment does not have' },
   { id: 'ONB-SIGNED', breaks: ['ONB-SIGNED'], description: 'onboards without an HTTP message signature' },
@@ -73,6 +80,15 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'AMV-INDEPENDENT-OF-OUTCOME', breaks: ['AMV-INDEPENDENT-OF-OUTCOME'], description: 'a failed deployment reports the manifest version before the one it failed to apply' },
   { id: 'STATUS-DEPLOYMENTID-REQUIRED', breaks: ['STATUS-DEPLOYMENTID-REQUIRED'], description: 'status reports leave deploymentId out' },
   { id: 'STATUS-STATUS-REQUIRED', breaks: ['STATUS-STATUS-REQUIRED'], description: 'status reports leave status out' },
+  { id: 'STATUS-ERROR-SOURCE-DEPLOYMENT', breaks: ['STATUS-ERROR-SOURCE-DEPLOYMENT'], description: 'status.error of a refused deployment names the failed component, not the deployment, as its source' },
+  { id: 'STATUS-ERROR-FIELDS', breaks: ['STATUS-ERROR-FIELDS'], description: 'status.error of a refused deployment has a code and a source but an empty message' },
+  { id: 'STATUS-COMPONENT-NAME', breaks: ['STATUS-COMPONENT-NAME'], description: 'reports each component by its name in upper case (WEB for web)' },
+  { id: 'STATUS-COMPONENT-STATE-VALUES', breaks: ['STATUS-COMPONENT-STATE-VALUES'], description: 'writes an installed component\'s state as "done"' },
+  { id: 'STATUS-PATH-DEPLOYMENTID', breaks: ['STATUS-PATH-DEPLOYMENTID'], description: 'the deploymentId of a report\'s body is the path\'s in upper case' },
+  { id: 'AMV-PRESENT', breaks: ['AMV-PRESENT'], description: 'status reports leave adoptedManifestVersion out' },
+  { id: 'AMV-FIRST-INSTALL', breaks: ['AMV-FIRST-INSTALL'], description: 'reports the manifest version after the one it adopted' },
+  { id: 'STATUS-RESERVED-101', breaks: ['STATUS-RESERVED-101'], description: 'a deployment for a device the gateway does not know fails with an implementation code UNKNOWN_CHILD, not 101', kind: 'see-thru-gateway' },
+  { id: 'STATUS-RESERVED-SOURCE', breaks: ['STATUS-RESERVED-SOURCE', 'STATUS-ERROR-SOURCE-GATEWAY'], description: 'a reserved code names the unknown child, not the gateway, as its source', kind: 'see-thru-gateway' },
   { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE', 'STATUS-LIFE-EACH-REPORT'], description: 'the overall state is installed from the first report on, whatever the components say' },
 ]);
 

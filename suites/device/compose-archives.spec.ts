@@ -4,11 +4,9 @@
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES, benignEntries } from '../../fixtures/archives/build.ts';
-import { firstManifestVersion, giveDeployment, publishArchive, untilSettled } from '../../fixtures/device-deployments.ts';
+import { deploymentNameOf, firstManifestVersion, giveDeployment, publishArchive, untilSettled } from '../../fixtures/device-deployments.ts';
 import { startTamperingRegistry } from '../../fixtures/tampering-registry.ts';
-import { pathOf } from '../../fixtures/client-under-test.ts';
 import { errorShapeFindings, errorSourceFindings, isNoError } from '../../spec/rules/status-report.ts';
-import { parse } from 'yaml';
 
 /** Hostile archives a client must refuse, by the requirement that refusal shows. */
 const HOSTILE: [string, string][] = [
@@ -56,9 +54,7 @@ test.describe('§2.7 compose archives the client is given', () => {
     const client = await clientUnderTest();
     const { deploymentId } = await giveDeployment(client, hooks, [component]);
     const reports = await untilSettled(client, deploymentId);
-    const { exchanges } = await client.observe();
-    const yaml = exchanges.find((x) => x.method === 'GET' && pathOf(x).includes(`/deployments/${deploymentId}/`) && x.status === 200);
-    const deploymentName = (parse(yaml?.responseBody ?? '') as { metadata?: { name?: string } } | null)?.metadata?.name;
+    const deploymentName = deploymentNameOf((await client.observe()).exchanges, deploymentId);
     expect(deploymentName, 'setup: the client fetched the deployment YAML (metadata.name)').toBeTruthy();
     const failed = reports.filter((r) => r.report.status.state === 'failed');
     expect(failed.length, 'setup: the refusal is reported failed').toBeGreaterThan(0);

@@ -2,7 +2,7 @@
 // a hierarchical id, one PUT per device. Judged only when the client presents a see-thru gateway.
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
-import { capabilitiesDeviceId, isCapabilitiesPut, jsonBody, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
+import { capabilitiesDeviceId, isCapabilitiesDelete, isCapabilitiesPut, jsonBody, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
 import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
 import { classifyDocument, semanticFindings } from '../../spec/rules/capabilities.ts';
 import { validate } from '../../spec/schemas/index.ts';
@@ -12,6 +12,7 @@ const capabilitiesPuts = (xs: RecordedExchange[]) => xs.filter(isCapabilitiesPut
 const deviceIdOf = capabilitiesDeviceId;
 
 interface GatewayRun {
+  client: ClientUnderTest;
   puts: RecordedExchange[];
   /** The gateway's own deviceId: what startClient answered, else the root of the first hierarchical id. */
   gateway: string | undefined;
@@ -30,7 +31,7 @@ async function gatewayRun(clientUnderTest: (o: { kind: 'see-thru-gateway' }) => 
   const hierarchical = puts.map(deviceIdOf).find((id) => id.includes('/'));
   const says = client.kind === undefined ? undefined : client.kind === 'see-thru-gateway';
   test.skip(says === false || (says === undefined && hierarchical === undefined), 'the client under test presents no see-thru gateway (startClient said another kind, or it registered no hierarchical deviceId)');
-  return { puts, gateway: client.deviceId ?? hierarchical?.split('/')[0] };
+  return { client, puts, gateway: client.deviceId ?? hierarchical?.split('/')[0] };
 }
 
 test.describe('§2.2 see-thru gateways', () => {
@@ -63,10 +64,27 @@ test.describe('§2.2 see-thru gateways', () => {
     for (const id of children) expect(id.split('/').slice(0, -1).every((_, i, a) => ids.includes(a.slice(0, i + 1).join('/'))), `§2.2: ${id} sits under registered gateways`).toBe(true);
   });
 
-  test('GW-SEETHRU-ONE-PUT-PER-DEVICE one capabilities document per device, each for the device its path names', req('GW-SEETHRU-ONE-PUT-PER-DEVICE'), async ({ clientUnderTest }) => {
+  test('GW-SEETHRU-ONE-PUT-PER-DEVICE PROPS-ID-HIERARCHY one capabilities document per device, for the device its path names: properties.id is its full <gateway>/.../<device> id', req('GW-SEETHRU-ONE-PUT-PER-DEVICE', 'PROPS-ID-HIERARCHY'), async ({ clientUnderTest }) => {
     const { puts } = await gatewayRun(clientUnderTest);
-    const mismatched = puts.filter((x) => (jsonBody(x) as { properties?: { id?: unknown } } | undefined)?.properties?.id !== deviceIdOf(x)).map(deviceIdOf);
-    expect(mismatched, '§2.2: each PUT carries the document of the device its path names (one device per request)').toEqual([]);
+    const mismatched = puts.filter((x) => (jsonBody(x) as { properties?: { id?: unknown } } | undefined)?.properties?.id !== deviceIdOf(x))
+      .map((x) => `PUT ${deviceIdOf(x)} carries properties.id ${JSON.stringify((jsonBody(x) as { properties?: { id?: unknown } } | undefined)?.properties?.id)}`);
+    expect(mismatched, '§2.2, §2.1.1: each PUT carries the document of the device its path names (one device per request), id with the full hierarchy').toEqual([]);
+  });
+
+  test('GW-SEETHRU-DELETE-CHILD CAP-DELETE-NO-BODY a device that leaves the gateway is DELETEd by its full deviceId, with no body', req('GW-SEETHRU-DELETE-CHILD', 'CAP-DELETE-NO-BODY'), async ({ clientUnderTest, hooks }) => {
+    hooks.require('removeChild');
+    const { client, puts } = await gatewayRun(clientUnderTest);
+    const ids = puts.filter((x) => x.status < 300).map(deviceIdOf);
+    // A leaf: its departure is one DELETE (a device with devices behind it takes them along, descendants first).
+    const leaf = ids.filter((id) => id.includes('/') && !ids.some((o) => o.startsWith(`${id}/`))).at(-1);
+    test.skip(leaf === undefined, 'the gateway registered no device behind it that could leave');
+    await client.removeChild(leaf!);
+    const deletes = await client.waitFor(`a DELETE after ${leaf} left the gateway`, (xs) => {
+      const d = xs.filter(isCapabilitiesDelete);
+      return d.length ? d : undefined;
+    });
+    expect(deletes.map(deviceIdOf), `§2.2: the departed device is DELETEd by its own full deviceId ${leaf}`).toEqual([leaf]);
+    expect(deletes.filter((x) => (x.body ?? '') !== '').map((x) => `DELETE ${deviceIdOf(x)} with a ${x.body!.length}-byte body`), '§4.2: a DELETE carries no body').toEqual([]);
   });
 });
 

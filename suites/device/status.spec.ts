@@ -3,11 +3,11 @@
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
-import { firstManifestVersion, giveDeployment, untilSettled, type Report } from '../../fixtures/device-deployments.ts';
+import { deploymentNameOf, firstManifestVersion, giveDeployment, untilSettled, type Report } from '../../fixtures/device-deployments.ts';
 import type { Hooks } from '../../fixtures/wfmck.ts';
 import type { RunContext } from '../../fixtures/run-context.ts';
 import { publishSample } from '../../simulators/fleet/deployments.ts';
-import { componentsFindings, deviceIdFindings } from '../../spec/rules/status-report.ts';
+import { componentsFindings, deviceIdFindings, errorSourceFindings, isNoError } from '../../spec/rules/status-report.ts';
 import { judgeOverallState } from '../../spec/rules/status-precedence.ts';
 import { DEPLOYMENT_STATES, type DeploymentState } from '../../spec/types.ts';
 import { warnUnlessStrict } from '../../fixtures/errata.ts';
@@ -89,5 +89,22 @@ test.describe('§2.4 reports on behalf of a device behind a see-thru gateway', (
     const findings = reports.flatMap(({ report }) => deviceIdFindings(report, { reportingDeviceId: child.split('/')[0]!, targetDeviceId: child }).map((f) => f.message));
     expect(findings, `§2.4: deviceId "${child}" on every report of the child's deployment`).toEqual([]);
     expect(reports.every(({ report }) => report.deviceId === child), `§2.4: deviceId is the child's full id ${child}`).toBe(true);
+  });
+
+  test('STATUS-RESERVED-101 STATUS-RESERVED-SOURCE STATUS-ERROR-SOURCE-GATEWAY a deployment for a device the gateway does not know fails with reserved code 101, its source the gateway', req('STATUS-RESERVED-101', 'STATUS-RESERVED-SOURCE', 'STATUS-ERROR-SOURCE-GATEWAY'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const component = await sampleComponent(ctx, caPems, profile.vendor);
+    const client = await clientUnderTest({ kind: 'see-thru-gateway' });
+    test.skip(client.kind !== undefined && client.kind !== 'see-thru-gateway', 'the client under test is no see-thru gateway');
+    const { deploymentId, deviceId: unknown } = await giveDeployment(client, hooks, [component], 'unknown-child');
+    const gateway = unknown.split('/')[0]!;
+    const reports = await untilSettled(client, deploymentId);
+    const failed = reports.filter(({ report }) => report.status?.state === 'failed');
+    expect(failed.length, `§2.4: the gateway cannot place a deployment on ${unknown}, a device it never registered: it reports it failed`).toBeGreaterThan(0);
+    const errors = failed.flatMap(({ report }) => [report.status.error, ...(report.components ?? []).map((c) => c.error)]).filter((e) => e != null && !isNoError(e));
+    // §2.4 rule 4: the source tells a reserved code from an implementation one, so 101 counts only from the gateway.
+    expect(errors.filter((e) => e!.code === '101' && e!.source === gateway).length, `§2.4: code 101 (Unknown child device ID) with source "${gateway}"; got ${errors.map((e) => `${e!.code}@${e!.source}`).join(', ') || 'no error'}`).toBeGreaterThan(0);
+    const deploymentName = deploymentNameOf((await client.observe()).exchanges, deploymentId) ?? deploymentId;
+    const sources = failed.flatMap(({ report }) => errorSourceFindings(report, { deploymentName, gatewayId: gateway }).filter((f) => f.rule === 'reserved-code-source').map((f) => f.message));
+    expect(sources, '§2.4: a reserved code names the gateway as its source').toEqual([]);
   });
 });

@@ -223,3 +223,15 @@ test('personas: a run judges its persona\'s observers; the others are skipped wi
   assert.equal(verdictOf(deviceRun, 'default'), 'incomplete');
   assert.equal(byId(deviceRun, 'U-1').status, 'untestable');
 });
+
+test('unseen: a client duty the device persona cannot see is untestable there with its reason, never a gap; a test still judges it', () => {
+  const seen = req('C-1', 'MUST', 'client');
+  const unseen = req('C-2', 'MUST', 'client', { unseen: 'happens inside the device' });
+  const byId = (m: ReturnType<typeof buildMatrix>, id: string) => m.find((r) => r.id === id)!;
+  const deviceRun = buildMatrix([seen, unseen], [rec(['C-1'], 'pass')], 'default', false, 'seed', 'device');
+  assert.deepEqual([byId(deviceRun, 'C-2').status, byId(deviceRun, 'C-2').reason], ['untestable', 'not visible on the wire: happens inside the device']);
+  assert.equal(verdictOf(deviceRun, 'default'), 'conformant', 'an explained blind spot does not block');
+  assert.equal(verdictOf(buildMatrix([seen, unseen], [], 'default', false, 'seed', 'device'), 'default'), 'incomplete', 'the untested seen duty still does');
+  assert.equal(byId(buildMatrix([unseen], [rec(['C-2'], 'fail')], 'default', false, 'seed', 'device'), 'C-2').status, 'fail', 'a test that names it judges it');
+  assert.equal(byId(buildMatrix([unseen], [], 'default', false, 'seed', 'wfm'), 'C-2').status, 'skip', 'another persona skips it as a client duty');
+});

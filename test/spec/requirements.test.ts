@@ -1,7 +1,7 @@
 // The catalog against its source: every section, response code and lifecycle row of interfaces.md is covered.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import {
   ID_PATTERN,
   appliesTo,
@@ -185,6 +185,18 @@ test('untestable entries give a reason and errata notes are not empty', () => {
     if (r.observer === 'untestable') assert.ok(r.reason && r.reason.trim().length > 20, `${r.id}: reason`);
     if (r.errata !== undefined) assert.ok(r.errata.trim().length > 20, `${r.id}: errata`);
   }
+});
+
+test('unseen: only client duties, each with a reason, none named by a device suite test (a test would contradict it)', () => {
+  const suites = readdirSync(new URL('../../suites/device/', import.meta.url)).map((f) => readFileSync(new URL(`../../suites/device/${f}`, import.meta.url), 'utf8')).join('\n');
+  const unseen = loadRequirements().filter((r) => r.unseen !== undefined);
+  assert.ok(unseen.length >= 10, `${unseen.length} unseen entries`);
+  for (const r of unseen) {
+    assert.equal(r.observer, 'client', r.id);
+    assert.ok(r.unseen!.trim().length > 40, `${r.id}: unseen says why`);
+    assert.doesNotMatch(suites, new RegExp(`['\` ]${r.id}['\`:, ]`), `${r.id} is unseen yet a device test names it`);
+  }
+  assert.throws(() => parseRequirements('- {id: X-ONE, section: "1", level: MUST, text: t, observer: wfm, unseen: "inside the device"}'), /unseen is only for observer client/);
 });
 
 test('the known ambiguities carry errata', () => {
