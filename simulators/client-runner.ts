@@ -9,6 +9,7 @@ import type { DeviceKind, SimulatedDevice } from './device/types.ts';
 import { registryPool } from './registry-pool.ts';
 import { algorithmForKey } from './transport/signing.ts';
 import { createTransport, type UndiciTransport } from './transport/undici-transport.ts';
+import type { RequestSigner } from './transport/types.ts';
 import { resolveProfile, type Edition } from '../spec/profile.ts';
 import { identityOf } from '../spec/spiffe-id.ts';
 import { x509 } from '../spec/x509.ts';
@@ -59,8 +60,13 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
     ...(input.edition === 'miaf' && { ...(!faults.has('MIAF-CLIENT-SVID') && { clientCert: { cert: input.certPem, key: input.keyPem } }), ...(input.wfmSpiffeId && !faults.has('MIAF-CLIENT-CHECKS-SERVER-ID') && { serverSpiffeId: input.wfmSpiffeId }) }),
   });
   const privateKey = createPrivateKey(input.keyPem);
-  // Client fault SIG-KEYID: the keyid is the certificate's SHA-1.
-  const signer = { keyId: createHash(faults.has('SIG-KEYID') ? 'sha1' : 'sha256').update(der).digest('hex'), privateKey, algorithm: algorithmForKey(new X509Certificate(der).publicKey) ?? profile.signatureAlgorithm };
+  // Client faults SIG-KEYID (the keyid is the certificate's SHA-1), SIG-CONTENT-DIGEST (bodies go without Content-Digest)
+  // and SIG-COVERED-COMPONENTS (the signature leaves @target-uri uncovered).
+  const omit: RequestSigner['omit'] = faults.has('SIG-CONTENT-DIGEST') ? 'content-digest' : faults.has('SIG-COVERED-COMPONENTS') ? 'target-uri' : undefined;
+  const signer: RequestSigner = {
+    keyId: createHash(faults.has('SIG-KEYID') ? 'sha1' : 'sha256').update(der).digest('hex'), privateKey, algorithm: algorithmForKey(new X509Certificate(der).publicKey) ?? profile.signatureAlgorithm,
+    ...(omit && { omit }),
+  };
   const clientId = spiffe?.role === 'client' ? spiffe.clientId : undefined;
   // Client faults SIG-DEVICE-API-SIGNED (onboarding signed, so the client gets in; nothing after it) and ONB-SIGNED
   // (the onboarding unsigned; what follows stays signed).

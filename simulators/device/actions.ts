@@ -64,11 +64,15 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       // Client fault CAP-FIRST-EXCHANGE: the desired state is polled before the first capabilities.
       if (ctx.env.clientFaults?.has('CAP-FIRST-EXCHANGE') && action.index === 0 && ctx.state.capsSent < 0) await api.getDesiredState(ctx.state.clientId);
       // Client faults CAP-DEVICEID-GRAMMAR (a space in the path id) and API-JSON-REQUESTS (the document as YAML).
-      const pathId = ctx.env.clientFaults?.has('CAP-DEVICEID-GRAMMAR') ? `${deviceId} x` : deviceId;
+      // GW-SEETHRU-PATH-HIERARCHY: a device behind the gateway is PUT under <gateway>/devices/..., a level never registered.
+      const pathId = ctx.env.clientFaults?.has('CAP-DEVICEID-GRAMMAR') ? `${deviceId} x`
+        : action.index > 0 && ctx.env.clientFaults?.has('GW-SEETHRU-PATH-HIERARCHY') ? deviceId.replace('/', '/devices/') : deviceId;
       const doc = ctx.documentAt(action.index, action.revision);
       const put = answer(ctx, 'capabilities.put', await api.putCapabilities(pathId, ctx.env.clientFaults?.has('API-JSON-REQUESTS') ? stringifyYaml(doc) : doc));
       // Client fault GW-OPAQUE-CHILDREN-HIDDEN: an opaque gateway shows one of its children to the WFM too.
       const child = ctx.desc.kind === 'opaque-gateway' && action.index === 0 && ctx.env.clientFaults?.has('GW-OPAQUE-CHILDREN-HIDDEN') ? ctx.desc.children?.[0] : undefined;
+      // Client fault GW-OPAQUE-ONE-DOCUMENT: an opaque gateway also registers its document under an alias.
+      if (ctx.desc.kind === 'opaque-gateway' && action.index === 0 && ctx.env.clientFaults?.has('GW-OPAQUE-ONE-DOCUMENT')) await api.putCapabilities(`${deviceId}-hub`, { ...doc, properties: { ...doc.properties, id: `${deviceId}-hub` } });
       if (child) await api.putCapabilities(`${deviceId}/${child.id.split('/').at(-1)}`, { ...child.capabilities, properties: { ...child.capabilities.properties, id: `${deviceId}/${child.id.split('/').at(-1)}` } });
       return put;
     }

@@ -136,6 +136,14 @@ async function judgeArchive(blob: Uint8Array, faults?: ActiveClientFaults, compo
   if (faults?.has('COMPOSE-TOP-DIR-NOT-FOR-DISCOVERY') && !entries.some((e) => e.name.replace(/^\.\//, '') === `${componentName}/compose.yaml`)) {
     throw new Refusal('COMPOSE_FILE_NOT_FOUND', `no ${componentName}/compose.yaml in the archive`);
   }
+  // Client faults COMPOSE-DISCOVERY (compose.yaml looked for at the archive's root, never in its top-level directory)
+  // and COMPOSE-SUBDIRS-ALLOWED (a directory below the top-level one is taken for a second project).
+  if (faults?.has('COMPOSE-DISCOVERY') && !entries.some((e) => e.name.replace(/^\.\//, '') === 'compose.yaml')) {
+    throw new Refusal('COMPOSE_FILE_NOT_FOUND', 'no compose.yaml at the root of the archive');
+  }
+  if (faults?.has('COMPOSE-SUBDIRS-ALLOWED') && entries.some((e) => e.name.replace(/^\.\//, '').replace(/\/$/, '').split('/').length > 2)) {
+    throw new Refusal('ARCHIVE_INVALID', 'the archive nests directories below its top-level one');
+  }
   if (findings.length > 0) {
     const first = findings[0]!;
     const more = findings.length > 1 ? ` (+${findings.length - 1} more)` : '';

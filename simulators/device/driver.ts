@@ -126,6 +126,16 @@ class Device implements SeeThruGateway, ActionContext {
     }
     // Client faults of the document (simulators/faults/): each bends the client's own document one way.
     if (index === 0) for (const [id, f] of Object.entries(DOCUMENT_FAULTS)) if (this.env.clientFaults?.has(id)) return f.bend(sent);
+    // Client faults GW-NONHOSTING-IDENTITY-ONLY (the gateway's own document: identity plus memory and storage, no
+    // more) and GW-SEETHRU-SAME-SCHEMA (a device behind it sends its properties under another key).
+    if (index === 0 && this.desc.kind === 'see-thru-gateway' && this.env.clientFaults?.has('GW-NONHOSTING-IDENTITY-ONLY')) {
+      const { cpus: _c, supportedRuntimes: _r, supportedDeploymentTypes: _t, ...properties } = sent.properties;
+      return { ...sent, properties: { memory: '4 Gi', storage: '32 Gi', ...properties } };
+    }
+    if (index > 0 && this.env.clientFaults?.has('GW-SEETHRU-SAME-SCHEMA')) {
+      const { properties, ...rest } = sent;
+      return { ...rest, device: properties } as never;
+    }
     // Client fault PROPS-ID-HIERARCHY: a device behind the gateway names itself by its last id segment.
     if (index > 0 && this.env.clientFaults?.has('PROPS-ID-HIERARCHY')) return { ...sent, properties: { ...sent.properties, id: sent.properties.id.split('/').at(-1)! } };
     // Client fault PROPS-MEMORY-FORMAT: memory in decimal gigabytes, a unit §2.1.1 does not have.

@@ -22,6 +22,8 @@ export interface SignRequestInput {
   algorithm?: SignatureAlgorithm;
   /** Seconds since the epoch; default now. */
   created?: number;
+  /** A departure from P3 (the kit's faulty client only): no Content-Digest for the body, or @target-uri not covered. */
+  omit?: 'content-digest' | 'target-uri';
 }
 
 /** The headers to add to the request: `content-digest` (when a body is sent), `signature-input`, `signature`. */
@@ -31,8 +33,8 @@ export async function signRequest(input: SignRequestInput): Promise<Record<strin
   delete headers['signature'];
   delete headers['signature-input'];
   const added: Record<string, string> = {};
-  const fields = ['@method', '@target-uri'];
-  if (input.body !== undefined) {
+  const fields = input.omit === 'target-uri' ? ['@method'] : ['@method', '@target-uri'];
+  if (input.body !== undefined && input.omit !== 'content-digest') {
     added['content-digest'] = contentDigest(input.body);
     headers['content-digest'] = added['content-digest'];
     fields.push('content-digest');

@@ -46,6 +46,8 @@ export interface RequestSigner {
   algorithm: SignatureAlgorithm;
   /** Seconds added to the signature's `created`: a device whose clock is off (fault knob clockSkewSeconds). */
   clockSkewSeconds?: number;
+  /** A signature that departs from P3 one way (the kit's faulty client): `content-digest` (none sent), `target-uri` (not covered). */
+  omit?: 'content-digest' | 'target-uri';
 }
 
 export interface RequestOptions {

@@ -229,7 +229,7 @@ function prepare(opts: RequestOptions, testId: string | undefined): { headers: R
 
 async function sign(signer: NonNullable<RequestOptions['signer']>, method: string, url: string, headers: Record<string, string>, body: Uint8Array | undefined) {
   const created = signer.clockSkewSeconds ? { created: Math.floor(Date.now() / 1000 + signer.clockSkewSeconds) } : {};
-  return signRequest({ method, url, headers, ...(body !== undefined ? { body } : {}), privateKey: signer.privateKey, keyId: signer.keyId, algorithm: signer.algorithm, ...created });
+  return signRequest({ method, url, headers, ...(body !== undefined ? { body } : {}), privateKey: signer.privateKey, keyId: signer.keyId, algorithm: signer.algorithm, ...created, ...(signer.omit && { omit: signer.omit }) });
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
