@@ -5,7 +5,7 @@ import { relative } from 'node:path';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { failureOf, isKitError, stripAnsi } from './failure.ts';
 import { EVIDENCE_ATTACHMENT, parseEvidence } from './evidence.ts';
-import type { TestRecord, TestStatus } from './matrix.ts';
+import { HELD_ANNOTATION, type TestRecord, type TestStatus } from './matrix.ts';
 
 export interface CollectOptions {
   /** Folder file paths are shown relative to (the project root). */
@@ -48,10 +48,14 @@ export function recordOf(test: CaseLike, opts: CollectOptions, problems: string[
     default: {
       const text = result.errors.map((e) => e.message ?? e.value ?? '').filter(Boolean).join('\n\n') || `test ${result.status}`;
       const evidence = evidenceOf(result, title, problems);
+      const kitError = isKitError(text);
+      // expectEach: the ids whose own check held before the test failed on another.
+      const held = kitError ? [] : requirementIds.filter((id) => annotations.some((a) => a.type === HELD_ANNOTATION && a.description === id));
       return {
-        ...at(isKitError(text) ? 'error' : 'fail'),
-        error: failureOf(text, requirementIds[0], opts.runSeed, opts.allIds),
+        ...at(kitError ? 'error' : 'fail'),
+        error: failureOf(text, requirementIds.find((id) => !held.includes(id)) ?? requirementIds[0], opts.runSeed, opts.allIds),
         ...(evidence.length > 0 && { evidence }),
+        ...(held.length > 0 && { held }),
       };
     }
   }

@@ -34,9 +34,17 @@ export interface TestEntry {
 }
 
 /** A test with the requirement ids it checks and the exchanges it attached. */
+/** The annotation expectEach (fixtures/expect-each.ts) writes for each requirement whose own check held. */
+export const HELD_ANNOTATION = 'req-held';
+
 export interface TestRecord extends TestEntry {
   requirementIds: string[];
   evidence?: Exchange[];
+  /**
+   * Of a failed test judging several requirements (expectEach): the ids whose own check held. Each passes by this
+   * test, so a client that breaks one rule fails exactly that requirement.
+   */
+  held?: string[];
 }
 
 export interface RequirementResult {
@@ -150,7 +158,7 @@ export function buildMatrix(
   for (const r of records) for (const id of unique(r.requirementIds)) byId.set(id, [...(byId.get(id) ?? []), r]);
   const ordered = catalog.map((req, index) => ({ req, index })).sort((a, b) => compareSections(a.req.section, b.req.section) || a.index - b.index);
   return ordered.map(({ req }) => {
-    const tests = byId.get(req.id) ?? [];
+    const tests = (byId.get(req.id) ?? []).map((t) => (t.held?.includes(req.id) ? heldBy(t) : t));
     const inEdition = appliesTo(req, edition);
     const ours = req.observer === 'untestable' || judged.includes(req.observer);
     const status = inEdition && ours ? requirementStatus(req, tests.map((t) => t.status), strictness) : 'skip';
@@ -174,8 +182,14 @@ export function buildMatrix(
 }
 
 function entryOf(r: TestRecord): TestEntry {
-  const { requirementIds: _ids, evidence: _evidence, ...entry } = r;
+  const { requirementIds: _ids, evidence: _evidence, held: _held, ...entry } = r;
   return entry;
+}
+
+/** A failed test seen from a requirement whose own check in it held: a pass, without the other checks' failure. */
+function heldBy(r: TestRecord): TestRecord {
+  const { error: _error, evidence: _evidence, ...rest } = r;
+  return { ...rest, status: 'pass' };
 }
 
 function emptyCounts(): Counts {

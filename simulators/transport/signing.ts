@@ -34,10 +34,12 @@ export async function signRequest(input: SignRequestInput): Promise<Record<strin
   delete headers['signature-input'];
   const added: Record<string, string> = {};
   const fields = input.omit === 'target-uri' ? ['@method'] : ['@method', '@target-uri'];
-  if (input.body !== undefined && input.omit !== 'content-digest') {
-    added['content-digest'] = contentDigest(input.body);
-    headers['content-digest'] = added['content-digest'];
-    fields.push('content-digest');
+  if (input.body !== undefined) {
+    if (input.omit !== 'content-digest') {
+      added['content-digest'] = contentDigest(input.body);
+      headers['content-digest'] = added['content-digest'];
+      fields.push('content-digest');
+    }
     // P3 covers content-type with the body; a body sent without one cannot cover it.
     if (headers['content-type'] !== undefined) fields.push('content-type');
   }

@@ -3,6 +3,7 @@
 // a client that ever reports one of the hostile ones installed has extracted it.
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
+import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
 import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES, benignEntries } from '../../fixtures/archives/build.ts';
 import { deploymentNameOf, firstManifestVersion, giveDeployment, publishArchive, untilSettled } from '../../fixtures/device-deployments.ts';
 import { startTamperingRegistry } from '../../fixtures/tampering-registry.ts';
@@ -58,10 +59,13 @@ test.describe('§2.7 compose archives the client is given', () => {
     expect(deploymentName, 'setup: the client fetched the deployment YAML (metadata.name)').toBeTruthy();
     const failed = reports.filter((r) => r.report.status.state === 'failed');
     expect(failed.length, 'setup: the refusal is reported failed').toBeGreaterThan(0);
-    const findings = failed.flatMap(({ report }) => [...errorShapeFindings(report), ...errorSourceFindings(report, { deploymentName: deploymentName! })].map((f) => `${f.path ?? ''}: ${f.message}`));
     const errors = failed.flatMap(({ report }) => [report.status.error, ...report.components.map((c) => c.error)]).filter((e) => e != null && !isNoError(e));
     expect(errors.length, '§2.4: a failure carries an Error').toBeGreaterThan(0);
-    expect(findings, '§2.4: code, source, message; sources per rules 2 and 3').toEqual([]);
+    const findings = failed.flatMap(({ report }): TaggedFinding[] => [
+      ...errorShapeFindings(report).map((f) => ({ id: 'STATUS-ERROR-FIELDS', message: `${f.path ?? ''}: ${f.message}` })),
+      ...errorSourceFindings(report, { deploymentName: deploymentName! }).map((f) => ({ id: f.path?.startsWith('/status/') ? 'STATUS-ERROR-SOURCE-DEPLOYMENT' : 'STATUS-ERROR-SOURCE-COMPONENT', message: `${f.path ?? ''}: ${f.message}` })),
+    ]);
+    expectEach(findings, '§2.4: code, source, message; sources per rules 2 and 3');
   });
 
   test('AMV-INDEPENDENT-OF-OUTCOME a deployment the client refuses (failed) is still reported with the version of the manifest it holds', req('AMV-INDEPENDENT-OF-OUTCOME'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {

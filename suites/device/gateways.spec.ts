@@ -2,9 +2,10 @@
 // a hierarchical id, one PUT per device. Judged only when the client presents a see-thru gateway.
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
+import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
 import { capabilitiesDeviceId, isCapabilitiesDelete, isCapabilitiesPut, jsonBody, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
 import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
-import { classifyDocument, semanticFindings } from '../../spec/rules/capabilities.ts';
+import { HOSTING_FIELDS, classifyDocument, semanticFindings } from '../../spec/rules/capabilities.ts';
 import { validate } from '../../spec/schemas/index.ts';
 import type { DeviceCapabilities } from '../../spec/types.ts';
 
@@ -35,20 +36,30 @@ async function gatewayRun(clientUnderTest: (o: { kind: 'see-thru-gateway' }) => 
 }
 
 test.describe('§2.2 see-thru gateways', () => {
-  test('GW-SEETHRU-SAME-SCHEMA GW-HOSTING-FULL-DOCUMENT GW-NONHOSTING-IDENTITY-ONLY every document is a DeviceCapabilities; a gateway\'s own is identity-only or a full hosting document', req('GW-SEETHRU-SAME-SCHEMA', 'GW-HOSTING-FULL-DOCUMENT', 'GW-NONHOSTING-IDENTITY-ONLY'), async ({ clientUnderTest }) => {
-    const { puts, gateway } = await gatewayRun(clientUnderTest);
+  /**
+   * The documents of a see-thru gateway, each problem tagged with the one requirement it breaks: a document that is no
+   * DeviceCapabilities breaks the schema rule; a gateway's own document with some hosting fields but not all breaks the
+   * hosting rule when it says it hosts (runtimes or deployment types), else the identity-only one.
+   */
+  function gatewayDocumentFindings({ puts, gateway }: GatewayRun): TaggedFinding[] {
     const ids = puts.map(deviceIdOf);
-    const problems: string[] = [];
-    for (const x of puts) {
+    return puts.flatMap((x) => {
       const doc = jsonBody(x);
       const checked = validate('DeviceCapabilities', doc);
-      if (!checked.ok) { problems.push(`${deviceIdOf(x)}: not a DeviceCapabilities: ${checked.errors.map((e) => `${e.path} ${e.message}`).join(', ')}`); continue; }
+      if (!checked.ok) return [{ id: 'GW-SEETHRU-SAME-SCHEMA', message: `${deviceIdOf(x)}: not a DeviceCapabilities: ${checked.errors.map((e) => `${e.path} ${e.message}`).join(', ')}` }];
       const isGateway = deviceIdOf(x) === gateway || ids.some((id) => id.startsWith(`${deviceIdOf(x)}/`));
-      const kind = classifyDocument((doc as DeviceCapabilities).properties);
-      if (isGateway && kind === 'partial') problems.push(`${deviceIdOf(x)}: a gateway document with some hosting fields but not all (identity only, or the full hosting set)`);
-      if (isGateway && kind === 'hosting') problems.push(...semanticFindings(doc as DeviceCapabilities).filter((f) => f.rule === 'runtimes-required' || f.rule === 'deployment-types-required').map((f) => `${deviceIdOf(x)}: ${f.message}`));
-    }
-    expect(problems, '§2.2: one schema for gateway and children; a gateway is identity-only or fully hosting').toEqual([]);
+      const props = (doc as DeviceCapabilities).properties;
+      const kind = classifyDocument(props);
+      if (!isGateway || kind === 'identity-only') return [];
+      const saysHosting = props.supportedRuntimes !== undefined || props.supportedDeploymentTypes !== undefined;
+      if (kind === 'partial' && !saysHosting) return [{ id: 'GW-NONHOSTING-IDENTITY-ONLY', message: `${deviceIdOf(x)}: a gateway that says no runtime or deployment type sends hosting fields (${HOSTING_FIELDS.filter((f) => props[f] !== undefined).join(', ')}); identity only` }];
+      if (kind === 'partial') return [{ id: 'GW-HOSTING-FULL-DOCUMENT', message: `${deviceIdOf(x)}: a hosting gateway without ${HOSTING_FIELDS.filter((f) => props[f] === undefined).join(', ')}; every hosting field` }];
+      return semanticFindings(doc as DeviceCapabilities).filter((f) => f.rule === 'runtimes-required' || f.rule === 'deployment-types-required').map((f) => ({ id: 'GW-HOSTING-FULL-DOCUMENT', message: `${deviceIdOf(x)}: ${f.message}` }));
+    });
+  }
+
+  test('GW-SEETHRU-SAME-SCHEMA GW-HOSTING-FULL-DOCUMENT GW-NONHOSTING-IDENTITY-ONLY every document is a DeviceCapabilities; a gateway\'s own is identity-only or a full hosting document', req('GW-SEETHRU-SAME-SCHEMA', 'GW-HOSTING-FULL-DOCUMENT', 'GW-NONHOSTING-IDENTITY-ONLY'), async ({ clientUnderTest }) => {
+    expectEach(gatewayDocumentFindings(await gatewayRun(clientUnderTest)), '§2.2: one schema for gateway and children; a gateway is identity-only or fully hosting');
   });
 
   test('GW-ORDER-GATEWAY-FIRST GW-SEETHRU-PATH-HIERARCHY the gateway registers itself before any device behind it, and each of those under <gateway>/<child>', req('GW-ORDER-GATEWAY-FIRST', 'GW-SEETHRU-PATH-HIERARCHY'), async ({ clientUnderTest }) => {
@@ -59,9 +70,12 @@ test.describe('§2.2 see-thru gateways', () => {
     expect(children.length, `§2.2: a see-thru gateway registers the devices behind it (registered: ${ids.join(', ')})`).toBeGreaterThan(0);
     const firstOwn = ids.indexOf(gateway);
     const firstChild = ids.findIndex((id) => id.startsWith(`${gateway}/`));
-    expect(firstOwn, `§2.2: the gateway ${gateway} registers itself (order: ${ids.join(', ')})`).toBeGreaterThanOrEqual(0);
-    expect(firstOwn, `§2.2: before any device behind it (order: ${ids.join(', ')})`).toBeLessThan(firstChild);
-    for (const id of children) expect(id.split('/').slice(0, -1).every((_, i, a) => ids.includes(a.slice(0, i + 1).join('/'))), `§2.2: ${id} sits under registered gateways`).toBe(true);
+    const findings: TaggedFinding[] = [
+      ...(firstOwn < 0 ? [{ id: 'GW-ORDER-GATEWAY-FIRST', message: `the gateway ${gateway} never registers itself (order: ${ids.join(', ')})` }]
+        : firstChild >= 0 && firstChild < firstOwn ? [{ id: 'GW-ORDER-GATEWAY-FIRST', message: `${ids[firstChild]} is registered before its gateway (order: ${ids.join(', ')})` }] : []),
+      ...children.filter((id) => !id.split('/').slice(0, -1).every((_, i, a) => ids.includes(a.slice(0, i + 1).join('/')))).map((id) => ({ id: 'GW-SEETHRU-PATH-HIERARCHY', message: `${id} sits under a level that was never registered` })),
+    ];
+    expectEach(findings, '§2.2: the gateway first, each device under registered gateways');
   });
 
   test('GW-SEETHRU-ONE-PUT-PER-DEVICE PROPS-ID-HIERARCHY one capabilities document per device, for the device its path names: properties.id is its full <gateway>/.../<device> id', req('GW-SEETHRU-ONE-PUT-PER-DEVICE', 'PROPS-ID-HIERARCHY'), async ({ clientUnderTest }) => {
@@ -83,8 +97,10 @@ test.describe('§2.2 see-thru gateways', () => {
       const d = xs.filter(isCapabilitiesDelete);
       return d.length ? d : undefined;
     });
-    expect(deletes.map(deviceIdOf), `§2.2: the departed device is DELETEd by its own full deviceId ${leaf}`).toEqual([leaf]);
-    expect(deletes.filter((x) => (x.body ?? '') !== '').map((x) => `DELETE ${deviceIdOf(x)} with a ${x.body!.length}-byte body`), '§4.2: a DELETE carries no body').toEqual([]);
+    expectEach([
+      ...deletes.filter((x) => deviceIdOf(x) !== leaf).map((x) => ({ id: 'GW-SEETHRU-DELETE-CHILD', message: `DELETE ${deviceIdOf(x)}: the departed device is ${leaf}, its full deviceId` })),
+      ...deletes.filter((x) => (x.body ?? '') !== '').map((x) => ({ id: 'CAP-DELETE-NO-BODY', message: `DELETE ${deviceIdOf(x)} with a ${x.body!.length}-byte body` })),
+    ], '§2.2, §4.2: the departed device DELETEd by its full deviceId, with no body');
   });
 });
 
@@ -94,7 +110,10 @@ test.describe('§2.2 opaque gateways', () => {
     test.skip(client.kind !== 'opaque-gateway', 'the client under test did not say it is an opaque gateway (startClient answered no kind opaque-gateway)');
     const puts = await client.waitFor('its capabilities and two polls of the desired state', (xs) => (xs.filter((x) => x.method === 'GET' && pathOf(x).endsWith('/deployments')).length >= 2 ? capabilitiesPuts(xs) : undefined));
     const ids = [...new Set(puts.map(deviceIdOf))];
-    expect(ids.length, `§2.2: one device, one document (deviceIds: ${ids.join(', ')})`).toBe(1);
-    expect(ids.filter((id) => id.includes('/')), '§2.2: no child is visible to the WFM').toEqual([]);
+    const own = ids.filter((id) => !id.includes('/'));
+    expectEach([
+      ...(own.length === 1 ? [] : [{ id: 'GW-OPAQUE-ONE-DOCUMENT', message: `one device, one document; it registered ${own.join(', ')}` }]),
+      ...ids.filter((id) => id.includes('/')).map((id) => ({ id: 'GW-OPAQUE-CHILDREN-HIDDEN', message: `the child ${id} is visible to the WFM` })),
+    ], '§2.2: one device in one document, no child visible');
   });
 });

@@ -11,6 +11,7 @@ import { componentsFindings, deviceIdFindings, errorSourceFindings, isNoError } 
 import { judgeOverallState } from '../../spec/rules/status-precedence.ts';
 import { DEPLOYMENT_STATES, type DeploymentState } from '../../spec/types.ts';
 import { warnUnlessStrict } from '../../fixtures/errata.ts';
+import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
 
 const COMPONENTS = ['web', 'worker'];
 let sample: ReturnType<typeof publishSample> | undefined;
@@ -46,10 +47,12 @@ test.describe('§2.4 the status reports of a deployment', () => {
 
   test('STATUS-DEPLOYMENTID-REQUIRED STATUS-PATH-DEPLOYMENTID STATUS-STATUS-REQUIRED every report carries deploymentId (the one of its path) and status', req('STATUS-DEPLOYMENTID-REQUIRED', 'STATUS-PATH-DEPLOYMENTID', 'STATUS-STATUS-REQUIRED'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     const given = await deploy(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
-    for (const { report, exchange } of given.reports) {
-      expect(report?.deploymentId, `§2.4: deploymentId, and the path's (${pathOf(exchange)})`).toBe(given.deploymentId);
-      expect(report?.status, '§2.4: status is present').toBeTruthy();
-    }
+    const findings = given.reports.flatMap(({ report, exchange }): TaggedFinding[] => [
+      ...(report?.deploymentId === undefined ? [{ id: 'STATUS-DEPLOYMENTID-REQUIRED', message: `POST ${pathOf(exchange)}: no deploymentId` }]
+        : report.deploymentId !== given.deploymentId ? [{ id: 'STATUS-PATH-DEPLOYMENTID', message: `POST ${pathOf(exchange)}: deploymentId ${JSON.stringify(report.deploymentId)} is not the path's ${given.deploymentId}` }] : []),
+      ...(report?.status ? [] : [{ id: 'STATUS-STATUS-REQUIRED', message: `POST ${pathOf(exchange)}: no status` }]),
+    ]);
+    expectEach(findings, '§2.4: deploymentId (the path\'s) and status on every report');
   });
 
   test('STATUS-COMPONENTS-ONE-PER STATUS-COMPONENT-NAME components holds exactly one entry per component of the deployment, by its name', req('STATUS-COMPONENTS-ONE-PER', 'STATUS-COMPONENT-NAME'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
@@ -60,8 +63,12 @@ test.describe('§2.4 the status reports of a deployment', () => {
 
   test('STATUS-STATE-VALUES STATUS-COMPONENT-STATE-VALUES every state is one of pending, installing, installed, removing, removed, failed', req('STATUS-STATE-VALUES', 'STATUS-COMPONENT-STATE-VALUES'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     const given = await deploy(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
-    const states = given.reports.flatMap(({ report }) => [(report.status as { state?: unknown })?.state, ...(report.components ?? []).map((c) => c.state)]);
-    expect(states.filter((s) => !(DEPLOYMENT_STATES as readonly unknown[]).includes(s)), '§2.4: the six states').toEqual([]);
+    const known = (s: unknown) => (DEPLOYMENT_STATES as readonly unknown[]).includes(s);
+    const findings = given.reports.flatMap(({ report }): TaggedFinding[] => [
+      ...(known((report.status as { state?: unknown })?.state) ? [] : [{ id: 'STATUS-STATE-VALUES', message: `status.state ${JSON.stringify((report.status as { state?: unknown })?.state)}` }]),
+      ...(report.components ?? []).filter((c) => !known(c.state)).map((c) => ({ id: 'STATUS-COMPONENT-STATE-VALUES', message: `component ${c.name}: state ${JSON.stringify(c.state)}` })),
+    ]);
+    expectEach(findings, '§2.4: the six states');
   });
 
   test('STATUS-PRECEDENCE STATUS-LIFE-EACH-REPORT every report\'s status.state is the most severe of its component states (P7; a case the list leaves open never fails)', req('STATUS-PRECEDENCE', 'STATUS-LIFE-EACH-REPORT'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
@@ -73,9 +80,12 @@ test.describe('§2.4 the status reports of a deployment', () => {
 
   test('AMV-PRESENT AMV-NO-RESERVED-VALUE AMV-FIRST-INSTALL every report carries adoptedManifestVersion, never 0, the version of the first manifest that carried the deployment', req('AMV-PRESENT', 'AMV-NO-RESERVED-VALUE', 'AMV-FIRST-INSTALL'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     const given = await deploy(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
-    const versions = given.reports.map(({ report }) => report.adoptedManifestVersion);
-    expect(versions.filter((v) => !(typeof v === 'number' && v >= 1)), '§2.4.1: no reserved "none before" value (0); manifest versions start at 1').toEqual([]);
-    expect(versions, `§2.4.1: each report of this first install adopts manifest ${given.version}`).toEqual(versions.map(() => given.version));
+    const findings = given.reports.map(({ report }) => report.adoptedManifestVersion).flatMap((v): TaggedFinding[] => {
+      if (v === undefined || v === null) return [{ id: 'AMV-PRESENT', message: 'a report without adoptedManifestVersion' }];
+      if (!(typeof v === 'number' && v >= 1)) return [{ id: 'AMV-NO-RESERVED-VALUE', message: `adoptedManifestVersion ${JSON.stringify(v)}: no reserved "none before" value; manifest versions start at 1` }];
+      return v === given.version ? [] : [{ id: 'AMV-FIRST-INSTALL', message: `adoptedManifestVersion ${v}, not ${given.version}, the manifest that first carried the deployment` }];
+    });
+    expectEach(findings, '§2.4.1: every report of a first install adopts the manifest that carried it');
   });
 });
 
@@ -101,10 +111,12 @@ test.describe('§2.4 reports on behalf of a device behind a see-thru gateway', (
     const failed = reports.filter(({ report }) => report.status?.state === 'failed');
     expect(failed.length, `§2.4: the gateway cannot place a deployment on ${unknown}, a device it never registered: it reports it failed`).toBeGreaterThan(0);
     const errors = failed.flatMap(({ report }) => [report.status.error, ...(report.components ?? []).map((c) => c.error)]).filter((e) => e != null && !isNoError(e));
-    // §2.4 rule 4: the source tells a reserved code from an implementation one, so 101 counts only from the gateway.
-    expect(errors.filter((e) => e!.code === '101' && e!.source === gateway).length, `§2.4: code 101 (Unknown child device ID) with source "${gateway}"; got ${errors.map((e) => `${e!.code}@${e!.source}`).join(', ') || 'no error'}`).toBeGreaterThan(0);
     const deploymentName = deploymentNameOf((await client.observe()).exchanges, deploymentId) ?? deploymentId;
-    const sources = failed.flatMap(({ report }) => errorSourceFindings(report, { deploymentName, gatewayId: gateway }).filter((f) => f.rule === 'reserved-code-source').map((f) => f.message));
-    expect(sources, '§2.4: a reserved code names the gateway as its source').toEqual([]);
+    const sources = failed.flatMap(({ report }) => errorSourceFindings(report, { deploymentName, gatewayId: gateway }).filter((f) => f.rule === 'reserved-code-source'));
+    expectEach([
+      ...(errors.some((e) => e!.code === '101') ? [] : [{ id: 'STATUS-RESERVED-101', message: `no error with code 101 (Unknown child device ID); got ${errors.map((e) => `${e!.code}@${e!.source}`).join(', ') || 'no error'}` }]),
+      // §2.4 rule 4: a reserved code is the gateway's, so its source is the gateway (the reserved-source and gateway-source rules agree here).
+      ...sources.flatMap((f) => ['STATUS-RESERVED-SOURCE', 'STATUS-ERROR-SOURCE-GATEWAY'].map((id) => ({ id, message: `${f.path ?? ''}: ${f.message}` }))),
+    ], `§2.4: code 101 with source "${gateway}"`);
   });
 });

@@ -111,3 +111,11 @@ test('parseEvidence caps the count and the body size, and keeps fields as text',
   assert.deepEqual(odd.requestHeaders, { n: '5' });
   assert.equal(odd.status, undefined, 'a status that is not a number is dropped, not trusted');
 });
+
+test('expectEach: a failed test keeps the ids whose own check held, and replays the one that failed', () => {
+  const failed = result({ status: 'failed', errors: [{ message: 'Error: CAP-PUT-200: a finding' }], annotations: [{ type: 'req-held', description: 'CAP-PUT-201' }] });
+  const r = recordOf(testCase([failed], { annotations: [{ type: 'req', description: 'CAP-PUT-201' }, { type: 'req', description: 'CAP-PUT-200' }] }), opts);
+  assert.deepEqual([r.status, r.held], ['fail', ['CAP-PUT-201']]);
+  assert.equal(r.error?.replay, "npx wfmck run --seed 7 --grep 'CAP-PUT-200'");
+  assert.equal(recordOf(testCase([result({ annotations: [{ type: 'req-held', description: 'CAP-PUT-201' }] })]), opts).held, undefined, 'a pass needs no held ids');
+});

@@ -224,6 +224,16 @@ test('personas: a run judges its persona\'s observers; the others are skipped wi
   assert.equal(byId(deviceRun, 'U-1').status, 'untestable');
 });
 
+test('held: a failed test passes the requirements whose own check held in it (expectEach), and fails only the others', () => {
+  const catalog = [req('H-1', 'MUST', 'client'), req('H-2', 'MUST', 'client')];
+  const failed = rec(['H-1', 'H-2'], 'fail', { held: ['H-1'], error: { message: 'H-2: a finding' } as TestRecord['error'] });
+  const m = buildMatrix(catalog, [failed], 'default', false, 'seed', 'device');
+  assert.deepEqual(m.map((r) => [r.id, r.status]), [['H-1', 'pass'], ['H-2', 'fail']]);
+  assert.equal(m[0]!.tests[0]!.status, 'pass');
+  assert.equal(m[0]!.tests[0]!.error, undefined, 'the other check\'s failure is not shown under the one that held');
+  assert.equal(m[1]!.tests[0]!.error?.message, 'H-2: a finding');
+});
+
 test('unseen: a client duty the device persona cannot see is untestable there with its reason, never a gap; a test still judges it', () => {
   const seen = req('C-1', 'MUST', 'client');
   const unseen = req('C-2', 'MUST', 'client', { unseen: 'happens inside the device' });
