@@ -14,6 +14,7 @@ import { resolveProfile, type Edition } from '../spec/profile.ts';
 import { identityOf } from '../spec/spiffe-id.ts';
 import { x509 } from '../spec/x509.ts';
 import { activeClientFaults } from './faults/client-faults.ts';
+import { startBundleClient } from './client-bundle.ts';
 
 /** What startClient gets (P5-style hook input of the device persona); the kit minted the credentials for this run. */
 export interface StartClientInput {
@@ -32,6 +33,12 @@ export interface StartClientInput {
   kind?: DeviceKind;
   /** Seed of the simulated device's data. */
   seed?: number;
+  /** §4.5: the discovery document's URL, from operator configuration (the client fetches its trust bundle from it). */
+  discoveryUrl?: string;
+  /** §4.5: the trust bundle URI from operator configuration, used without a discovery document. */
+  trustBundleUri?: string;
+  /** §4.6 rule 4: the operator-configured refresh interval of the trust bundle, in seconds. */
+  bundleRefreshSeconds?: number;
   /** The kit's own simulator only: client faults (simulators/faults/) that break one rule each. */
   faults?: string[];
 }
@@ -52,7 +59,8 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
   const faults = activeClientFaults(input.faults ?? []);
   const leaf = new x509.X509Certificate(input.certPem);
   const der = Buffer.from(leaf.rawData);
-  const spiffe = input.edition === 'miaf' ? identityOf(leaf.getExtension(x509.SubjectAlternativeNameExtension)?.names.items.find((n) => n.type === 'url')?.value ?? '') : undefined;
+  const spiffeUri = input.edition === 'miaf' ? leaf.getExtension(x509.SubjectAlternativeNameExtension)?.names.items.find((n) => n.type === 'url')?.value : undefined;
+  const spiffe = spiffeUri === undefined ? undefined : identityOf(spiffeUri);
   const transport: UndiciTransport = createTransport({
     baseUrl: input.wfm, ca: input.caPem, connections: 1,
     // Client fault MIAF-CLIENT-CHECKS-SERVER-ID: the server's SPIFFE ID is never compared.
@@ -85,12 +93,19 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
     turn = next.catch(() => undefined);
     return next;
   };
+  const trust = startBundleClient(
+    { ...(input.discoveryUrl && { discoveryUrl: input.discoveryUrl }), ...(input.trustBundleUri && { trustBundleUri: input.trustBundleUri }), ...(input.bundleRefreshSeconds && { refreshSeconds: input.bundleRefreshSeconds }) },
+    input.caPem, faults, spiffeUri,
+  );
   const stopping = new AbortController();
   const loop = (async () => {
     try {
+      // §4.6: the trust bundle first, then on its own cadence between ticks.
+      if (trust) await serially(() => trust.client.refresh());
       await serially(() => device.start());
       while (!stopping.signal.aborted) {
         await delay(TICK_MS, undefined, { signal: stopping.signal }).catch(() => undefined);
+        if (trust && !stopping.signal.aborted) await serially(() => trust.client.refreshIfDue());
         if (!stopping.signal.aborted) await serially(() => device.tick());
       }
     } catch (err) {
@@ -109,6 +124,7 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
       await loop;
       await transport.close();
       await registries.close();
+      await trust?.close();
     },
   };
 }

@@ -83,7 +83,7 @@ export async function createAnchorSet(opts: AnchorSetOptions): Promise<AnchorSet
 }
 
 /** An x509-svid entry: the CA's EC public key with its certificate, so x/y and x5c describe one key. */
-async function x509SvidJwk(ca: Issued): Promise<BundleJwk> {
+export async function x509SvidJwk(ca: Issued): Promise<BundleJwk> {
   return { ...(await ecPublicJwk(ca.keys.publicKey)), use: 'x509-svid', x5c: [Buffer.from(ca.cert.rawData).toString('base64')] };
 }
 
@@ -92,7 +92,7 @@ async function intermediateJwk(root: Issued, trustDomain: string): Promise<Bundl
 }
 
 /** A jwt-svid entry that bundle consumers of X.509 anchors must skip (§2.6); SPIFFE requires its kid. */
-async function jwtSvidJwk(): Promise<BundleJwk> {
+export async function jwtSvidJwk(): Promise<BundleJwk> {
   const key = await ecPublicJwk((await generateKeys('P-256')).publicKey);
   return { ...key, use: 'jwt-svid', kid: await calculateJwkThumbprint(key) };
 }

@@ -16,9 +16,14 @@ export interface TrustBundleClientOptions {
   operatorIntervalMs: number;
   /** §4.6 rule 6: the client's own SPIFFE ID, when it holds an SVID. */
   ownSpiffeId?: string;
-  /** §4.6 rule 7: origins the client's initial-trust material covers besides the discovery origin. */
-  coveredOrigins?: string[];
+  /**
+   * §4.6 rule 7: origins the client's initial-trust material covers besides the discovery origin (pins), or 'tls':
+   * the material is a CA set the fetch's TLS verifies, so any origin whose certificate chains to it is covered.
+   */
+  coveredOrigins?: string[] | 'tls';
   clock?: () => number;
+  /** The kit's faulty client only (simulators/faults/client-faults.ts): ids of the identity rules it breaks. */
+  faults?: ReadonlySet<string>;
 }
 
 export type RefreshOutcome =
@@ -37,11 +42,18 @@ export class TrustBundleClient {
   nextRefreshAt = 0;
   private bundleEtag: string | undefined;
   private discoveryEtag: string | undefined;
+  /** Cache-Control of the last bundle answer: only client fault BUNDLE-REFRESH-NOT-DEFERRED lets it defer a refresh. */
+  private bundleMaxAgeMs = 0;
+  /** The first ETag ever seen of each resource: what client faults DISC-/BUNDLE-IF-NONE-MATCH send forever. */
+  private readonly firstEtags: { discovery?: string; bundle?: string } = {};
   private readonly clock: () => number;
+  private readonly faults: ReadonlySet<string>;
 
   constructor(private readonly opts: TrustBundleClientOptions) {
     this.clock = opts.clock ?? Date.now;
-    this.trustBundleUri = opts.trustBundleUri;
+    this.faults = opts.faults ?? new Set();
+    // Client fault DISC-OPERATOR-CONFIG: the operator-configured URI is never read.
+    this.trustBundleUri = this.faults.has('DISC-OPERATOR-CONFIG') ? undefined : opts.trustBundleUri;
   }
 
   /** §4.5: reads the discovery document when one is configured; a 404 keeps the operator-configured URI. */
@@ -50,7 +62,7 @@ export class TrustBundleClient {
     if (url === undefined) return undefined;
     let res;
     try {
-      res = await this.opts.fetch(url, this.conditional(this.discoveryEtag));
+      res = await this.opts.fetch(url, this.conditional('discovery', this.discoveryEtag));
     } catch (e) {
       return { result: 'unreachable', reason: `§4.5: discovery unreachable (${(e as Error).message})` };
     }
@@ -59,11 +71,19 @@ export class TrustBundleClient {
     if (res.status !== 200) return { result: 'unreachable', reason: `§4.5: discovery answered ${res.status}` };
     const doc = parseJson(res.body);
     // §2.5: unknown fields are ignored; only the two known ones are judged.
-    const problems = [...discoveryFindings(doc), ...(doc ? trustDomainFindings(doc as DiscoveryDocument, this.opts.ownSpiffeId) : [])];
+    const problems = [
+      ...discoveryFindings(doc).filter((f) => !(this.faults.has('BUNDLE-CLIENT-HTTPS-ONLY') && f.rule === 'discovery-trust-bundle-uri')),
+      // Client fault BUNDLE-TRUSTDOMAIN-MATCH: the document's trust domain is never compared with the client's own.
+      ...(doc && !this.faults.has('BUNDLE-TRUSTDOMAIN-MATCH') ? trustDomainFindings(doc as DiscoveryDocument, this.opts.ownSpiffeId) : []),
+      // Client fault DISC-CLIENT-IGNORE-UNKNOWN: a document with a field §2.5 does not name is refused.
+      ...(this.faults.has('DISC-CLIENT-IGNORE-UNKNOWN') ? unknownFields(doc, ['trustDomain', 'trustBundleUri']) : []),
+    ];
     const uri = (doc as DiscoveryDocument | undefined)?.trustBundleUri;
-    if (problems.length === 0 && typeof uri === 'string') problems.push(...bundleOriginFindings(url, uri, this.opts.coveredOrigins ?? []));
+    const covered = this.opts.coveredOrigins ?? [];
+    if (problems.length === 0 && typeof uri === 'string' && covered !== 'tls') problems.push(...bundleOriginFindings(url, uri, covered));
     if (problems.length > 0) return { result: 'misconfigured', reason: problems[0]!.message };
     this.discoveryEtag = res.headers['etag'];
+    this.firstEtags.discovery ??= this.discoveryEtag;
     if (uri !== this.trustBundleUri) this.bundleEtag = undefined;
     this.trustBundleUri = uri;
     return undefined;
@@ -74,8 +94,20 @@ export class TrustBundleClient {
     try {
       return await this.retrieve();
     } finally {
-      this.nextRefreshAt = this.clock() + refreshDelayMs(this.bundle, this.opts.operatorIntervalMs);
+      this.nextRefreshAt = this.clock() + this.refreshDelay();
     }
+  }
+
+  /** Rule 4, or the one way each refresh fault bends it. */
+  private refreshDelay(): number {
+    const hinted = typeof this.bundle?.spiffe_refresh_hint === 'number';
+    // Client fault BUNDLE-REFRESH-HINT: the hint is ignored, the operator interval rules.
+    if (this.faults.has('BUNDLE-REFRESH-HINT')) return this.opts.operatorIntervalMs;
+    // Client fault BUNDLE-REFRESH-CONFIGURED: without a hint there is no cadence at all.
+    if (this.faults.has('BUNDLE-REFRESH-CONFIGURED') && !hinted) return NEVER_MS;
+    const delay = refreshDelayMs(this.bundle, this.opts.operatorIntervalMs);
+    // Client fault BUNDLE-REFRESH-NOT-DEFERRED: HTTP caching defers the refresh the cadence asks for.
+    return this.faults.has('BUNDLE-REFRESH-NOT-DEFERRED') ? Math.max(delay, this.bundleMaxAgeMs) : delay;
   }
 
   /** Rule 4: the cadence alone decides; Cache-Control and Expires of the answers are never consulted. */
@@ -94,28 +126,52 @@ export class TrustBundleClient {
     if (discovered?.result === 'unreachable' && this.trustBundleUri === undefined) return discovered;
     const uri = this.trustBundleUri;
     if (uri === undefined) return { result: 'misconfigured', reason: '§4.5: no discovery document and no operator-configured trust bundle URI' };
-    if (!isHttpsUri(uri)) return { result: 'misconfigured', reason: `§4.6: trustBundleUri ${JSON.stringify(uri)} is not https; rejected` };
+    if (!isHttpsUri(uri) && !this.faults.has('BUNDLE-CLIENT-HTTPS-ONLY')) return { result: 'misconfigured', reason: `§4.6: trustBundleUri ${JSON.stringify(uri)} is not https; rejected` };
     let res;
     try {
-      res = await this.opts.fetch(uri, this.conditional(this.anchors ? this.bundleEtag : undefined));
+      res = await this.opts.fetch(uri, this.conditional('bundle', this.anchors ? this.bundleEtag : undefined));
     } catch (e) {
       return { result: 'unreachable', reason: `§4.6 rule 5: bundle endpoint unreachable (${(e as Error).message}); keeping the cached bundle` };
     }
     if (res.status === 304 && this.anchors) return { result: 'not-modified' };
     if (res.status !== 200) return { result: 'unreachable', reason: `§4.6 rule 5: bundle endpoint answered ${res.status}; keeping the cached bundle` };
     const bundle = parseJson(res.body);
+    // Client fault BUNDLE-CLIENT-TOLERATE-UNKNOWN: a bundle with a member §2.6 does not name is refused.
+    const unknown = this.faults.has('BUNDLE-CLIENT-TOLERATE-UNKNOWN') ? unknownFields(bundle, ['spiffe_sequence', 'spiffe_refresh_hint', 'keys']) : [];
+    if (unknown.length > 0) return { result: 'rejected', reason: unknown[0]!.message };
     const outcome = applyRetrieval(this.anchors, bundle === undefined ? { ok: false, error: 'body is not JSON' } : { ok: true, bundle });
     if (!outcome.changed) return { result: 'rejected', reason: outcome.reason ?? '§4.6 rule 2: retrieval rejected' };
     // Rules 2 and 5 above: a failed or rejected retrieval changed nothing. Rule 3: acceptance replaces every anchor.
     this.anchors = outcome.anchors;
     this.bundle = bundle as TrustBundle;
     this.bundleEtag = res.headers['etag'];
+    this.firstEtags.bundle ??= this.bundleEtag;
+    this.bundleMaxAgeMs = maxAgeMs(res.headers['cache-control']);
     return { result: 'accepted', anchors: outcome.anchors!.length };
   }
 
-  private conditional(etag: string | undefined): Record<string, string> {
-    return etag === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'if-none-match': etag };
+  /** §4.5, §4.6: Accept application/json, and If-None-Match with the ETag of the last retrieved document. */
+  private conditional(resource: 'discovery' | 'bundle', etag: string | undefined): Record<string, string> {
+    const tag = resource === 'discovery' ? 'DISC' : 'BUNDLE';
+    // Client faults DISC-ACCEPT-JSON and BUNDLE-ACCEPT-JSON: a browser's Accept.
+    const accept = this.faults.has(`${tag}-ACCEPT-JSON`) ? 'text/html' : 'application/json';
+    // Client faults DISC-IF-NONE-MATCH and BUNDLE-IF-NONE-MATCH: the first ETag ever seen, not the last.
+    const sent = etag !== undefined && this.faults.has(`${tag}-IF-NONE-MATCH`) ? this.firstEtags[resource] : etag;
+    return sent === undefined ? { accept } : { accept, 'if-none-match': sent };
   }
+}
+
+/** A cadence that never comes (client fault BUNDLE-REFRESH-CONFIGURED). */
+const NEVER_MS = 1e12;
+
+function maxAgeMs(cacheControl: string | undefined): number {
+  const m = /(?:^|,)\s*max-age\s*=\s*(\d+)/i.exec(cacheControl ?? '');
+  return m ? Number(m[1]) * 1000 : 0;
+}
+
+function unknownFields(doc: unknown, known: string[]): { message: string }[] {
+  if (typeof doc !== 'object' || doc === null) return [];
+  return Object.keys(doc).filter((k) => !known.includes(k)).map((k) => ({ message: `unknown field ${k} refused` }));
 }
 
 function parseJson(body: Uint8Array): unknown {

@@ -98,6 +98,20 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'STATUS-RESERVED-101', breaks: ['STATUS-RESERVED-101'], description: 'a deployment for a device the gateway does not know fails with an implementation code UNKNOWN_CHILD, not 101', kind: 'see-thru-gateway' },
   { id: 'STATUS-RESERVED-SOURCE', breaks: ['STATUS-RESERVED-SOURCE', 'STATUS-ERROR-SOURCE-GATEWAY'], description: 'a reserved code names the unknown child, not the gateway, as its source', kind: 'see-thru-gateway' },
   { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE', 'STATUS-LIFE-EACH-REPORT'], description: 'the overall state is installed from the first report on, whatever the components say' },
+  // §4.5, §4.6, §5: the trust bundle client (simulators/device/bundle-client.ts, simulators/client-bundle.ts).
+  { id: 'DISC-ACCEPT-JSON', breaks: ['DISC-ACCEPT-JSON'], description: 'asks for its discovery document with Accept: text/html' },
+  { id: 'BUNDLE-ACCEPT-JSON', breaks: ['BUNDLE-ACCEPT-JSON'], description: 'asks for its trust bundle with Accept: text/html' },
+  { id: 'DISC-IF-NONE-MATCH', breaks: ['DISC-IF-NONE-MATCH'], description: 'revalidates its discovery document with the first ETag it ever saw, not the last' },
+  { id: 'BUNDLE-IF-NONE-MATCH', breaks: ['BUNDLE-IF-NONE-MATCH'], description: 'revalidates its trust bundle with the first ETag it ever saw, not the last' },
+  { id: 'DISC-CLIENT-IGNORE-UNKNOWN', breaks: ['DISC-CLIENT-IGNORE-UNKNOWN'], description: 'refuses a discovery document with a field §2.5 does not name' },
+  { id: 'DISC-OPERATOR-CONFIG', breaks: ['DISC-OPERATOR-CONFIG'], description: 'without a discovery URL it never reads the trust bundle URI its operator configured' },
+  { id: 'BUNDLE-CLIENT-HTTPS-ONLY', breaks: ['BUNDLE-CLIENT-HTTPS-ONLY'], description: 'retrieves a trust bundle from an http:// trustBundleUri' },
+  { id: 'BUNDLE-REFRESH-HINT', breaks: ['BUNDLE-REFRESH-HINT'], description: 'ignores spiffe_refresh_hint and refreshes at its operator interval' },
+  { id: 'BUNDLE-REFRESH-CONFIGURED', breaks: ['BUNDLE-REFRESH-CONFIGURED'], description: 'without spiffe_refresh_hint it never refreshes its bundle' },
+  { id: 'BUNDLE-REFRESH-NOT-DEFERRED', breaks: ['BUNDLE-REFRESH-NOT-DEFERRED'], description: 'defers its bundle refresh to the answer\'s Cache-Control max-age' },
+  { id: 'BUNDLE-TRUSTDOMAIN-MATCH', breaks: ['BUNDLE-TRUSTDOMAIN-MATCH'], description: 'never compares the discovery document\'s trust domain with its own SVID\'s', edition: 'miaf' },
+  { id: 'AUTH-IDENTITY-INITIAL-TRUST', breaks: ['AUTH-IDENTITY-INITIAL-TRUST', 'BUNDLE-CROSS-ORIGIN-TRUST'], description: 'verifies no identity endpoint\'s certificate' },
+  { id: 'BUNDLE-CROSS-ORIGIN-TRUST', breaks: ['BUNDLE-CROSS-ORIGIN-TRUST'], description: 'verifies no certificate of a trust bundle on another origin than the discovery document\'s' },
 ]);
 
 export type ClientFaultId = string;

@@ -148,6 +148,40 @@ test('§4.6 rule 7: a bundle on another origin needs initial-trust material for 
   assert.equal((await covered.refresh()).result, 'accepted', '§2.5: unknown discovery fields are ignored');
 });
 
+test('§4.6 rule 7: with a CA set as initial trust (\'tls\'), the fetch\'s handshake decides: a refused one keeps nothing', async () => {
+  const routes = {
+    'https://id.test/.well-known/platform': [200, { trustDomain: 'wfmck.test', trustBundleUri: 'https://elsewhere.test/b.json' }],
+    'https://elsewhere.test/b.json': [200, identity.bundle()],
+  } as Record<string, [number, unknown]>;
+  const viaTls = new TrustBundleClient({ fetch: fake(routes), discoveryUrl: 'https://id.test/.well-known/platform', coveredOrigins: 'tls', operatorIntervalMs: 1000 });
+  assert.equal((await viaTls.refresh()).result, 'accepted');
+  const refused: BundleFetch = async (url, headers) => {
+    if (url.startsWith('https://elsewhere.test')) throw new Error('self-signed certificate in certificate chain');
+    return fake(routes)(url, headers);
+  };
+  const untrusted = new TrustBundleClient({ fetch: refused, discoveryUrl: 'https://id.test/.well-known/platform', coveredOrigins: 'tls', operatorIntervalMs: 1000 });
+  assert.equal((await untrusted.refresh()).result, 'unreachable');
+  assert.equal(untrusted.anchors, undefined, 'rule 1: no bundle, no anchors (fail closed)');
+});
+
+test('§4.6 rule 4: each refresh fault bends the cadence one way, and the faultless client ignores HTTP caching', async () => {
+  const hinted = { ...identity.bundle(), spiffe_refresh_hint: 2 };
+  const { spiffe_refresh_hint: _h, ...plain } = identity.bundle();
+  const dayCache = { 'cache-control': 'max-age=86400' };
+  const delay = async (bundle: unknown, faults: string[]) => {
+    const c = clock();
+    const client = new TrustBundleClient({ fetch: fake({ [BUNDLE]: [200, bundle, dayCache] }), trustBundleUri: BUNDLE, operatorIntervalMs: 5_000, clock: c.tick, faults: new Set(faults) });
+    await client.refresh();
+    return client.nextRefreshAt - c.now;
+  };
+  assert.equal(await delay(hinted, []), 2_000);
+  assert.equal(await delay(plain, []), 5_000);
+  assert.equal(await delay(hinted, ['BUNDLE-REFRESH-HINT']), 5_000);
+  assert.ok((await delay(plain, ['BUNDLE-REFRESH-CONFIGURED'])) > 86_400_000);
+  assert.equal(await delay(hinted, ['BUNDLE-REFRESH-CONFIGURED']), 2_000);
+  assert.equal(await delay(hinted, ['BUNDLE-REFRESH-NOT-DEFERRED']), 86_400_000);
+});
+
 test('§4.5: without a discovery document (404) the operator-configured URI is used', async () => {
   const client = new TrustBundleClient({ fetch: fake({ [BUNDLE]: [200, identity.bundle()] }), discoveryUrl: 'https://id.test/.well-known/platform', trustBundleUri: BUNDLE, operatorIntervalMs: 1000 });
   assert.equal((await client.refresh()).result, 'accepted');

@@ -1,0 +1,45 @@
+// The trust bundle client of the kit's client under test (§4.5, §4.6): operator configuration from the startClient
+// input, HTTPS authenticated by the initial-trust CA the client was given (§5: not by an SVID).
+import { Agent } from 'undici';
+import { TrustBundleClient } from './device/bundle-client.ts';
+import { createTransport, type UndiciTransport } from './transport/undici-transport.ts';
+
+export interface BundleSource {
+  discoveryUrl?: string;
+  trustBundleUri?: string;
+  /** §4.6 rule 4: the operator-configured interval, seconds. */
+  refreshSeconds?: number;
+}
+
+/** An hour: the cadence of a client whose operator configured none and whose bundle carries no hint. */
+const DEFAULT_REFRESH_SECONDS = 3600;
+
+export function startBundleClient(source: BundleSource, caPem: string, faults: ReadonlySet<string>, ownSpiffeId?: string): { client: TrustBundleClient; close(): Promise<void> } | undefined {
+  if (source.discoveryUrl === undefined && source.trustBundleUri === undefined) return undefined;
+  const verified = createTransport({ ca: caPem, timeoutMs: 5_000, maxResponseBytes: 256 * 1024 });
+  // Client faults AUTH-IDENTITY-INITIAL-TRUST (no identity endpoint's certificate is verified) and
+  // BUNDLE-CROSS-ORIGIN-TRUST (a bundle on another origin than the discovery document's is not verified).
+  const anyCert = faults.has('AUTH-IDENTITY-INITIAL-TRUST') || faults.has('BUNDLE-CROSS-ORIGIN-TRUST') ? new Agent({ connect: { rejectUnauthorized: false, timeout: 5_000 } }) : undefined;
+  const unverified = anyCert && createTransport({ dispatcher: anyCert, timeoutMs: 5_000, maxResponseBytes: 256 * 1024 });
+  const discoveryOrigin = source.discoveryUrl === undefined ? undefined : new URL(source.discoveryUrl).origin;
+  const transportFor = (url: string): UndiciTransport =>
+    unverified && (faults.has('AUTH-IDENTITY-INITIAL-TRUST') || new URL(url).origin !== discoveryOrigin) ? unverified : verified;
+  const client = new TrustBundleClient({
+    fetch: (url, headers) => transportFor(url).request({ method: 'GET', url, headers }),
+    ...(source.discoveryUrl !== undefined && { discoveryUrl: source.discoveryUrl }),
+    ...(source.trustBundleUri !== undefined && { trustBundleUri: source.trustBundleUri }),
+    operatorIntervalMs: (source.refreshSeconds ?? DEFAULT_REFRESH_SECONDS) * 1000,
+    ...(ownSpiffeId !== undefined && { ownSpiffeId }),
+    // The initial trust is a CA set: the TLS handshake decides which origins it covers (rule 7).
+    coveredOrigins: 'tls',
+    faults,
+  });
+  return {
+    client,
+    async close() {
+      await verified.close();
+      await unverified?.close();
+      await anyCert?.close();
+    },
+  };
+}
