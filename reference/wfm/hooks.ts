@@ -9,14 +9,18 @@ import { buildManifest } from './manifest.ts';
 import { checkPlacement, checkRequiredResources, type RequiredResources } from './placement.ts';
 import { NO_FAULTS, type ActiveFaults } from '../faults/types.ts';
 import { retrievePackage, type PackageRef } from './package-retrieval.ts';
-import type { Client, WfmStore } from './store.ts';
+import type { Client, Deployment, WfmStore } from './store.ts';
 import type { DeviceCapabilities } from '../../spec/types.ts';
 import type { Profile } from '../../spec/profile.ts';
 import { admitSpiffeId } from './admission.ts';
 
 export interface WfmHooks {
   /** `requiredResources` is the kit's optional extension (errata of CPU-FIT-ONE-ENTRY): a misfit is refused (throws). */
-  assignDeployment(input: { clientId: string; deviceId: string; applicationId: string; components: AssignedComponent[]; requiredResources?: RequiredResources; package?: PackageRef; unregistered?: boolean }): Promise<{ deploymentId: string }>;
+  /**
+   * `deploymentId` (the kit's extension, errata of AMV-EQUALS-HELD) names a deployment of the client to update: the
+   * same id gets the new specification as its next revision.
+   */
+  assignDeployment(input: { clientId: string; deviceId: string; applicationId: string; components: AssignedComponent[]; requiredResources?: RequiredResources; package?: PackageRef; unregistered?: boolean; deploymentId?: string }): Promise<{ deploymentId: string }>;
   removeDeployment(input: { clientId: string; deviceId: string; deploymentId: string }): Promise<Record<string, never>>;
   retireClient(input: { clientId: string }): Promise<Record<string, never>>;
   trustClientCertificate(input: { certificatePem: string }): Promise<Record<string, never>>;
@@ -47,22 +51,23 @@ export function createHooks(store: WfmStore, profile: Profile, faults: ActiveFau
       // `package` is the kit's optional extension (errata of REG-WFM-RETRIEVAL): a package it cannot retrieve is refused.
       if (input.package !== undefined) await retrievePackage(input.package, faults);
       return serial(client, async () => {
-        const deploymentId = randomUUID();
+        const updated = input.deploymentId === undefined ? undefined : updatable(client, input.deploymentId, input.deviceId);
+        const deploymentId = updated?.deploymentId ?? randomUUID();
         const doc = buildApplicationDeployment({ deploymentId, clientId: client.clientId, deviceId: input.deviceId, applicationId: input.applicationId, components }, vendor);
         // Never serve a document the kit's own schema refuses (e.g. a repository without oci://, a revision with v).
         const checked = validate('ApplicationDeployment', doc, { vendor });
         if (!checked.ok) throw new Error(`assignDeployment: ${formatSchemaErrors(checked.errors)}`);
         const yaml = applicationDeploymentYaml(doc);
-        client.deployments.set(deploymentId, {
-          deploymentId,
-          deviceId: input.deviceId,
-          componentNames: components.map((c) => c.name),
-          yaml,
-          digest: digestOf(yaml),
-          addedInVersion: client.manifest.version + 1,
-          removed: false,
-        });
-        client.active.push(deploymentId);
+        const since = client.manifest.version + 1;
+        const componentNames = components.map((c) => c.name);
+        if (updated) {
+          Object.assign(updated, { componentNames, yaml, digest: digestOf(yaml), revisions: [...updated.revisions, { since, componentNames }] });
+        } else {
+          client.deployments.set(deploymentId, {
+            deploymentId, deviceId: input.deviceId, componentNames, yaml, digest: digestOf(yaml), addedInVersion: since, revisions: [{ since, componentNames }], removed: false,
+          });
+          client.active.push(deploymentId);
+        }
         await republish(client);
         return { deploymentId };
       });
@@ -108,6 +113,14 @@ export function createHooks(store: WfmStore, profile: Profile, faults: ActiveFau
       return { clientId: (await admitSpiffeId({ store, profile, faults }, input.spiffeId)).clientId };
     },
   };
+}
+
+/** An update names a deployment of this client that is still assigned, to the same device. */
+function updatable(client: Client, deploymentId: string, deviceId: string): Deployment {
+  const deployment = client.deployments.get(deploymentId);
+  if (!deployment || deployment.removed) throw new Error(`assignDeployment: no deployment ${deploymentId} of client ${client.clientId} to update`);
+  if (deployment.deviceId !== deviceId) throw new Error(`assignDeployment: deployment ${deploymentId} targets ${deployment.deviceId}, not ${deviceId}`);
+  return deployment;
 }
 
 function activeClient(store: WfmStore, clientId: string | undefined): Client {

@@ -8,7 +8,7 @@ import type { DeploymentStatusReport } from '../../spec/types.ts';
 import { authenticate } from './auth.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
 import { WfmError, json, parseJsonObject, type Reply } from './http.ts';
-import type { Client, Deployment } from './store.ts';
+import { componentNamesAt, type Client, type Deployment } from './store.ts';
 import { faultyRefusal, overlooked } from './status-faults.ts';
 
 export async function postStatus(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
@@ -46,7 +46,7 @@ function reportFindings(client: Client, report: DeploymentStatusReport, pathId: 
   const deployment = client.deployments.get(pathId);
   if (!deployment) return [finding('deployment-known', `§2.4: deployment ${pathId} was never assigned to this client (or is already removed)`, '/deploymentId')];
   return [
-    ...componentsFindings(report, deployment.componentNames),
+    ...componentsFindings(report, componentNamesAt(deployment, report.adoptedManifestVersion)),
     ...versionFindings(client, deployment, report.adoptedManifestVersion),
     ...deviceFindings(client, deployment, report.deviceId, report),
   ];

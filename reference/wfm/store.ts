@@ -35,7 +35,15 @@ export interface Deployment {
   digest: string;
   /** The first manifestVersion that carried it: no report can have adopted it from an older one. */
   addedInVersion: number;
+  /** Each specification it had, oldest first, from the manifestVersion that first carried it (an update adds one). */
+  revisions: { since: number; componentNames: string[] }[];
   removed: boolean;
+}
+
+/** §2.4.1 rule 3: the components of the revision a report's adoptedManifestVersion names (a client may be on an older one). */
+export function componentNamesAt(deployment: Deployment, version: number): string[] {
+  const held = deployment.revisions.filter((r) => r.since <= version).at(-1);
+  return held?.componentNames ?? deployment.componentNames;
 }
 
 export interface ServedManifest {

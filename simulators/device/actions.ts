@@ -85,8 +85,16 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
     }
     case 'poll':
       return polled(ctx, await api.getDesiredState(ctx.state.clientId, action.etag === undefined ? {} : { etag: action.etag }));
-    case 'fetch-deployment':
+    case 'fetch-deployment': {
+      // Client fault AMV-OLDER-REPORTS-OLDER: the revision it still runs is reported with the newer manifest's version.
+      const slot = slotOf(ctx.state, action.deploymentId);
+      const pending = slot?.adoption.fetched;
+      if (slot && pending !== undefined && slot.adoption.held && ctx.env.clientFaults?.has('AMV-OLDER-REPORTS-OLDER')) {
+        const report = statusReport(slot, profile.vendor);
+        if (report) await api.postStatus(action.deploymentId, { ...report, adoptedManifestVersion: pending });
+      }
       return fetchedDeployment(ctx, action, await api.getDeploymentYaml(action.url));
+    }
     case 'apply-step':
       return applyStep(ctx, action);
     case 'report-status': {
@@ -217,6 +225,8 @@ const ENDPOINT_OF: Record<Action['type'], Endpoint> = {
 
 /** Deployments a faulty client (AMV-NO-RESERVED-VALUE) has reported once: the fault bends only the first report. */
 const firstReported = new Set<string>();
+/** The first version a faulty client (AMV-ADVANCES-ON-APPLY) reported for each deployment. */
+const firstVersions = new Map<string, number>();
 
 /** Client faults STATUS-COMPONENTS-ONE-PER (an extra component) and STATUS-PRECEDENCE (overall state installed regardless). */
 function faultyReport(ctx: ActionContext, report: DeploymentStatusReport | undefined): DeploymentStatusReport | undefined {
@@ -248,6 +258,12 @@ function faultyReport(ctx: ActionContext, report: DeploymentStatusReport | undef
   if (faults.has('STATUS-COMPONENT-STATE-VALUES')) out = { ...out, components: out.components.map((c) => (c.state === 'installed' ? { ...c, state: 'done' as never } : c)) };
   // STATUS-PATH-DEPLOYMENTID: the body's deploymentId in upper case (the path keeps the real one).
   if (faults.has('STATUS-PATH-DEPLOYMENTID') && out.deploymentId) out = { ...out, deploymentId: out.deploymentId.toUpperCase() };
+  // AMV-ADVANCES-ON-APPLY: the version of the first revision adopted, forever.
+  if (faults.has('AMV-ADVANCES-ON-APPLY')) {
+    const first = firstVersions.get(out.deploymentId) ?? out.adoptedManifestVersion;
+    firstVersions.set(out.deploymentId, first);
+    out = { ...out, adoptedManifestVersion: first };
+  }
   // AMV-PRESENT / AMV-FIRST-INSTALL: no adoptedManifestVersion / the version after the one adopted.
   if (faults.has('AMV-PRESENT')) out = omitKey(out, 'adoptedManifestVersion');
   if (faults.has('AMV-FIRST-INSTALL')) out = { ...out, adoptedManifestVersion: out.adoptedManifestVersion + 1 };
@@ -255,6 +271,8 @@ function faultyReport(ctx: ActionContext, report: DeploymentStatusReport | undef
   if (faults.has('STATUS-RESERVED-101')) out = mapErrors(out, (e) => (e.code === '101' ? { ...e, code: 'UNKNOWN_CHILD' } : e));
   if (faults.has('STATUS-RESERVED-SOURCE')) out = mapErrors(out, (e) => (isReservedGatewayCode(e.code) && out.deviceId ? { ...e, source: out.deviceId } : e));
   if (faults.has('STATUS-COMPONENTS-ONE-PER')) out = { ...out, components: [...out.components, { name: 'sidecar', state: out.components[0]?.state ?? 'installed' }] };
+  // STATUS-PRECEDENCE-REMOVED: removed as soon as removal begins, its components still removing.
+  if (faults.has('STATUS-PRECEDENCE-REMOVED') && out.components.some((c) => c.state === 'removing')) out = { ...out, status: { ...out.status, state: 'removed' } };
   // Claims the deployment installed from the first report on, whatever its components say.
   if (faults.has('STATUS-PRECEDENCE')) out = { ...out, status: { ...(out.status as { state: string }), state: 'installed' } as DeploymentStatusReport['status'] };
   return out;

@@ -3,7 +3,7 @@
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
-import { deploymentNameOf, firstManifestVersion, giveDeployment, untilSettled, type Report } from '../../fixtures/device-deployments.ts';
+import { deploymentNameOf, firstManifestVersion, giveDeployment, reportsOf, servedRevisions, untilSettled, updateDeployment, type Report } from '../../fixtures/device-deployments.ts';
 import type { Hooks } from '../../fixtures/wfmck.ts';
 import type { RunContext } from '../../fixtures/run-context.ts';
 import { publishSample } from '../../simulators/fleet/deployments.ts';
@@ -14,6 +14,8 @@ import { warnUnlessStrict } from '../../fixtures/errata.ts';
 import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
 
 const COMPONENTS = ['web', 'worker'];
+/** The component the second revision adds: a report that lists it is of that revision. */
+const ADDED = 'cache';
 let sample: ReturnType<typeof publishSample> | undefined;
 
 /** The sample compose component, published once per worker. */
@@ -118,5 +120,64 @@ test.describe('§2.4 reports on behalf of a device behind a see-thru gateway', (
       // §2.4 rule 4: a reserved code is the gateway's, so its source is the gateway (the reserved-source and gateway-source rules agree here).
       ...sources.flatMap((f) => ['STATUS-RESERVED-SOURCE', 'STATUS-ERROR-SOURCE-GATEWAY'].map((id) => ({ id, message: `${f.path ?? ''}: ${f.message}` }))),
     ], `§2.4: code 101 with source "${gateway}"`);
+  });
+});
+
+/** A report of the second revision lists its added component (name compared case-insensitively: spelling is STATUS-COMPONENT-NAME's). */
+function ofSecondRevision(r: Report): boolean {
+  return (r.report?.components ?? []).some((c) => String(c?.name).toLowerCase() === ADDED);
+}
+
+test.describe('§2.4.1 a deployment updated to a new revision', () => {
+  test('AMV-EQUALS-HELD AMV-OLDER-REPORTS-OLDER AMV-ADVANCES-ON-APPLY each report carries the version of the revision it describes: the older one until the newer is applied', req('AMV-EQUALS-HELD', 'AMV-OLDER-REPORTS-OLDER', 'AMV-ADVANCES-ON-APPLY'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const client = await clientUnderTest();
+    const component = await sampleComponent(ctx, caPems, profile.vendor);
+    const given = await giveDeployment(client, hooks, COMPONENTS.map((name) => ({ ...component, name })));
+    await untilSettled(client, given.deploymentId);
+    await updateDeployment(client, hooks, given, [...COMPONENTS, ADDED].map((name) => ({ ...component, name })));
+    const xs = await client.waitFor(`a settled report of the second revision (it lists ${ADDED})`, (all) => {
+      const settled = reportsOf(all, given.deploymentId).some((r) => ofSecondRevision(r) && ['installed', 'failed'].includes(String(r.report?.status?.state)));
+      return settled ? all : undefined;
+    });
+    const served = servedRevisions(xs, given.deploymentId);
+    const first = served[0]!;
+    const second = served.find((r) => r.digest !== first.digest);
+    expect(second, 'setup: the client fetched a state manifest with the second revision').toBeDefined();
+    test.info().annotations.push({ type: 'note', description: `revision 1 from manifestVersion ${first.version}, revision 2 from ${second!.version}` });
+    const findings = reportsOf(xs, given.deploymentId).flatMap(({ report, exchange }): TaggedFinding[] => {
+      const v = report?.adoptedManifestVersion;
+      // An absent or reserved value is AMV-PRESENT's and AMV-NO-RESERVED-VALUE's finding (their own test).
+      if (typeof v !== 'number' || v < 1) return [];
+      const where = `report #${exchange.seq} (${(report.components ?? []).map((c) => c?.name).join(', ')})`;
+      if (ofSecondRevision({ report, exchange })) {
+        if (v === second!.version) return [];
+        if (v === first.version) return [{ id: 'AMV-ADVANCES-ON-APPLY', message: `${where} describes revision 2 but carries ${v}, the version of revision 1 it replaced` }];
+        return [{ id: 'AMV-EQUALS-HELD', message: `${where} describes revision 2 (manifestVersion ${second!.version}) but carries ${v}` }];
+      }
+      if (v === first.version) return [];
+      if (v === second!.version && exchange.seq > second!.seq) return [{ id: 'AMV-OLDER-REPORTS-OLDER', message: `${where} describes revision 1, still running, but carries ${v}, the version of revision 2 it had only fetched` }];
+      return [{ id: 'AMV-EQUALS-HELD', message: `${where} describes revision 1 (manifestVersion ${first.version}) but carries ${v}` }];
+    });
+    expectEach(findings, '§2.4.1 rules 3 and 4: the version of the revision held, advancing when the newer one is applied');
+  });
+});
+
+test.describe('§2.4 a deployment removed from the desired state', () => {
+  test('STATUS-PRECEDENCE-REMOVED the overall state is removed only once every component is removed', req('STATUS-PRECEDENCE-REMOVED'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    hooks.require('removeDeployment');
+    const client = await clientUnderTest();
+    const component = await sampleComponent(ctx, caPems, profile.vendor);
+    const given = await giveDeployment(client, hooks, COMPONENTS.map((name) => ({ ...component, name })));
+    await untilSettled(client, given.deploymentId);
+    const { clientId } = await client.observe();
+    await hooks.run('removeDeployment', { clientId, deviceId: given.deviceId, deploymentId: given.deploymentId });
+    // Until the client says every component is removed (or says removed at all): its last word on the removal.
+    const gone = (r: Report) => r.report?.status?.state === 'removed' || ((r.report?.components ?? []).length > 0 && r.report.components.every((c) => c?.state === 'removed'));
+    const reports = await client.waitFor('a report of the removed deployment with every component removed', (xs) => {
+      const all = reportsOf(xs, given.deploymentId);
+      return all.some(gone) ? all : undefined;
+    });
+    const early = reports.filter(({ report }) => report?.status?.state === 'removed' && (report.components ?? []).some((c) => c?.state !== 'removed'));
+    expect(early.map(({ report, exchange }) => `report #${exchange.seq}: removed while ${(report.components ?? []).map((c) => `${c?.name} ${c?.state}`).join(', ')}`), '§2.4: removed only when every component is removed').toEqual([]);
   });
 });

@@ -126,3 +126,16 @@ test('a removed deployment takes reports until the client says removed', async (
   assert.equal((await post(device, deploymentId, removed)).status, 200);
   assert.equal((await post(device, deploymentId, removed)).status, 422, 'forgotten after removed');
 });
+
+test('assignDeployment with a deploymentId updates it: the next manifest carries a new revision, and each report is judged by the revision its version names', async () => {
+  const { device, clientId, deploymentId } = await assigned();
+  const v1 = h.wfm.state.manifestVersion(clientId)!;
+  const updated = await h.wfm.hooks.assignDeployment({ clientId, deviceId: 'dev1', applicationId: 'shop', components: [...COMPONENTS, { name: 'cache', repository: 'oci://registry.example/cache', revision: '1.0.0' }], deploymentId });
+  assert.equal(updated.deploymentId, deploymentId, 'the same deployment, a new revision');
+  const both = COMPONENTS.map((c) => ({ name: c.name, state: 'installed' as const }));
+  assert.equal((await post(device, deploymentId, report(deploymentId, { adoptedManifestVersion: v1, status: { state: 'installed' }, components: both }))).status, 201, '§2.4.1 rule 3: a client on the older revision reports it');
+  const three = [...both, { name: 'cache', state: 'installing' as const }];
+  assert.equal((await post(device, deploymentId, report(deploymentId, { adoptedManifestVersion: v1 + 1, components: three }))).status, 200, 'the newer revision, with its three components');
+  assert.equal((await post(device, deploymentId, report(deploymentId, { adoptedManifestVersion: v1 + 1, components: both }))).status, 422, 'the newer version with the older components');
+  await assert.rejects(h.wfm.hooks.assignDeployment({ clientId, deviceId: 'dev1', applicationId: 'shop', components: COMPONENTS, deploymentId: '11111111-2222-4333-8444-555555555555' }), /no deployment .* to update/);
+});
