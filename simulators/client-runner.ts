@@ -4,8 +4,8 @@ import { X509Certificate, createHash, createPrivateKey } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describeDevice } from './data/describe.ts';
 import { DeviceApiClient } from './device-api.ts';
-import { createDevice, createSeeThruGateway } from './device/driver.ts';
-import type { DeviceKind, SimulatedDevice } from './device/types.ts';
+import { createDevice, createSeeThruGateway, type ChangeableDevice } from './device/driver.ts';
+import type { DeviceKind } from './device/types.ts';
 import { registryPool } from './registry-pool.ts';
 import { algorithmForKey } from './transport/signing.ts';
 import { createTransport, type UndiciTransport } from './transport/undici-transport.ts';
@@ -48,6 +48,8 @@ export interface RunningClient {
   kind: DeviceKind;
   /** A see-thru gateway's device `deviceId` goes away (the gateway DELETEs it and what is behind it, §2.2). */
   removeChild(deviceId: string): Promise<void>;
+  /** What the device reports changes (its memory): it sends its capabilities again (§2.1). */
+  changeCapabilities(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -85,7 +87,7 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
   const registries = registryPool((origin) => createTransport({ baseUrl: origin, ca: input.caPem }), 'the client under test');
   const env = { api, registry: registries.client, profile, certificate: der.toString('base64'), timeScale: 0.001, clientFaults: faults, ...(clientId && { clientId }) };
   const gateway = kind === 'see-thru-gateway' ? createSeeThruGateway(desc, env) : undefined;
-  const device: SimulatedDevice = gateway ?? createDevice(desc, env);
+  const device: ChangeableDevice = gateway ?? createDevice(desc, env);
   // One step of the machine at a time: a child's departure waits for the tick in flight, and the next tick for it.
   let turn: Promise<unknown> = Promise.resolve();
   const serially = <T>(step: () => Promise<T>): Promise<T> => {
@@ -118,6 +120,9 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
     removeChild(deviceId) {
       if (!gateway) return Promise.reject(new Error(`removeChild: ${desc.id} is a ${kind}, no see-thru gateway`));
       return serially(() => gateway.removeChild(deviceId));
+    },
+    changeCapabilities() {
+      return serially(() => device.changeCapabilities());
     },
     async stop() {
       stopping.abort();

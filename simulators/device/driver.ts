@@ -8,7 +8,7 @@ import type { RegistryClient } from '../registry-client.ts';
 import { perform, type ActionContext } from './actions.ts';
 import type { Placement } from './deployments.ts';
 import { capabilitiesOf, revisedCapabilities } from './documents.ts';
-import { afterResult, beginTick, childDeparted, initialMachine, isLive, nextAction, stopped, type MachineState } from './machine.ts';
+import { afterResult, beginTick, capabilitiesChanged, childDeparted, initialMachine, isLive, nextAction, stopped, type MachineState } from './machine.ts';
 import type { DeviceDescription, DeviceKind, DeviceObserver, DevicePhase, SimulatedDevice } from './types.ts';
 import { DOCUMENT_FAULTS, type ActiveClientFaults } from '../faults/client-faults.ts';
 
@@ -33,15 +33,20 @@ export interface DeviceEnvironment {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** The kit's device can be told that what it reports changed (its memory): it PUTs its capabilities again (§2.1). */
+export interface ChangeableDevice extends SimulatedDevice {
+  changeCapabilities(): Promise<void>;
+}
+
 /** A see-thru gateway can also be told that a device behind it went away (§2.2: DELETE its deviceId). */
-export interface SeeThruGateway extends SimulatedDevice {
+export interface SeeThruGateway extends ChangeableDevice {
   removeChild(deviceId: string): Promise<void>;
 }
 
 /** Upper bound of actions in one start() or tick(): a guard against a machine that never settles. */
 export const MAX_STEPS_PER_RUN = 100_000;
 
-export function createDevice(desc: DeviceDescription, env: DeviceEnvironment): SimulatedDevice {
+export function createDevice(desc: DeviceDescription, env: DeviceEnvironment): ChangeableDevice {
   return new Device(desc, env);
 }
 
@@ -109,6 +114,13 @@ class Device implements SeeThruGateway, ActionContext {
     const gone = devices.map((_, i) => i).filter((i) => i === index || devices[i]!.id.startsWith(`${deviceId}/`));
     this.state = childDeparted(this.state, gone.reverse());
     await this.runUntil((s) => s.deleting.length === 0);
+  }
+
+  async changeCapabilities(): Promise<void> {
+    // Client fault CAP-UPDATE-ON-CHANGE: the change is never sent.
+    if (this.env.clientFaults?.has('CAP-UPDATE-ON-CHANGE')) return;
+    this.state = capabilitiesChanged(this.state);
+    await this.runUntil((s) => s.capsSent >= s.capsRevision);
   }
 
   deviceAt(index: number): DeviceDescription {

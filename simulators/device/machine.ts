@@ -113,6 +113,11 @@ export function nextAction(s: MachineState): Action {
   return { type: 'idle' };
 }
 
+/** §2.1: what the device reports changed; its next action sends the new revision of its own document. */
+export function capabilitiesChanged(s: MachineState): MachineState {
+  return { ...s, capsRevision: s.capsRevision + 1 };
+}
+
 /** A new cycle (tick): poll once, and retry whatever stalled the last one. A pending stateLoss fault strikes here. */
 export function beginTick(s: MachineState): MachineState {
   if (s.phase !== 'reporting') return s;

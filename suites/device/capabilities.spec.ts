@@ -37,3 +37,16 @@ test.describe('§2.1, §2.1.1 the capabilities documents the client sends', () =
     });
   }
 });
+
+test.describe('§2.1 the client sends its capabilities again when they change', () => {
+  test('CAP-UPDATE-ON-CHANGE after what the client reports changes (hook changeCapabilities), it PUTs its own capabilities again with a changed document', req('CAP-UPDATE-ON-CHANGE'), async ({ clientUnderTest }) => {
+    const client = await clientUnderTest();
+    const first = await client.waitFor('its first capabilities, accepted', (xs) => xs.find((x) => isCapabilitiesPut(x) && x.status < 300));
+    const own = pathOf(first);
+    const before = (await client.observe()).exchanges.filter((x) => isCapabilitiesPut(x) && pathOf(x) === own).at(-1)!;
+    await client.changeCapabilities();
+    const again = await client.waitFor(`a PUT of ${own} after the change, with another document than ${before.seq}'s`, (xs) =>
+      xs.find((x) => x.seq > before.seq && isCapabilitiesPut(x) && pathOf(x) === own && x.body !== before.body));
+    expect(again.body, '§2.1: updated capabilities whenever reported information changes').not.toEqual(before.body);
+  });
+});

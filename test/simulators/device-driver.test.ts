@@ -161,6 +161,14 @@ test('§2.1: flapping capabilities are sent again when they change, and the WFM 
   assert.deepEqual(unexpected(events), []);
 });
 
+test('§2.1: told its reported information changed, the device PUTs its own document again at once (200), changed', async () => {
+  const { device, transcript } = await plainDevice();
+  await device.changeCapabilities();
+  const puts = transcript.all().filter((x) => x.method === 'PUT');
+  assert.deepEqual(puts.map((x) => x.status), [201, 200]);
+  assert.notEqual(puts[1]!.requestBody, puts[0]!.requestBody);
+});
+
 test('§7: a retired client gets 403 and the device stops', async () => {
   const { device } = await plainDevice();
   await h.embedded.hooks['retireClient']!({ clientId: device.clientId! });
