@@ -38,6 +38,8 @@ export interface Embedded {
   identity: string;
   discovery: string;
   trustBundleUri: string;
+  /** miaf: the discovery URL a client of the devices' trust domain is configured with (its bundle anchors the WFM). */
+  clientDiscovery?: string;
   /** Discovery URLs of the identity role's further trust domain(s), at other URLs of its origin (§4.5 MAY). */
   extraDiscovery: string[];
   registry: string;
@@ -126,6 +128,8 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       discovery: identity.discoveryUrl,
       trustBundleUri: identity.trustBundleUri,
       extraDiscovery: identity.extraDiscoveryUrls,
+      // miaf: the discovery document of the clients' own trust domain, whose bundle anchors the WFM's SVID.
+      ...(identity.deviceDomain && { clientDiscovery: identity.deviceDomain.discoveryUrl }),
       registry: registry.url,
       admin,
       // miaf: the WFM presents an SVID of the kit's SVID CA, so a client needs that root too.

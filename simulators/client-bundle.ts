@@ -1,8 +1,8 @@
 // The trust bundle client of the kit's client under test (§4.5, §4.6): operator configuration from the startClient
 // input, HTTPS authenticated by the initial-trust CA the client was given (§5: not by an SVID).
-import { Agent } from 'undici';
+import { Agent, buildConnector } from 'undici';
 import { TrustBundleClient } from './device/bundle-client.ts';
-import { createTransport, type UndiciTransport } from './transport/undici-transport.ts';
+import { createTransport, spiffeIdentityCheck, type UndiciTransport } from './transport/undici-transport.ts';
 
 export interface BundleSource {
   discoveryUrl?: string;
@@ -42,4 +42,24 @@ export function startBundleClient(source: BundleSource, caPem: string, faults: R
       await anyCert?.close();
     },
   };
+}
+
+/**
+ * P10 with §4.6: connections to the WFM validated against the trust bundle's anchors as they are at each handshake, so
+ * a replaced bundle governs the next connection; with no accepted bundle nothing connects (rule 1: fail closed).
+ */
+export function anchoredAgent(anchors: () => string[] | undefined, o: { clientCert?: { cert: string; key: string }; serverSpiffeId?: string }): Agent {
+  return new Agent({
+    connections: 1,
+    keepAliveTimeout: 4_000,
+    connect: (opts, callback) => {
+      const ca = anchors();
+      if (!ca || ca.length === 0) return callback(new Error('§4.6 rule 1: no accepted trust bundle, no anchor to validate the WFM\'s SVID (fail closed)'), null);
+      buildConnector({
+        ca, timeout: 5_000,
+        ...(o.clientCert && { cert: o.clientCert.cert, key: o.clientCert.key }),
+        ...(o.serverSpiffeId !== undefined && { checkServerIdentity: spiffeIdentityCheck(o.serverSpiffeId) }),
+      })(opts, callback);
+    },
+  });
 }

@@ -14,7 +14,7 @@ import { resolveProfile, type Edition } from '../spec/profile.ts';
 import { identityOf } from '../spec/spiffe-id.ts';
 import { x509 } from '../spec/x509.ts';
 import { activeClientFaults } from './faults/client-faults.ts';
-import { startBundleClient } from './client-bundle.ts';
+import { anchoredAgent, startBundleClient } from './client-bundle.ts';
 
 /** What startClient gets (P5-style hook input of the device persona); the kit minted the credentials for this run. */
 export interface StartClientInput {
@@ -63,12 +63,18 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
   const der = Buffer.from(leaf.rawData);
   const spiffeUri = input.edition === 'miaf' ? leaf.getExtension(x509.SubjectAlternativeNameExtension)?.names.items.find((n) => n.type === 'url')?.value : undefined;
   const spiffe = spiffeUri === undefined ? undefined : identityOf(spiffeUri);
-  const transport: UndiciTransport = createTransport({
-    baseUrl: input.wfm, ca: input.caPem, connections: 1,
-    // Client fault MIAF-CLIENT-CHECKS-SERVER-ID: the server's SPIFFE ID is never compared.
-    // Client fault MIAF-CLIENT-SVID: no client certificate on the connection.
-    ...(input.edition === 'miaf' && { ...(!faults.has('MIAF-CLIENT-SVID') && { clientCert: { cert: input.certPem, key: input.keyPem } }), ...(input.wfmSpiffeId && !faults.has('MIAF-CLIENT-CHECKS-SERVER-ID') && { serverSpiffeId: input.wfmSpiffeId }) }),
-  });
+  const trust = startBundleClient(
+    { ...(input.discoveryUrl && { discoveryUrl: input.discoveryUrl }), ...(input.trustBundleUri && { trustBundleUri: input.trustBundleUri }), ...(input.bundleRefreshSeconds && { refreshSeconds: input.bundleRefreshSeconds }) },
+    input.caPem, faults, spiffeUri,
+  );
+  // Client fault MIAF-CLIENT-CHECKS-SERVER-ID: the server's SPIFFE ID is never compared.
+  // Client fault MIAF-CLIENT-SVID: no client certificate on the connection.
+  const mtls = input.edition === 'miaf'
+    ? { ...(!faults.has('MIAF-CLIENT-SVID') && { clientCert: { cert: input.certPem, key: input.keyPem } }), ...(input.wfmSpiffeId && !faults.has('MIAF-CLIENT-CHECKS-SERVER-ID') && { serverSpiffeId: input.wfmSpiffeId }) }
+    : undefined;
+  // miaf with a trust bundle: the WFM's SVID is validated against the bundle's anchors at every handshake (§4.6).
+  const anchored = mtls && trust ? anchoredAgent(() => trust.client.anchors?.map((a) => a.certificate.toString('pem')), mtls) : undefined;
+  const transport: UndiciTransport = createTransport({ baseUrl: input.wfm, ...(anchored ? { dispatcher: anchored } : { ca: input.caPem, connections: 1, ...mtls }) });
   const privateKey = createPrivateKey(input.keyPem);
   // Client faults SIG-KEYID (the keyid is the certificate's SHA-1), SIG-CONTENT-DIGEST (bodies go without Content-Digest)
   // and SIG-COVERED-COMPONENTS (the signature leaves @target-uri uncovered).
@@ -95,10 +101,6 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
     turn = next.catch(() => undefined);
     return next;
   };
-  const trust = startBundleClient(
-    { ...(input.discoveryUrl && { discoveryUrl: input.discoveryUrl }), ...(input.trustBundleUri && { trustBundleUri: input.trustBundleUri }), ...(input.bundleRefreshSeconds && { refreshSeconds: input.bundleRefreshSeconds }) },
-    input.caPem, faults, spiffeUri,
-  );
   const stopping = new AbortController();
   const loop = (async () => {
     try {
@@ -130,6 +132,7 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
       await transport.close();
       await registries.close();
       await trust?.close();
+      await anchored?.close();
     },
   };
 }

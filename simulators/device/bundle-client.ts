@@ -131,23 +131,52 @@ export class TrustBundleClient {
     try {
       res = await this.opts.fetch(uri, this.conditional('bundle', this.anchors ? this.bundleEtag : undefined));
     } catch (e) {
+      // Client fault BUNDLE-OFFLINE-KEEP-CACHED: an unreachable endpoint throws the cached bundle away.
+      if (this.faults.has('BUNDLE-OFFLINE-KEEP-CACHED')) this.forget();
       return { result: 'unreachable', reason: `§4.6 rule 5: bundle endpoint unreachable (${(e as Error).message}); keeping the cached bundle` };
     }
     if (res.status === 304 && this.anchors) return { result: 'not-modified' };
-    if (res.status !== 200) return { result: 'unreachable', reason: `§4.6 rule 5: bundle endpoint answered ${res.status}; keeping the cached bundle` };
-    const bundle = parseJson(res.body);
+    if (res.status !== 200) {
+      // Client fault BUNDLE-KEEP-CURRENT: a failed retrieval throws the current bundle away.
+      if (this.faults.has('BUNDLE-KEEP-CURRENT')) this.forget();
+      return { result: 'unreachable', reason: `§4.6 rule 5: bundle endpoint answered ${res.status}; keeping the cached bundle` };
+    }
+    const bundle = this.bent(parseJson(res.body));
     // Client fault BUNDLE-CLIENT-TOLERATE-UNKNOWN: a bundle with a member §2.6 does not name is refused.
     const unknown = this.faults.has('BUNDLE-CLIENT-TOLERATE-UNKNOWN') ? unknownFields(bundle, ['spiffe_sequence', 'spiffe_refresh_hint', 'keys']) : [];
     if (unknown.length > 0) return { result: 'rejected', reason: unknown[0]!.message };
     const outcome = applyRetrieval(this.anchors, bundle === undefined ? { ok: false, error: 'body is not JSON' } : { ok: true, bundle });
-    if (!outcome.changed) return { result: 'rejected', reason: outcome.reason ?? '§4.6 rule 2: retrieval rejected' };
+    if (!outcome.changed) {
+      // Client fault BUNDLE-REJECT-NO-ANCHORS: a bundle without an X.509 anchor is taken: no anchors at all.
+      if (this.faults.has('BUNDLE-REJECT-NO-ANCHORS') && isObject(bundle) && Array.isArray(bundle['keys'])) {
+        this.anchors = [];
+        this.bundle = bundle as unknown as TrustBundle;
+        this.bundleEtag = res.headers['etag'];
+        return { result: 'accepted', anchors: 0 };
+      }
+      return { result: 'rejected', reason: outcome.reason ?? '§4.6 rule 2: retrieval rejected' };
+    }
     // Rules 2 and 5 above: a failed or rejected retrieval changed nothing. Rule 3: acceptance replaces every anchor.
-    this.anchors = outcome.anchors;
+    // Client fault BUNDLE-NO-COMBINE: the new anchors are added to the old ones.
+    const kept = this.faults.has('BUNDLE-NO-COMBINE') ? (this.anchors ?? []).filter((a) => !outcome.anchors!.some((b) => b.x5c === a.x5c)) : [];
+    this.anchors = [...kept, ...outcome.anchors!];
     this.bundle = bundle as TrustBundle;
     this.bundleEtag = res.headers['etag'];
     this.firstEtags.bundle ??= this.bundleEtag;
     this.bundleMaxAgeMs = maxAgeMs(res.headers['cache-control']);
-    return { result: 'accepted', anchors: outcome.anchors!.length };
+    return { result: 'accepted', anchors: this.anchors.length };
+  }
+
+  /** Only client faults lose the bundle in use. */
+  private forget(): void {
+    this.anchors = undefined;
+    this.bundle = undefined;
+  }
+
+  /** Client fault BUNDLE-IGNORE-NON-X509: every key with a certificate is taken as an x509-svid anchor, whatever its use. */
+  private bent(bundle: unknown): unknown {
+    if (!this.faults.has('BUNDLE-IGNORE-NON-X509') || !isObject(bundle) || !Array.isArray(bundle['keys'])) return bundle;
+    return { ...bundle, keys: (bundle['keys'] as unknown[]).map((k) => (isObject(k) && Array.isArray(k['x5c']) ? { ...k, use: 'x509-svid' } : k)) };
   }
 
   /** §4.5, §4.6: Accept application/json, and If-None-Match with the ETag of the last retrieved document. */
@@ -172,6 +201,10 @@ function maxAgeMs(cacheControl: string | undefined): number {
 function unknownFields(doc: unknown, known: string[]): { message: string }[] {
   if (typeof doc !== 'object' || doc === null) return [];
   return Object.keys(doc).filter((k) => !known.includes(k)).map((k) => ({ message: `unknown field ${k} refused` }));
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function parseJson(body: Uint8Array): unknown {

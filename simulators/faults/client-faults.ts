@@ -115,6 +115,13 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'BUNDLE-REFRESH-NOT-DEFERRED', breaks: ['BUNDLE-REFRESH-NOT-DEFERRED'], description: 'defers its bundle refresh to the answer\'s Cache-Control max-age' },
   { id: 'BUNDLE-TRUSTDOMAIN-MATCH', breaks: ['BUNDLE-TRUSTDOMAIN-MATCH'], description: 'never compares the discovery document\'s trust domain with its own SVID\'s', edition: 'miaf' },
   { id: 'AUTH-IDENTITY-INITIAL-TRUST', breaks: ['AUTH-IDENTITY-INITIAL-TRUST', 'BUNDLE-CROSS-ORIGIN-TRUST'], description: 'verifies no identity endpoint\'s certificate' },
+  // §2.6, §4.6 rules 1-3 and 5 in miaf, where the bundle's anchors validate the WFM's SVID (simulators/client-bundle.ts).
+  { id: 'BUNDLE-CLIENT-TOLERATE-UNKNOWN', breaks: ['BUNDLE-CLIENT-TOLERATE-UNKNOWN'], description: 'refuses a trust bundle with a member §2.6 does not name', edition: 'miaf' },
+  { id: 'BUNDLE-IGNORE-NON-X509', breaks: ['BUNDLE-IGNORE-NON-X509'], description: 'takes every bundle key with a certificate as an anchor, whatever its use', edition: 'miaf' },
+  { id: 'BUNDLE-REJECT-NO-ANCHORS', breaks: ['BUNDLE-REJECT-NO-ANCHORS'], description: 'takes a bundle with no x509-svid entry: no anchors at all', edition: 'miaf' },
+  { id: 'BUNDLE-KEEP-CURRENT', breaks: ['BUNDLE-KEEP-CURRENT'], description: 'throws its bundle away when the endpoint answers an error', edition: 'miaf' },
+  { id: 'BUNDLE-OFFLINE-KEEP-CACHED', breaks: ['BUNDLE-OFFLINE-KEEP-CACHED'], description: 'throws its bundle away when the endpoint cannot be reached', edition: 'miaf' },
+  { id: 'BUNDLE-NO-COMBINE', breaks: ['BUNDLE-NO-COMBINE', 'BUNDLE-REPLACE-ANCHORS'], description: 'adds a retrieved bundle\'s anchors to the ones it held', edition: 'miaf' },
   { id: 'BUNDLE-CROSS-ORIGIN-TRUST', breaks: ['BUNDLE-CROSS-ORIGIN-TRUST'], description: 'verifies no certificate of a trust bundle on another origin than the discovery document\'s' },
 ]);
 

@@ -1,0 +1,148 @@
+// Persona device, interfaces.md §2.6 and §4.6 rules 1-3 and 5, edition miaf: what the client does with the anchors of
+// its trust bundle. Each check gives the client an identity role (fixtures/scripted-identity.ts) and a WFM
+// (fixtures/scripted-wfm.ts) of its own: the WFM's SVID is issued by a CA the test puts in, or leaves out of, the
+// bundle, and it closes every connection after its answer, so whether a request arrives shows whether the client's
+// anchors at that moment validate the WFM.
+import { test, expect } from '../../fixtures/wfmck.ts';
+import { req } from '../../fixtures/req.ts';
+import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
+import type { ClientUnderTest, StartOptions } from '../../fixtures/client-under-test.ts';
+import { startScriptedIdentity, type ScriptedIdentity } from '../../fixtures/scripted-identity.ts';
+import { startScriptedWfm, type ScriptedWfm } from '../../fixtures/scripted-wfm.ts';
+import { spiffeTarget, type SpiffeTarget } from '../../fixtures/svid.ts';
+import { jwtSvidJwk, x509SvidJwk } from '../../reference/identity/anchors.ts';
+import { createSvidCa } from '../../reference/svid-issuer.ts';
+import type { RunContext } from '../../fixtures/run-context.ts';
+import type { Profile } from '../../spec/profile.ts';
+import type { BundleJwk } from '../../spec/types.ts';
+import type { Transcript } from '../../simulators/transport/transcript.ts';
+
+/** How long the WFM's silence (or its traffic) is watched once the client holds the bundle under test. */
+const WATCH_MS = 2_500;
+/** A request already under way when the client took a new bundle may still land: not counted. */
+const GRACE_MS = 1_000;
+
+interface Stage {
+  identity: ScriptedIdentity;
+  wfm: ScriptedWfm;
+  client: ClientUnderTest;
+  /** The x509-svid entry of the CA that issued the WFM's SVID. */
+  anchor: BundleJwk;
+  /** The x509-svid entry of a CA of the same trust domain that issued nothing the client sees. */
+  other: BundleJwk;
+  close(): Promise<void>;
+}
+
+function target(ctx: RunContext, profile: Profile): SpiffeTarget {
+  test.skip(profile.edition !== 'miaf', 'the bundle validates SVIDs, and only edition miaf puts the WFM\'s SVID on the wire (a seed client validates the WFM by the CA it is given)');
+  const t = spiffeTarget(ctx, profile);
+  test.skip('missing' in t, 'needs targets.trustDomain and targets.wfmId');
+  return t as SpiffeTarget;
+}
+
+/** A WFM with an SVID of CA "anchor", an identity role serving `bundle` (refresh hint 1 s), and the client given both. */
+async function stage(t: SpiffeTarget, transcript: Transcript, start: (o?: StartOptions) => Promise<ClientUnderTest>, bundle: (s: Pick<Stage, 'anchor' | 'other'>) => unknown): Promise<Stage> {
+  const [issuer, stranger] = await Promise.all([createSvidCa({ trustDomain: t.trustDomain }), createSvidCa({ trustDomain: t.trustDomain })]);
+  const keys = { anchor: await x509SvidJwk(issuer.root), other: await x509SvidJwk(stranger.root) };
+  const wfm = await startScriptedWfm(issuer.root, t);
+  const identity = await startScriptedIdentity({ trustDomain: t.trustDomain, transcript });
+  identity.script.bundle = bundle(keys);
+  test.info().annotations.push({ type: 'scripted services', description: `WFM ${wfm.url} (SVID of CA "anchor"), identity role ${identity.origin}` });
+  const client = await start({ wfm: wfm.url, extraCaPem: identity.caPem, identity: { discoveryUrl: identity.discoveryUrl, refreshSeconds: 1 } });
+  return { identity, wfm, client, ...keys, close: async () => void (await Promise.all([wfm.close(), identity.close()])) };
+}
+
+function plain(keys: BundleJwk[], sequence = 1): unknown {
+  return { spiffe_sequence: sequence, spiffe_refresh_hint: 1, keys };
+}
+
+/** Waits until the client retrieved its bundle again after `mark` (a request, or for an offline endpoint an attempt cut). */
+async function retrievedSince(identity: ScriptedIdentity, mark: { requests: number; refusals: number }, offline = false): Promise<void> {
+  await expect.poll(
+    () => (offline ? identity.refusals > mark.refusals : identity.requests.slice(mark.requests).some((r) => r.resource === 'bundle')),
+    { message: 'setup: the client went back to its trust bundle endpoint', timeout: 10_000 },
+  ).toBe(true);
+}
+
+function markOf(identity: ScriptedIdentity): { requests: number; refusals: number } {
+  return { requests: identity.requests.length, refusals: identity.refusals };
+}
+
+/** Requests the WFM received in a watch window starting a grace period from now. */
+async function requestsInWindow(wfm: ScriptedWfm): Promise<number> {
+  const from = wfm.now() + GRACE_MS;
+  await new Promise((r) => setTimeout(r, GRACE_MS + WATCH_MS));
+  return wfm.since(from);
+}
+
+async function talking(wfm: ScriptedWfm, what: string): Promise<void> {
+  const from = wfm.now();
+  await expect.poll(() => wfm.since(from), { message: what, timeout: 20_000 }).toBeGreaterThan(0);
+}
+
+test.describe('§4.6 the client validates its WFM against the anchors of its trust bundle (miaf)', () => {
+  test('BUNDLE-CLIENT-TOLERATE-UNKNOWN a bundle with members §2.6 does not name is used: the client reaches the WFM its anchor validates', req('BUNDLE-CLIENT-TOLERATE-UNKNOWN'), async ({ clientUnderTest, ctx, profile, transcript }) => {
+    const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor }) => ({
+      spiffe_sequence: 1, spiffe_refresh_hint: 1, keys: [{ ...anchor, 'x-acme-note': 'rotated weekly' }], 'x-acme-issuer': { region: 'eu-west' }, spiffe_comment: 'fixture',
+    }));
+    try {
+      await talking(s.wfm, '§2.6: unknown members are tolerated; the bundle\'s anchor validates the WFM and the client sends requests');
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('BUNDLE-IGNORE-NON-X509 a CA that comes only as a jwt-svid entry, or an entry of another use, validates nothing', req('BUNDLE-IGNORE-NON-X509'), async ({ clientUnderTest, ctx, profile, transcript }) => {
+    const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor, other }) => plain([other, { ...anchor, use: 'jwt-svid', kid: 'wfmck-jwt' }, { ...anchor, use: 'x-wfmck-other' }]));
+    try {
+      await retrievedSince(s.identity, { requests: 0, refusals: 0 });
+      await expect.poll(() => s.wfm.connections, { message: 'setup: the client tried to reach its WFM', timeout: 20_000 }).toBeGreaterThan(0);
+      expect(await requestsInWindow(s.wfm), '§2.6: the WFM\'s CA is in the bundle only under use jwt-svid and x-wfmck-other; ignored, it validates nothing').toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('BUNDLE-REJECT-NO-ANCHORS BUNDLE-KEEP-CURRENT BUNDLE-OFFLINE-KEEP-CACHED a bundle without an X.509 anchor, an error answer and an unreachable endpoint each leave the current anchors in use', req('BUNDLE-REJECT-NO-ANCHORS', 'BUNDLE-KEEP-CURRENT', 'BUNDLE-OFFLINE-KEEP-CACHED'), async ({ clientUnderTest, ctx, profile, transcript }) => {
+    const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor }) => plain([anchor]));
+    const { identity, wfm } = s;
+    const good = identity.script.bundle;
+    const jwtOnly = plain([await jwtSvidJwk()], 2);
+    try {
+      await talking(wfm, 'setup: with the first bundle the client reaches its WFM');
+      const findings: TaggedFinding[] = [];
+      const phases: [string, string, () => void, () => void, boolean][] = [
+        ['BUNDLE-REJECT-NO-ANCHORS', 'a bundle whose only key is a jwt-svid entry (rule 1)', () => void (identity.script.bundle = jwtOnly), () => void (identity.script.bundle = good), false],
+        ['BUNDLE-KEEP-CURRENT', 'the bundle endpoint answering 503 (rule 2)', () => void (identity.script.bundleStatus = 503), () => void delete identity.script.bundleStatus, false],
+        ['BUNDLE-OFFLINE-KEEP-CACHED', 'the bundle endpoint unreachable (rule 5)', () => void (identity.script.offline = true), () => void (identity.script.offline = false), true],
+      ];
+      for (const [id, what, apply, undo, offline] of phases) {
+        const mark = markOf(identity);
+        apply();
+        await retrievedSince(identity, mark, offline);
+        const seen = await requestsInWindow(wfm);
+        if (seen === 0) findings.push({ id, message: `after ${what} the WFM got no request in ${WATCH_MS / 1000} s: the client stopped validating it with its current anchors` });
+        undo();
+        if (seen === 0) await talking(wfm, `the client reaches its WFM again once the bundle is back (after ${what})`);
+      }
+      expectEach(findings, '§4.6 rules 1, 2 and 5: the current bundle stays in use');
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('BUNDLE-REPLACE-ANCHORS BUNDLE-NO-COMBINE after a rotation to a bundle of another CA alone, the WFM only the old CA validates gets no request', req('BUNDLE-REPLACE-ANCHORS', 'BUNDLE-NO-COMBINE'), async ({ clientUnderTest, ctx, profile, transcript }) => {
+    const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor }) => plain([anchor]));
+    try {
+      await talking(s.wfm, 'setup: with the first bundle the client reaches its WFM');
+      const mark = markOf(s.identity);
+      s.identity.script.bundle = plain([s.other], 2);
+      await retrievedSince(s.identity, mark);
+      const seen = await requestsInWindow(s.wfm);
+      const message = `after the bundle of CA "other" alone, the WFM (SVID of CA "anchor") still got ${seen} requests in ${WATCH_MS / 1000} s`;
+      expectEach(seen === 0 ? [] : [{ id: 'BUNDLE-REPLACE-ANCHORS', message }, { id: 'BUNDLE-NO-COMBINE', message }], '§4.6 rule 3: the retrieved anchors replace the old ones, never join them');
+    } finally {
+      await s.close();
+    }
+  });
+});
