@@ -74,7 +74,9 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
     : undefined;
   // miaf with a trust bundle: the WFM's SVID is validated against the bundle's anchors at every handshake (§4.6).
   const anchored = mtls && trust ? anchoredAgent(() => trust.client.anchors?.map((a) => a.certificate.toString('pem')), mtls) : undefined;
-  const transport: UndiciTransport = createTransport({ baseUrl: input.wfm, ...(anchored ? { dispatcher: anchored } : { ca: input.caPem, connections: 1, ...mtls }) });
+  // Client fault MIAF-CLIENT-HONOURS-RETRY-AFTER: Retry-After is not a hold, and retries come at the policy's pace.
+  const honourRetryAfter = !faults.has('MIAF-CLIENT-HONOURS-RETRY-AFTER');
+  const transport: UndiciTransport = createTransport({ baseUrl: input.wfm, honourRetryAfter, ...(anchored ? { dispatcher: anchored } : { ca: input.caPem, connections: 1, ...mtls }) });
   const privateKey = createPrivateKey(input.keyPem);
   // Client faults SIG-KEYID (the keyid is the certificate's SHA-1), SIG-CONTENT-DIGEST (bodies go without Content-Digest)
   // and SIG-COVERED-COMPONENTS (the signature leaves @target-uri uncovered).

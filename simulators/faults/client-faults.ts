@@ -102,6 +102,7 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'AMV-OLDER-REPORTS-OLDER', breaks: ['AMV-OLDER-REPORTS-OLDER'], description: 'on fetching a newer revision it reports the one it still runs with the newer manifest\'s version' },
   { id: 'STATUS-PRECEDENCE-REMOVED', breaks: ['STATUS-PRECEDENCE-REMOVED'], description: 'says a removed deployment is removed while its components are still removing' },
   { id: 'CAP-UPDATE-ON-CHANGE', breaks: ['CAP-UPDATE-ON-CHANGE'], description: 'never sends its capabilities again when what it reports changes' },
+  { id: 'MIAF-CLIENT-HONOURS-RETRY-AFTER', breaks: ['MIAF-CLIENT-HONOURS-RETRY-AFTER'], description: 'polls again at its own pace after a 429 whose Retry-After asks it to wait longer', edition: 'miaf' },
   // §4.5, §4.6, §5: the trust bundle client (simulators/device/bundle-client.ts, simulators/client-bundle.ts).
   { id: 'DISC-ACCEPT-JSON', breaks: ['DISC-ACCEPT-JSON'], description: 'asks for its discovery document with Accept: text/html' },
   { id: 'BUNDLE-ACCEPT-JSON', breaks: ['BUNDLE-ACCEPT-JSON'], description: 'asks for its trust bundle with Accept: text/html' },

@@ -27,7 +27,9 @@ export type TransportErrorCode =
   | 'WFMCK_E_CONNECTION'
   | 'WFMCK_E_TLS'
   | 'WFMCK_E_PROTOCOL'
-  | 'WFMCK_E_ABORTED';
+  | 'WFMCK_E_ABORTED'
+  /** Not sent: the server's Retry-After for this request has not passed (P10, RFC 9110 §10.2.3). */
+  | 'WFMCK_E_HELD';
 
 /** A failure below HTTP (no status), with the exchange that shows it. */
 export class TransportError extends Error {

@@ -8,7 +8,7 @@ import { classify } from './classify.ts';
 import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from './evidence.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, announcedLength, hasNoBody, readCapped } from './limits.ts';
 import { flattenHeaders, httpResponse } from './response.ts';
-import { DEFAULT_RETRY, RETRYABLE_STATUSES, mayRetry, nextDelayMs, sleep, type RetryPolicy } from './retry.ts';
+import { DEFAULT_RETRY, RETRYABLE_STATUSES, mayRetry, nextDelayMs, retryAfterMs, sleep, type RetryPolicy } from './retry.ts';
 import { signRequest } from './signing.ts';
 import type { Transcript } from './transcript.ts';
 import { TransportError, type Exchange, type HttpResponse, type RequestOptions, type Transport } from './types.ts';
@@ -43,6 +43,11 @@ export interface TransportOptions extends SharedAgentOptions {
   transcript?: Transcript;
   testId?: string;
   retry?: RetryPolicy;
+  /**
+   * A 429 or 503 with Retry-After holds that request (method and URL) until the time it names: sent again earlier, it
+   * fails at once with WFMCK_E_HELD, and the transport's own retries never come sooner (default true; P10).
+   */
+  honourRetryAfter?: boolean;
 }
 
 export interface UndiciTransport extends Transport {
@@ -91,7 +96,12 @@ interface Config {
   transcript: Transcript | undefined;
   testId: string | undefined;
   retry: RetryPolicy;
+  /** Not-before times (epoch ms) by `METHOD url`, from Retry-After; absent when the transport ignores it. */
+  holds: Map<string, number> | undefined;
 }
+
+/** A Retry-After further away than this is read as this (a hostile server cannot hold a request for ever). */
+const MAX_HOLD_MS = 3_600_000;
 
 export function createTransport(opts: TransportOptions = {}): UndiciTransport {
   const owned = opts.dispatcher ? undefined : makeAgent(opts, opts.connections);
@@ -103,6 +113,7 @@ export function createTransport(opts: TransportOptions = {}): UndiciTransport {
     transcript: opts.transcript,
     testId: opts.testId,
     retry: opts.retry ?? DEFAULT_RETRY,
+    holds: opts.honourRetryAfter === false ? undefined : new Map(),
   };
   return transportOf(config, async () => {
     await owned?.close();
@@ -126,6 +137,8 @@ async function send(config: Config, opts: RequestOptions): Promise<HttpResponse>
   const url = resolveUrl(opts.url, config.baseUrl);
   const { headers, body } = prepare(opts, config.testId);
   const retrying = mayRetry(method, opts.retry);
+  const key = `${method} ${url}`;
+  held(config, key, method, url);
   let last: Exchange | undefined;
   for (let attempt = 1; ; attempt++) {
     const sent = opts.signer ? { ...headers, ...(await sign(opts.signer, method, url, headers, body)) } : headers;
@@ -133,7 +146,11 @@ async function send(config: Config, opts: RequestOptions): Promise<HttpResponse>
     try {
       const res = await once(config, opts, { method, url, headers: sent, body }, attempt);
       last = res.exchange;
+      const hold = RETRYABLE_STATUSES.has(res.status) ? retryAfterMs(res.headers['retry-after'], MAX_HOLD_MS) : undefined;
+      if (hold !== undefined && hold > 0) config.holds?.set(key, Date.now() + hold);
       if (!retrying || attempt >= config.retry.attempts || !RETRYABLE_STATUSES.has(res.status)) return res;
+      // Retry-After beyond the retry policy's longest wait: no retry sooner than it says (a later call is held).
+      if (config.holds && hold !== undefined && hold > config.retry.maxDelayMs) return res;
       wait = nextDelayMs(attempt, config.retry, res.headers['retry-after']);
     } catch (error) {
       if (!(error instanceof TransportError) || !retrying || attempt >= config.retry.attempts || !retryable.has(error)) throw error;
@@ -208,6 +225,16 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
     exchange.durationMs = performance.now() - started;
     config.transcript?.record(exchange);
   }
+}
+
+/** Throws WFMCK_E_HELD while a Retry-After the server gave for this request has not passed. */
+function held(config: Config, key: string, method: string, url: string): void {
+  const until = config.holds?.get(key);
+  if (until === undefined) return;
+  if (until <= Date.now()) return void config.holds!.delete(key);
+  const message = `held: the server's Retry-After allows ${method} ${redactUrl(url)} again at ${new Date(until).toISOString()}`;
+  const exchange: Exchange = { id: randomUUID(), ...(config.testId !== undefined && { testId: config.testId }), method, url: redactUrl(url), requestHeaders: {}, startedAt: new Date().toISOString(), durationMs: 0, attempt: 0, error: { code: 'WFMCK_E_HELD', message } };
+  throw new TransportError('WFMCK_E_HELD', message, exchange);
 }
 
 function resolveUrl(url: string, baseUrl: string | undefined): string {

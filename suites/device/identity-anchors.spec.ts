@@ -6,51 +6,16 @@
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
-import type { ClientUnderTest, StartOptions } from '../../fixtures/client-under-test.ts';
-import { startScriptedIdentity, type ScriptedIdentity } from '../../fixtures/scripted-identity.ts';
-import { startScriptedWfm, type ScriptedWfm } from '../../fixtures/scripted-wfm.ts';
-import { spiffeTarget, type SpiffeTarget } from '../../fixtures/svid.ts';
-import { jwtSvidJwk, x509SvidJwk } from '../../reference/identity/anchors.ts';
-import { createSvidCa } from '../../reference/svid-issuer.ts';
-import type { RunContext } from '../../fixtures/run-context.ts';
-import type { Profile } from '../../spec/profile.ts';
+import { stage, target } from '../../fixtures/scripted-stage.ts';
+import type { ScriptedIdentity } from '../../fixtures/scripted-identity.ts';
+import type { ScriptedWfm } from '../../fixtures/scripted-wfm.ts';
+import { jwtSvidJwk } from '../../reference/identity/anchors.ts';
 import type { BundleJwk } from '../../spec/types.ts';
-import type { Transcript } from '../../simulators/transport/transcript.ts';
 
 /** How long the WFM's silence (or its traffic) is watched once the client holds the bundle under test. */
 const WATCH_MS = 2_500;
 /** A request already under way when the client took a new bundle may still land: not counted. */
 const GRACE_MS = 1_000;
-
-interface Stage {
-  identity: ScriptedIdentity;
-  wfm: ScriptedWfm;
-  client: ClientUnderTest;
-  /** The x509-svid entry of the CA that issued the WFM's SVID. */
-  anchor: BundleJwk;
-  /** The x509-svid entry of a CA of the same trust domain that issued nothing the client sees. */
-  other: BundleJwk;
-  close(): Promise<void>;
-}
-
-function target(ctx: RunContext, profile: Profile): SpiffeTarget {
-  test.skip(profile.edition !== 'miaf', 'the bundle validates SVIDs, and only edition miaf puts the WFM\'s SVID on the wire (a seed client validates the WFM by the CA it is given)');
-  const t = spiffeTarget(ctx, profile);
-  test.skip('missing' in t, 'needs targets.trustDomain and targets.wfmId');
-  return t as SpiffeTarget;
-}
-
-/** A WFM with an SVID of CA "anchor", an identity role serving `bundle` (refresh hint 1 s), and the client given both. */
-async function stage(t: SpiffeTarget, transcript: Transcript, start: (o?: StartOptions) => Promise<ClientUnderTest>, bundle: (s: Pick<Stage, 'anchor' | 'other'>) => unknown): Promise<Stage> {
-  const [issuer, stranger] = await Promise.all([createSvidCa({ trustDomain: t.trustDomain }), createSvidCa({ trustDomain: t.trustDomain })]);
-  const keys = { anchor: await x509SvidJwk(issuer.root), other: await x509SvidJwk(stranger.root) };
-  const wfm = await startScriptedWfm(issuer.root, t);
-  const identity = await startScriptedIdentity({ trustDomain: t.trustDomain, transcript });
-  identity.script.bundle = bundle(keys);
-  test.info().annotations.push({ type: 'scripted services', description: `WFM ${wfm.url} (SVID of CA "anchor"), identity role ${identity.origin}` });
-  const client = await start({ wfm: wfm.url, extraCaPem: identity.caPem, identity: { discoveryUrl: identity.discoveryUrl, refreshSeconds: 1 } });
-  return { identity, wfm, client, ...keys, close: async () => void (await Promise.all([wfm.close(), identity.close()])) };
-}
 
 function plain(keys: BundleJwk[], sequence = 1): unknown {
   return { spiffe_sequence: sequence, spiffe_refresh_hint: 1, keys };
