@@ -18,7 +18,7 @@ shown default or leaves the setting out); without a terminal it asks nothing. Th
 
   --persona P              wfm (default; a WFM with its identity role and registry), identity, registry, device
                            (the kit plays the WFM; give --hook startClient=CMD and --hook stopClient=CMD for your client,
-                           and where it can, removeChild=CMD and changeCapabilities=CMD)
+                           and where it can, removeChild=CMD, disconnectChild=CMD and changeCapabilities=CMD)
   --edition E              seed (default, interfaces.md) or miaf (1.0.0-rc.3: mutual TLS with SVIDs)
   --wfm URL, --identity URL, --registry URL   the targets (loopback); none = the embedded default
   --ca-file FILE           PEM of the CA of your services' TLS certificates

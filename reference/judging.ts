@@ -1,5 +1,5 @@
 // The hooks of judging mode (device persona): what a client sent (clientExchanges), and the kit's own simulated
-// client started and stopped in this process (startClient, stopClient, removeChild, changeCapabilities) as the client under test of the self-check.
+// client started and stopped in this process (startClient, stopClient, removeChild, disconnectChild, changeCapabilities) as the client under test of the self-check.
 import { randomUUID } from 'node:crypto';
 import { startClientRunner, type RunningClient, type StartClientInput } from '../simulators/client-runner.ts';
 import type { Hook } from './admin.ts';
@@ -28,6 +28,12 @@ export function judgingHooks(recorder: ExchangeRecorder, state: WfmStateView, st
       const client = running.get(String(input['handle'] ?? ''));
       if (!client) throw new Error(`removeChild: no running client ${String(input['handle'] ?? '')}`);
       await client.removeChild(String(input['deviceId'] ?? ''));
+      return {};
+    },
+    async disconnectChild(input) {
+      const client = running.get(String(input['handle'] ?? ''));
+      if (!client) throw new Error(`disconnectChild: no running client ${String(input['handle'] ?? '')}`);
+      await client.disconnectChild(String(input['deviceId'] ?? ''));
       return {};
     },
     async changeCapabilities(input) {

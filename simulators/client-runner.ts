@@ -48,6 +48,8 @@ export interface RunningClient {
   kind: DeviceKind;
   /** A see-thru gateway's device `deviceId` goes away (the gateway DELETEs it and what is behind it, §2.2). */
   removeChild(deviceId: string): Promise<void>;
+  /** The link from a see-thru gateway to its device `deviceId` goes down; the device stays registered (§2.4 code 102). */
+  disconnectChild(deviceId: string): Promise<void>;
   /** What the device reports changes (its memory): it sends its capabilities again (§2.1). */
   changeCapabilities(): Promise<void>;
   stop(): Promise<void>;
@@ -124,6 +126,10 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
     removeChild(deviceId) {
       if (!gateway) return Promise.reject(new Error(`removeChild: ${desc.id} is a ${kind}, no see-thru gateway`));
       return serially(() => gateway.removeChild(deviceId));
+    },
+    disconnectChild(deviceId) {
+      if (!gateway) return Promise.reject(new Error(`disconnectChild: ${desc.id} is a ${kind}, no see-thru gateway`));
+      return serially(async () => gateway.disconnectChild(deviceId));
     },
     changeCapabilities() {
       return serially(() => device.changeCapabilities());

@@ -3,7 +3,7 @@
 import type { Profile } from '../../spec/profile.ts';
 import type { DeviceCapabilities } from '../../spec/types.ts';
 import type { DeviceApiClient } from '../device-api.ts';
-import { hierarchy, placeDeployment } from '../gateways/see-thru.ts';
+import { hierarchy, placeDeployment, reservedError } from '../gateways/see-thru.ts';
 import type { RegistryClient } from '../registry-client.ts';
 import { perform, type ActionContext } from './actions.ts';
 import type { Placement } from './deployments.ts';
@@ -38,9 +38,13 @@ export interface ChangeableDevice extends SimulatedDevice {
   changeCapabilities(): Promise<void>;
 }
 
-/** A see-thru gateway can also be told that a device behind it went away (§2.2: DELETE its deviceId). */
+/**
+ * A see-thru gateway can also be told that a device behind it went away (§2.2: DELETE its deviceId), or that its link
+ * to one is down (it stays registered; what is placed on it fails with reserved code 102, §2.4).
+ */
 export interface SeeThruGateway extends ChangeableDevice {
   removeChild(deviceId: string): Promise<void>;
+  disconnectChild(deviceId: string): void;
 }
 
 /** Upper bound of actions in one start() or tick(): a guard against a machine that never settles. */
@@ -59,6 +63,8 @@ class Device implements SeeThruGateway, ActionContext {
   state: MachineState;
   /** Only a see-thru gateway keeps its pre-order device list; everyone else is its own single device. */
   private readonly devices: DeviceDescription[] | undefined;
+  /** Indices of devices behind the gateway whose link is down (disconnectChild). */
+  private disconnected: number[] = [];
 
   constructor(
     readonly desc: DeviceDescription,
@@ -116,6 +122,12 @@ class Device implements SeeThruGateway, ActionContext {
     await this.runUntil((s) => s.deleting.length === 0);
   }
 
+  disconnectChild(deviceId: string): void {
+    const index = (this.devices ?? []).findIndex((d, i) => i > 0 && d.id === deviceId);
+    if (index < 0) throw new RangeError(`disconnectChild: ${deviceId} is not a device behind ${this.desc.id}`);
+    if (!this.disconnected.includes(index)) this.disconnected = [...this.disconnected, index];
+  }
+
   async changeCapabilities(): Promise<void> {
     // Client fault CAP-UPDATE-ON-CHANGE: the change is never sent.
     if (this.env.clientFaults?.has('CAP-UPDATE-ON-CHANGE')) return;
@@ -157,7 +169,17 @@ class Device implements SeeThruGateway, ActionContext {
 
   place(target: string | undefined): Placement {
     if (!this.devices) return { host: 0 };
-    return placeDeployment(this.devices, target, (i) => isLive(this.state, i));
+    const gatewayId = this.devices[0]!.id;
+    // Client fault STATUS-RESERVED-103: the gateway never chooses a child for <gateway>/* and refuses with its own code.
+    if (target?.endsWith('/*') && this.env.clientFaults?.has('STATUS-RESERVED-103')) {
+      return { refusal: { code: 'NO_PLACEMENT', source: gatewayId, message: `cannot choose a device behind ${target.slice(0, -2)}` } };
+    }
+    const placement = placeDeployment(this.devices, target, (i) => isLive(this.state, i), this.disconnected);
+    // Client fault STATUS-RESERVED-102: a child it cannot reach is reported as one it does not know (101).
+    if ('refusal' in placement && placement.refusal.code === '102' && this.env.clientFaults?.has('STATUS-RESERVED-102')) {
+      return { ...placement, refusal: reservedError('101', gatewayId) };
+    }
+    return placement;
   }
 
   private async runUntil(done: (s: MachineState) => boolean): Promise<void> {

@@ -97,6 +97,8 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'AMV-FIRST-INSTALL', breaks: ['AMV-FIRST-INSTALL', 'AMV-EQUALS-HELD'], description: 'reports the manifest version after the one it adopted' },
   { id: 'STATUS-RESERVED-101', breaks: ['STATUS-RESERVED-101'], description: 'a deployment for a device the gateway does not know fails with an implementation code UNKNOWN_CHILD, not 101', kind: 'see-thru-gateway' },
   { id: 'STATUS-RESERVED-SOURCE', breaks: ['STATUS-RESERVED-SOURCE', 'STATUS-ERROR-SOURCE-GATEWAY'], description: 'a reserved code names the unknown child, not the gateway, as its source', kind: 'see-thru-gateway' },
+  { id: 'STATUS-RESERVED-102', breaks: ['STATUS-RESERVED-102'], description: 'reports a device behind it whose link is down as unknown (code 101), not unreachable (102)', kind: 'see-thru-gateway' },
+  { id: 'STATUS-RESERVED-103', breaks: ['STATUS-RESERVED-103'], description: 'never chooses a device for <gateway>/* and refuses it with its own code NO_PLACEMENT, not 103', kind: 'see-thru-gateway' },
   { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE', 'STATUS-LIFE-EACH-REPORT'], description: 'the overall state is installed from the first report on, whatever the components say' },
   { id: 'AMV-ADVANCES-ON-APPLY', breaks: ['AMV-ADVANCES-ON-APPLY'], description: 'keeps reporting the version of the first revision it adopted after it applies a newer one' },
   { id: 'AMV-OLDER-REPORTS-OLDER', breaks: ['AMV-OLDER-REPORTS-OLDER'], description: 'on fetching a newer revision it reports the one it still runs with the newer manifest\'s version' },

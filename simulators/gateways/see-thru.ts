@@ -43,12 +43,14 @@ export function reservedError(code: ReservedCode, gatewayId: string): { code: st
 
 /**
  * Where the deployment for `target` (P4 `metadata.deviceId`) runs. `live(i)`: device i is registered and has not
- * gone away. A `<id>/*` target lets the gateway choose: the first live, reachable, hosting device behind `<id>`.
+ * gone away. `disconnected`: devices whose link went down (still registered), cut off with all behind them. A `<id>/*`
+ * target lets the gateway choose: the first live, reachable, hosting device behind `<id>`.
  */
-export function placeDeployment(devices: readonly DeviceDescription[], target: string | undefined, live: (i: number) => boolean): Placement {
+export function placeDeployment(devices: readonly DeviceDescription[], target: string | undefined, live: (i: number) => boolean, disconnected: readonly number[] = []): Placement {
   const gatewayId = devices[0]!.id;
-  const cut = unreachableIndex(devices);
-  const unreachable = (i: number) => cut !== undefined && (i === cut || isDescendantOf(devices[i]!.id, devices[cut]!.id));
+  const fault = unreachableIndex(devices);
+  const cuts = fault === undefined ? disconnected : [fault, ...disconnected];
+  const unreachable = (i: number) => cuts.some((cut) => i === cut || isDescendantOf(devices[i]!.id, devices[cut]!.id));
   if (target === undefined || target === gatewayId) return onSelf(devices[0]!);
   if (target.endsWith('/*')) {
     const parent = target.slice(0, -2);
