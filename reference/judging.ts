@@ -22,7 +22,7 @@ export function judgingHooks(recorder: ExchangeRecorder, state: WfmStateView, st
       const client = await startClientRunner(input as unknown as StartClientInput);
       const handle = randomUUID();
       running.set(handle, client);
-      return { handle, deviceId: client.deviceId, kind: client.kind };
+      return { handle, deviceId: client.deviceId, kind: client.kind, ...(client.opaque && { children: client.opaque.children, deploymentTypes: client.opaque.deploymentTypes }) };
     },
     async removeChild(input) {
       const client = running.get(String(input['handle'] ?? ''));

@@ -12,6 +12,7 @@ import { createTransport, type UndiciTransport } from './transport/undici-transp
 import type { RequestSigner } from './transport/types.ts';
 import { resolveProfile, type Edition } from '../spec/profile.ts';
 import { identityOf } from '../spec/spiffe-id.ts';
+import type { Properties } from '../spec/types.ts';
 import { x509 } from '../spec/x509.ts';
 import { activeClientFaults } from './faults/client-faults.ts';
 import { anchoredAgent, startBundleClient } from './client-bundle.ts';
@@ -46,6 +47,11 @@ export interface StartClientInput {
 export interface RunningClient {
   deviceId: string;
   kind: DeviceKind;
+  /**
+   * An opaque gateway says what it aggregates (§2.2), which the wire never shows: the properties of each device behind
+   * it, and the deployment types it can deploy.
+   */
+  opaque?: { children: Properties[]; deploymentTypes: string[] };
   /** A see-thru gateway's device `deviceId` goes away (the gateway DELETEs it and what is behind it, §2.2). */
   removeChild(deviceId: string): Promise<void>;
   /** The link from a see-thru gateway to its device `deviceId` goes down; the device stays registered (§2.4 code 102). */
@@ -123,6 +129,9 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
   return {
     deviceId: desc.id,
     kind,
+    ...(kind === 'opaque-gateway' && {
+      opaque: { children: (desc.children ?? []).map((c) => c.capabilities.properties), deploymentTypes: [...(desc.capabilities.properties.supportedDeploymentTypes ?? [])] },
+    }),
     removeChild(deviceId) {
       if (!gateway) return Promise.reject(new Error(`removeChild: ${desc.id} is a ${kind}, no see-thru gateway`));
       return serially(() => gateway.removeChild(deviceId));

@@ -10,7 +10,7 @@ import type { Placement } from './deployments.ts';
 import { capabilitiesOf, revisedCapabilities } from './documents.ts';
 import { afterResult, beginTick, capabilitiesChanged, childDeparted, initialMachine, isLive, nextAction, stopped, type MachineState } from './machine.ts';
 import type { DeviceDescription, DeviceKind, DeviceObserver, DevicePhase, SimulatedDevice } from './types.ts';
-import { DOCUMENT_FAULTS, type ActiveClientFaults } from '../faults/client-faults.ts';
+import { DOCUMENT_FAULTS, OPAQUE_FAULTS, type ActiveClientFaults } from '../faults/client-faults.ts';
 
 export interface DeviceEnvironment {
   /** This device's client: its transport, its signing key (P3) and, after onboarding, its clientId. */
@@ -150,6 +150,11 @@ class Device implements SeeThruGateway, ActionContext {
     }
     // Client faults of the document (simulators/faults/): each bends the client's own document one way.
     if (index === 0) for (const [id, f] of Object.entries(DOCUMENT_FAULTS)) if (this.env.clientFaults?.has(id)) return f.bend(sent);
+    // Client faults of an opaque gateway's aggregate: each breaks one §2.2 aggregation rule.
+    if (this.desc.kind === 'opaque-gateway') {
+      const children = (this.desc.children ?? []).map((c) => c.capabilities.properties);
+      for (const [id, f] of Object.entries(OPAQUE_FAULTS)) if (this.env.clientFaults?.has(id)) return f.bend(sent, children);
+    }
     // Client faults GW-NONHOSTING-IDENTITY-ONLY (the gateway's own document: identity plus memory and storage, no
     // more) and GW-SEETHRU-SAME-SCHEMA (a device behind it sends its properties under another key).
     if (index === 0 && this.desc.kind === 'see-thru-gateway' && this.env.clientFaults?.has('GW-NONHOSTING-IDENTITY-ONLY')) {

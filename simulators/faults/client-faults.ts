@@ -1,7 +1,7 @@
 // Client faults: the kit's own device simulator breaking exactly one client rule, so the device persona can prove
 // each of its checks fails. Each is consulted at one named seam of simulators/device (search for the id).
 import type { Edition } from '../../spec/profile.ts';
-import type { DeviceCapabilities } from '../../spec/types.ts';
+import { SUPPORTED_DEPLOYMENT_TYPES, type DeviceCapabilities, type Properties } from '../../spec/types.ts';
 
 export interface ClientFaultDefinition {
   /** The client requirement it breaks. */
@@ -10,7 +10,7 @@ export interface ClientFaultDefinition {
   breaks: string[];
   description: string;
   /** The client kind the fault needs to show (default: any). */
-  kind?: 'plain' | 'see-thru-gateway';
+  kind?: 'plain' | 'see-thru-gateway' | 'opaque-gateway';
   /** The edition whose checks it breaks (default seed). */
   edition?: Edition;
 }
@@ -42,6 +42,32 @@ export const DOCUMENT_FAULTS: Readonly<Record<string, { description: string; ben
   'PROPS-ID-CHARSET': { description: 'writes its properties.id with a space in it', bend: (d) => ({ ...d, properties: { ...d.properties, id: `${d.properties.id} 2` } }) },
 };
 
+/**
+ * Faults of an opaque gateway's aggregate (§2.2): each bends the one document so it breaks exactly one aggregation
+ * rule, whatever the children (the kit's opaque gateway has two, each with CPUs, memory, storage and interfaces).
+ */
+export const OPAQUE_FAULTS: Readonly<Record<string, { description: string; bend: (doc: DeviceCapabilities, children: readonly Properties[]) => DeviceCapabilities }>> = {
+  'GW-OPAQUE-AGG-CPUS': {
+    description: 'merges its children\'s CPUs into one cpus entry, cores summed',
+    bend: (d) => ({ ...d, properties: { ...d.properties, cpus: [{ ...d.properties.cpus?.[0], cores: (d.properties.cpus ?? []).reduce((n, c) => n + c.cores, 0) }] } }),
+  },
+  'GW-OPAQUE-AGG-MEMORY': { description: 'reports its first child\'s memory, not the sum', bend: (d, children) => ({ ...d, properties: { ...d.properties, memory: children[0]!.memory! } }) },
+  'GW-OPAQUE-AGG-STORAGE': { description: 'reports its first child\'s storage, not the sum', bend: (d, children) => ({ ...d, properties: { ...d.properties, storage: children[0]!.storage! } }) },
+  'GW-OPAQUE-AGG-INTERFACES': { description: 'reports its first child\'s interfaces only', bend: (d, children) => ({ ...d, properties: { ...d.properties, interfaces: [...(children[0]!.interfaces ?? [])] } }) },
+  'GW-OPAQUE-AGG-RUNTIMES': {
+    description: 'reports a runtime set of its own, not its children\'s union (both runtimes when they share one, oci alone when they have both)',
+    bend: (d) => ({ ...d, properties: { ...d.properties, supportedRuntimes: (d.properties.supportedRuntimes ?? []).length > 1 ? ['oci'] : ['oci', 'custom'] } }),
+  },
+  'GW-OPAQUE-AGG-DEPLOYTYPES': {
+    description: 'adds a deployment type it cannot deploy (drops one when it can deploy all three)',
+    bend: (d) => {
+      const own = d.properties.supportedDeploymentTypes ?? [];
+      const missing = SUPPORTED_DEPLOYMENT_TYPES.find((t) => !own.includes(t));
+      return { ...d, properties: { ...d.properties, supportedDeploymentTypes: missing ? [...own, missing] : own.slice(1) } };
+    },
+  },
+};
+
 function omit<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
   const { [key]: _dropped, ...rest } = o;
   return rest;
@@ -49,6 +75,7 @@ function omit<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
 
 export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   ...Object.entries(DOCUMENT_FAULTS).map(([id, f]) => ({ id, breaks: [id], description: f.description })),
+  ...Object.entries(OPAQUE_FAULTS).map(([id, f]) => ({ id, breaks: [id], description: f.description, kind: 'opaque-gateway' as const })),
   { id: 'CAP-FIRST-EXCHANGE', breaks: ['CAP-FIRST-EXCHANGE'], description: 'polls the desired state before its first capabilities' },
   { id: 'SIG-DEVICE-API-SIGNED', breaks: ['SIG-DEVICE-API-SIGNED', 'SIG-CONTENT-DIGEST'], description: 'sends Device API requests after onboarding without a signature (so without the Content-Digest signing adds)' },
   { id: 'SIG-CONTENT-DIGEST', breaks: ['SIG-CONTENT-DIGEST'], description: 'signs requests with a body but sends no Content-Digest (nor covers one)' },

@@ -6,8 +6,9 @@ import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
 import { capabilitiesDeviceId, isCapabilitiesDelete, isCapabilitiesPut, jsonBody, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
 import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
 import { HOSTING_FIELDS, classifyDocument, semanticFindings } from '../../spec/rules/capabilities.ts';
+import { checkOpaqueAggregation } from '../../spec/rules/opaque-aggregation.ts';
 import { validate } from '../../spec/schemas/index.ts';
-import type { DeviceCapabilities } from '../../spec/types.ts';
+import type { DeviceCapabilities, Properties } from '../../spec/types.ts';
 
 const capabilitiesPuts = (xs: RecordedExchange[]) => xs.filter(isCapabilitiesPut);
 const deviceIdOf = capabilitiesDeviceId;
@@ -105,15 +106,54 @@ test.describe('§2.2 see-thru gateways', () => {
 });
 
 test.describe('§2.2 opaque gateways', () => {
-  test('GW-OPAQUE-ONE-DOCUMENT GW-OPAQUE-CHILDREN-HIDDEN an opaque gateway reports itself as one device in one document, and no child deviceId', req('GW-OPAQUE-ONE-DOCUMENT', 'GW-OPAQUE-CHILDREN-HIDDEN'), async ({ clientUnderTest }) => {
+  /** The client as an opaque gateway and the documents it PUT once it has polled twice; a skip when it is no opaque gateway. */
+  async function opaqueRun(clientUnderTest: (o: { kind: 'opaque-gateway' }) => Promise<ClientUnderTest>): Promise<{ client: ClientUnderTest; puts: RecordedExchange[] }> {
     const client = await clientUnderTest({ kind: 'opaque-gateway' });
     test.skip(client.kind !== 'opaque-gateway', 'the client under test did not say it is an opaque gateway (startClient answered no kind opaque-gateway)');
     const puts = await client.waitFor('its capabilities and two polls of the desired state', (xs) => (xs.filter((x) => x.method === 'GET' && pathOf(x).endsWith('/deployments')).length >= 2 ? capabilitiesPuts(xs) : undefined));
+    return { client, puts };
+  }
+
+  test('GW-OPAQUE-ONE-DOCUMENT GW-OPAQUE-CHILDREN-HIDDEN an opaque gateway reports itself as one device in one document, and no child deviceId', req('GW-OPAQUE-ONE-DOCUMENT', 'GW-OPAQUE-CHILDREN-HIDDEN'), async ({ clientUnderTest }) => {
+    const { puts } = await opaqueRun(clientUnderTest);
     const ids = [...new Set(puts.map(deviceIdOf))];
     const own = ids.filter((id) => !id.includes('/'));
     expectEach([
       ...(own.length === 1 ? [] : [{ id: 'GW-OPAQUE-ONE-DOCUMENT', message: `one device, one document; it registered ${own.join(', ')}` }]),
       ...ids.filter((id) => id.includes('/')).map((id) => ({ id: 'GW-OPAQUE-CHILDREN-HIDDEN', message: `the child ${id} is visible to the WFM` })),
     ], '§2.2: one device in one document, no child visible');
+  });
+
+  /** Each document the gateway PUT for itself, judged against what it says it aggregates (spec/rules/opaque-aggregation.ts). */
+  function aggregationFindings(puts: RecordedExchange[], children: Properties[], deploymentTypes: readonly string[]): { rule: string; message: string }[] {
+    return puts.filter((x) => !deviceIdOf(x).includes('/')).flatMap((x) => {
+      const doc = jsonBody(x) as DeviceCapabilities | undefined;
+      if (!doc?.properties) return [];
+      return checkOpaqueAggregation(doc, children, deploymentTypes).map((f) => ({ rule: f.rule, message: `PUT ${deviceIdOf(x)}: ${f.message}` }));
+    });
+  }
+
+  const AGGREGATION_RULES: Record<string, string> = {
+    'opaque-cpus-one-per-child-cpu': 'GW-OPAQUE-AGG-CPUS',
+    'opaque-memory-summed': 'GW-OPAQUE-AGG-MEMORY',
+    'opaque-storage-summed': 'GW-OPAQUE-AGG-STORAGE',
+    'opaque-interfaces-added': 'GW-OPAQUE-AGG-INTERFACES',
+    'opaque-runtimes-union': 'GW-OPAQUE-AGG-RUNTIMES',
+  };
+
+  test('GW-OPAQUE-AGG-CPUS GW-OPAQUE-AGG-MEMORY GW-OPAQUE-AGG-STORAGE GW-OPAQUE-AGG-INTERFACES GW-OPAQUE-AGG-RUNTIMES the document aggregates the devices the gateway says are behind it: a cpus entry per child CPU, memory and storage summed, interfaces added, runtimes united', req('GW-OPAQUE-AGG-CPUS', 'GW-OPAQUE-AGG-MEMORY', 'GW-OPAQUE-AGG-STORAGE', 'GW-OPAQUE-AGG-INTERFACES', 'GW-OPAQUE-AGG-RUNTIMES'), async ({ clientUnderTest }) => {
+    const { client, puts } = await opaqueRun(clientUnderTest);
+    expect(client.opaque?.problem, 'P5: the startClient answer').toBeUndefined();
+    test.skip(!client.opaque?.children?.length, 'startClient answered no children: what the opaque gateway aggregates never travels on the wire (§2.2)');
+    const findings = aggregationFindings(puts, client.opaque!.children!, client.opaque!.deploymentTypes ?? []).filter((f) => f.rule in AGGREGATION_RULES);
+    expectEach(findings.map((f) => ({ id: AGGREGATION_RULES[f.rule]!, message: f.message })), `§2.2: the aggregate of ${client.opaque!.children!.length} devices`);
+  });
+
+  test('GW-OPAQUE-AGG-DEPLOYTYPES the document reports as supportedDeploymentTypes the deployment types the gateway says it can deploy', req('GW-OPAQUE-AGG-DEPLOYTYPES'), async ({ clientUnderTest }) => {
+    const { client, puts } = await opaqueRun(clientUnderTest);
+    expect(client.opaque?.problem, 'P5: the startClient answer').toBeUndefined();
+    test.skip(client.opaque?.deploymentTypes === undefined, 'startClient answered no deploymentTypes: what the opaque gateway can deploy never travels on the wire (§2.2)');
+    const findings = aggregationFindings(puts, client.opaque!.children ?? [], client.opaque!.deploymentTypes!).filter((f) => f.rule === 'opaque-deployment-types-gateway');
+    expect(findings.map((f) => f.message), `§2.2: the deployment types it can deploy, [${client.opaque!.deploymentTypes!.join(', ')}]`).toEqual([]);
   });
 });
