@@ -128,7 +128,7 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'STATUS-RESERVED-103', breaks: ['STATUS-RESERVED-103'], description: 'never chooses a device for <gateway>/* and refuses it with its own code NO_PLACEMENT, not 103', kind: 'see-thru-gateway' },
   { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE', 'STATUS-LIFE-EACH-REPORT'], description: 'the overall state is installed from the first report on, whatever the components say' },
   { id: 'AMV-ADVANCES-ON-APPLY', breaks: ['AMV-ADVANCES-ON-APPLY'], description: 'keeps reporting the version of the first revision it adopted after it applies a newer one' },
-  { id: 'AMV-OLDER-REPORTS-OLDER', breaks: ['AMV-OLDER-REPORTS-OLDER'], description: 'on fetching a newer revision it reports the one it still runs with the newer manifest\'s version' },
+  { id: 'AMV-OLDER-REPORTS-OLDER', breaks: ['AMV-OLDER-REPORTS-OLDER', 'AMV-FETCH-DOES-NOT-ADVANCE'], description: 'on fetching a newer manifest it reports the revision it still runs with the newer manifest\'s version, before it holds the newer revision' },
   { id: 'STATUS-PRECEDENCE-REMOVED', breaks: ['STATUS-PRECEDENCE-REMOVED'], description: 'says a removed deployment is removed while its components are still removing' },
   { id: 'CAP-UPDATE-ON-CHANGE', breaks: ['CAP-UPDATE-ON-CHANGE'], description: 'never sends its capabilities again when what it reports changes' },
   { id: 'MIAF-CLIENT-HONOURS-RETRY-AFTER', breaks: ['MIAF-CLIENT-HONOURS-RETRY-AFTER'], description: 'polls again at its own pace after a 429 whose Retry-After asks it to wait longer', edition: 'miaf' },

@@ -168,7 +168,7 @@ function ofSecondRevision(r: Report): boolean {
 }
 
 test.describe('§2.4.1 a deployment updated to a new revision', () => {
-  test('AMV-EQUALS-HELD AMV-OLDER-REPORTS-OLDER AMV-ADVANCES-ON-APPLY each report carries the version of the revision it describes: the older one until the newer is applied', req('AMV-EQUALS-HELD', 'AMV-OLDER-REPORTS-OLDER', 'AMV-ADVANCES-ON-APPLY'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+  test('AMV-EQUALS-HELD AMV-OLDER-REPORTS-OLDER AMV-FETCH-DOES-NOT-ADVANCE AMV-ADVANCES-ON-APPLY each report carries the version of the revision it describes: the older one until the newer is held and applied', req('AMV-EQUALS-HELD', 'AMV-OLDER-REPORTS-OLDER', 'AMV-FETCH-DOES-NOT-ADVANCE', 'AMV-ADVANCES-ON-APPLY'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     const client = await clientUnderTest();
     const component = await sampleComponent(ctx, caPems, profile.vendor);
     const given = await giveDeployment(client, hooks, COMPONENTS.map((name) => ({ ...component, name })));
@@ -182,7 +182,10 @@ test.describe('§2.4.1 a deployment updated to a new revision', () => {
     const first = served[0]!;
     const second = served.find((r) => r.digest !== first.digest);
     expect(second, 'setup: the client fetched a state manifest with the second revision').toBeDefined();
-    test.info().annotations.push({ type: 'note', description: `revision 1 from manifestVersion ${first.version}, revision 2 from ${second!.version}` });
+    // The client holds revision 2 once the WFM has answered its YAML (or a bundle, which holds every YAML): no report
+    // recorded before that answer can come from a client that began applying it (§2.4.1 rules 1 and 4).
+    const heldAt = xs.find((x) => x.seq > second!.seq && x.method === 'GET' && x.status === 200 && (pathOf(x).includes(`/deployments/${given.deploymentId}/${second!.digest}`) || pathOf(x).includes('/bundles/')))?.seq ?? Infinity;
+    test.info().annotations.push({ type: 'note', description: `revision 1 from manifestVersion ${first.version}, revision 2 from ${second!.version} (fetched at exchange #${second!.seq}, held from #${heldAt})` });
     const findings = reportsOf(xs, given.deploymentId).flatMap(({ report, exchange }): TaggedFinding[] => {
       const v = report?.adoptedManifestVersion;
       // An absent or reserved value is AMV-PRESENT's and AMV-NO-RESERVED-VALUE's finding (their own test).
@@ -194,7 +197,12 @@ test.describe('§2.4.1 a deployment updated to a new revision', () => {
         return [{ id: 'AMV-EQUALS-HELD', message: `${where} describes revision 2 (manifestVersion ${second!.version}) but carries ${v}` }];
       }
       if (v === first.version) return [];
-      if (v === second!.version && exchange.seq > second!.seq) return [{ id: 'AMV-OLDER-REPORTS-OLDER', message: `${where} describes revision 1, still running, but carries ${v}, the version of revision 2 it had only fetched` }];
+      if (v === second!.version && exchange.seq > second!.seq) {
+        return [
+          { id: 'AMV-OLDER-REPORTS-OLDER', message: `${where} describes revision 1, still running, but carries ${v}, the version of revision 2 it had only fetched` },
+          ...(exchange.seq < heldAt ? [{ id: 'AMV-FETCH-DOES-NOT-ADVANCE', message: `${where} carries ${v} after fetching manifest ${v} (#${second!.seq}) and before it held revision 2 (#${heldAt})` }] : []),
+        ];
+      }
       return [{ id: 'AMV-EQUALS-HELD', message: `${where} describes revision 1 (manifestVersion ${first.version}) but carries ${v}` }];
     });
     expectEach(findings, '§2.4.1 rules 3 and 4: the version of the revision held, advancing when the newer one is applied');
