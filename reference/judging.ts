@@ -1,13 +1,15 @@
 // The hooks of judging mode (device persona): what a client sent (clientExchanges), and the kit's own simulated
 // client started and stopped in this process (startClient, stopClient, removeChild, disconnectChild, changeCapabilities) as the client under test of the self-check.
-import { randomUUID } from 'node:crypto';
-import { startClientRunner, type RunningClient, type StartClientInput } from '../simulators/client-runner.ts';
+import { createHash, randomUUID } from 'node:crypto';
+import { startClientRunner, type ClientDisk, type RunningClient, type StartClientInput } from '../simulators/client-runner.ts';
 import type { Hook } from './admin.ts';
 import type { ExchangeRecorder } from './wfm/recorder.ts';
 import type { WfmStateView } from './wfm/state-view.ts';
 
 export function judgingHooks(recorder: ExchangeRecorder, state: WfmStateView, started: { close(): Promise<void> }[]): Record<string, Hook> {
   const running = new Map<string, RunningClient>();
+  // Each simulated client's disk, by its certificate: what it keeps across a stop and a restart.
+  const disks = new Map<string, ClientDisk>();
   // Clients still running when the services stop are stopped first.
   started.push({ close: async () => void (await Promise.allSettled([...running.values()].map((c) => c.stop()))) });
   return {
@@ -19,7 +21,13 @@ export function judgingHooks(recorder: ExchangeRecorder, state: WfmStateView, st
       return { ...(client && { clientId: client.clientId }), exchanges: recorder.of(who, afterSeq) };
     },
     async startClient(input) {
-      const client = await startClientRunner(input as unknown as StartClientInput);
+      const restart = input['restart'];
+      if (restart !== undefined && restart !== 'keep-state' && restart !== 'lose-state') throw new Error(`startClient: restart is keep-state or lose-state, not ${JSON.stringify(restart)}`);
+      const key = createHash('sha256').update(String(input['certPem'] ?? '')).digest('hex');
+      const lost = restart === 'lose-state' ? disks.get(key) : undefined;
+      const disk = (restart === 'keep-state' && disks.get(key)) || {};
+      disks.set(key, disk);
+      const client = await startClientRunner(input as unknown as StartClientInput, disk, lost);
       const handle = randomUUID();
       running.set(handle, client);
       return { handle, deviceId: client.deviceId, kind: client.kind, ...(client.opaque && { children: client.opaque.children, deploymentTypes: client.opaque.deploymentTypes }) };

@@ -161,8 +161,11 @@ export function buildMatrix(
     const tests = (byId.get(req.id) ?? []).map((t) => (t.held?.includes(req.id) ? heldBy(t) : t));
     const inEdition = appliesTo(req, edition);
     const ours = req.observer === 'untestable' || judged.includes(req.observer);
-    const status = inEdition && ours ? requirementStatus(req, tests.map((t) => t.status), strictness) : 'skip';
-    const reason = !inEdition ? otherEditionReason(req.editions, edition) : !ours ? otherPersonaReason(req.observer, persona) : reasonFor(req, status, tests, strictness, filtered);
+    // A client duty the device persona sees in one edition only: in the other its checks skip, and it is untestable there.
+    const blind = req.unseenIn?.[edition];
+    const status = !(inEdition && ours) ? 'skip' : blind !== undefined && tests.every((t) => t.status === 'skip') ? 'untestable' : requirementStatus(req, tests.map((t) => t.status), strictness);
+    const reason = !inEdition ? otherEditionReason(req.editions, edition) : !ours ? otherPersonaReason(req.observer, persona)
+      : status === 'untestable' && blind !== undefined && req.unseen === undefined ? `not visible on the wire in edition ${edition}: ${blind}` : reasonFor(req, status, tests, strictness, filtered);
     const evidence = status === 'pass' ? [] : tests.filter((t) => t.status === 'fail' || t.status === 'error').flatMap((t) => t.evidence ?? []).slice(0, MAX_EVIDENCE);
     return {
       id: req.id,

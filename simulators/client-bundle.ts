@@ -1,7 +1,7 @@
 // The trust bundle client of the kit's client under test (§4.5, §4.6): operator configuration from the startClient
 // input, HTTPS authenticated by the initial-trust CA the client was given (§5: not by an SVID).
 import { Agent, buildConnector } from 'undici';
-import { TrustBundleClient } from './device/bundle-client.ts';
+import { TrustBundleClient, type CachedBundle } from './device/bundle-client.ts';
 import { createTransport, spiffeIdentityCheck, type UndiciTransport } from './transport/undici-transport.ts';
 
 export interface BundleSource {
@@ -14,7 +14,7 @@ export interface BundleSource {
 /** An hour: the cadence of a client whose operator configured none and whose bundle carries no hint. */
 const DEFAULT_REFRESH_SECONDS = 3600;
 
-export function startBundleClient(source: BundleSource, caPem: string, faults: ReadonlySet<string>, ownSpiffeId?: string): { client: TrustBundleClient; close(): Promise<void> } | undefined {
+export function startBundleClient(source: BundleSource, caPem: string, faults: ReadonlySet<string>, ownSpiffeId?: string, cached?: CachedBundle): { client: TrustBundleClient; close(): Promise<void> } | undefined {
   if (source.discoveryUrl === undefined && source.trustBundleUri === undefined) return undefined;
   const verified = createTransport({ ca: caPem, timeoutMs: 5_000, maxResponseBytes: 256 * 1024 });
   // Client faults AUTH-IDENTITY-INITIAL-TRUST (no identity endpoint's certificate is verified) and
@@ -30,6 +30,7 @@ export function startBundleClient(source: BundleSource, caPem: string, faults: R
     ...(source.trustBundleUri !== undefined && { trustBundleUri: source.trustBundleUri }),
     operatorIntervalMs: (source.refreshSeconds ?? DEFAULT_REFRESH_SECONDS) * 1000,
     ...(ownSpiffeId !== undefined && { ownSpiffeId }),
+    ...(cached && { cached }),
     // The initial trust is a CA set: the TLS handshake decides which origins it covers (rule 7).
     coveredOrigins: 'tls',
     faults,

@@ -16,6 +16,8 @@ import type { Properties } from '../spec/types.ts';
 import { x509 } from '../spec/x509.ts';
 import { activeClientFaults } from './faults/client-faults.ts';
 import { anchoredAgent, startBundleClient } from './client-bundle.ts';
+import type { CachedBundle } from './device/bundle-client.ts';
+import type { MachineState } from './device/machine.ts';
 
 /** What startClient gets (P5-style hook input of the device persona); the kit minted the credentials for this run. */
 export interface StartClientInput {
@@ -40,8 +42,25 @@ export interface StartClientInput {
   trustBundleUri?: string;
   /** §4.6 rule 4: the operator-configured refresh interval of the trust bundle, in seconds. */
   bundleRefreshSeconds?: number;
+  /**
+   * Absent on a client's first start. Otherwise the kit stopped this client (same credentials) and starts it again:
+   * `keep-state` as after a reboot, with whatever it keeps on its disk (its deployments, its cached trust bundle);
+   * `lose-state` as after it lost its local state (§2.4.1 rule 6): wipe it first.
+   */
+  restart?: 'keep-state' | 'lose-state';
   /** The kit's own simulator only: client faults (simulators/faults/) that break one rule each. */
   faults?: string[];
+}
+
+/**
+ * The simulated client's disk, kept by whoever starts it (the embedded hooks keep one per certificate in memory):
+ * written when it stops, read when it starts again.
+ */
+export interface ClientDisk {
+  /** The device machine's state (its onboarding, registrations, held deployments). */
+  machine?: MachineState;
+  /** §4.6 rule 5: its trust bundle, cached for offline validation. */
+  bundle?: CachedBundle;
 }
 
 export interface RunningClient {
@@ -61,10 +80,17 @@ export interface RunningClient {
   stop(): Promise<void>;
 }
 
+/** The version each deployment held, from the state a client lost (client fault AMV-RESYNC keeps them apart). */
+function staleVersions(machine: MachineState | undefined): Map<string, number> | undefined {
+  const held = (machine?.deployments ?? []).flatMap((d) => (d.adoption.held ? [[d.deploymentId, d.adoption.held.version] as const] : []));
+  return held.length ? new Map(held) : undefined;
+}
+
 /** A poll of the desired state every half second: quick checks, and within the reference WFM's polling budget (miaf). */
 const TICK_MS = 500;
 
-export async function startClientRunner(input: StartClientInput): Promise<RunningClient> {
+/** `disk` is read at start and written at stop; `lost` is what a `lose-state` restart wiped (client fault AMV-RESYNC only). */
+export async function startClientRunner(input: StartClientInput, disk: ClientDisk = {}, lost?: ClientDisk): Promise<RunningClient> {
   const profile = resolveProfile({ edition: input.edition, vendor: input.vendor });
   const faults = activeClientFaults(input.faults ?? []);
   const leaf = new x509.X509Certificate(input.certPem);
@@ -73,7 +99,7 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
   const spiffe = spiffeUri === undefined ? undefined : identityOf(spiffeUri);
   const trust = startBundleClient(
     { ...(input.discoveryUrl && { discoveryUrl: input.discoveryUrl }), ...(input.trustBundleUri && { trustBundleUri: input.trustBundleUri }), ...(input.bundleRefreshSeconds && { refreshSeconds: input.bundleRefreshSeconds }) },
-    input.caPem, faults, spiffeUri,
+    input.caPem, faults, spiffeUri, disk.bundle,
   );
   // Client fault MIAF-CLIENT-CHECKS-SERVER-ID: the server's SPIFFE ID is never compared.
   // Client fault MIAF-CLIENT-SVID: no client certificate on the connection.
@@ -101,7 +127,11 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
   const kind = input.kind ?? 'plain';
   const desc = describeDevice(input.seed ?? 1, 1, kind, { idPrefix: `cut${createHash('sha256').update(der).digest('hex').slice(0, 8)}`, ...(kind === 'see-thru-gateway' && { hostsWorkloads: true }) });
   const registries = registryPool((origin) => createTransport({ baseUrl: origin, ca: input.caPem }), 'the client under test');
-  const env = { api, registry: registries.client, profile, certificate: der.toString('base64'), timeScale: 0.001, clientFaults: faults, ...(clientId && { clientId }) };
+  const stale = faults.has('AMV-RESYNC') ? staleVersions(lost?.machine) : undefined;
+  const env = {
+    api, registry: registries.client, profile, certificate: der.toString('base64'), timeScale: 0.001, clientFaults: faults, ...(clientId && { clientId }),
+    ...(disk.machine && { restored: disk.machine }), ...(stale && { staleVersions: stale }),
+  };
   const gateway = kind === 'see-thru-gateway' ? createSeeThruGateway(desc, env) : undefined;
   const device: ChangeableDevice = gateway ?? createDevice(desc, env);
   // One step of the machine at a time: a child's departure waits for the tick in flight, and the next tick for it.
@@ -146,6 +176,10 @@ export async function startClientRunner(input: StartClientInput): Promise<Runnin
     async stop() {
       stopping.abort();
       await loop;
+      // What it keeps on its disk. Client fault BUNDLE-CACHE-LOCAL: the trust bundle lives in memory only.
+      disk.machine = device.snapshot();
+      const cached = trust?.client.snapshot();
+      if (cached && !faults.has('BUNDLE-CACHE-LOCAL')) disk.bundle = cached;
       await transport.close();
       await registries.close();
       await trust?.close();

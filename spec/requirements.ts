@@ -22,6 +22,8 @@ export interface Requirement {
    * cannot do to a real device), and why. Only for observer client; its WFM-side mirror may still be judged.
    */
   readonly unseen?: string;
+  /** Like unseen, in the named editions only (the device persona judges it in the others). */
+  readonly unseenIn?: Readonly<Partial<Record<Edition, string>>>;
   /** The reading the kit chose where the spec is ambiguous, and how strictness treats it. */
   readonly errata?: string;
   readonly source: Source;
@@ -36,7 +38,7 @@ export const ID_PATTERN = /^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/;
 export const EDITIONS: readonly Edition[] = ['seed', 'miaf'];
 
 const SOURCES: readonly Source[] = ['interfaces', 'profiles'];
-const KEYS = new Set(['id', 'section', 'level', 'text', 'observer', 'reason', 'unseen', 'errata', 'source', 'editions']);
+const KEYS = new Set(['id', 'section', 'level', 'text', 'observer', 'reason', 'unseen', 'unseenIn', 'errata', 'source', 'editions']);
 const SECTION_PATTERN: Record<Source, RegExp> = { interfaces: /^\d+(\.\d+)*$/, profiles: /^P\d+$/ };
 
 export function isMandatory(level: Level): boolean {
@@ -88,6 +90,7 @@ export function parseRequirements(yamlText: string, origin = 'requirements.yaml'
     const reason = str('reason', false);
     const errata = str('errata', false);
     const unseen = str('unseen', false);
+    const unseenIn = unseenInMap(e.unseenIn, label, problems);
     const source = str('source', false) ?? 'interfaces';
     const editions = editionList(e.editions, label, problems);
 
@@ -114,9 +117,10 @@ export function parseRequirements(yamlText: string, origin = 'requirements.yaml'
     if (observer !== undefined && observer !== 'untestable' && 'reason' in e) {
       problems.push(`${label}: reason is only for observer untestable`);
     }
-    if (observer !== undefined && observer !== 'client' && 'unseen' in e) {
-      problems.push(`${label}: unseen is only for observer client (the device persona's blind spots)`);
+    if (observer !== undefined && observer !== 'client' && ('unseen' in e || 'unseenIn' in e)) {
+      problems.push(`${label}: unseen and unseenIn are only for observer client (the device persona's blind spots)`);
     }
+    if ('unseen' in e && 'unseenIn' in e) problems.push(`${label}: unseen (every edition) and unseenIn (some) exclude each other`);
     if (problems.length > before) return;
     out.push({
       id: id!,
@@ -126,6 +130,7 @@ export function parseRequirements(yamlText: string, origin = 'requirements.yaml'
       observer: observer as Observer,
       ...(reason !== undefined && { reason }),
       ...(unseen !== undefined && { unseen }),
+      ...(unseenIn !== undefined && { unseenIn }),
       ...(errata !== undefined && { errata }),
       source: source as Source,
       editions: editions!,
@@ -146,6 +151,14 @@ function editionList(v: unknown, label: string, problems: string[]): Edition[] |
     return undefined;
   }
   return EDITIONS.filter((x) => v.includes(x));
+}
+
+function unseenInMap(v: unknown, label: string, problems: string[]): Partial<Record<Edition, string>> | undefined {
+  if (v === undefined) return undefined;
+  const ok = typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length > 0
+    && Object.entries(v).every(([k, r]) => (EDITIONS as readonly string[]).includes(k) && typeof r === 'string' && r.trim() !== '');
+  if (!ok) problems.push(`${label}: unseenIn maps editions (${EDITIONS.join(', ')}) to the reason the wire shows nothing there`);
+  return ok ? (v as Partial<Record<Edition, string>>) : undefined;
 }
 
 /** Whether the requirement binds a target under test in this edition. */

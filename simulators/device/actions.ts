@@ -264,6 +264,9 @@ function faultyReport(ctx: ActionContext, report: DeploymentStatusReport | undef
     firstVersions.set(out.deploymentId, first);
     out = { ...out, adoptedManifestVersion: first };
   }
+  // AMV-RESYNC: after losing its local state it reports the versions it held before (kept apart from what it lost).
+  const stale = faults.has('AMV-RESYNC') ? ctx.env.staleVersions?.get(out.deploymentId) : undefined;
+  if (stale !== undefined) out = { ...out, adoptedManifestVersion: stale };
   // AMV-PRESENT / AMV-FIRST-INSTALL: no adoptedManifestVersion / the version after the one adopted.
   if (faults.has('AMV-PRESENT')) out = omitKey(out, 'adoptedManifestVersion');
   if (faults.has('AMV-FIRST-INSTALL')) out = { ...out, adoptedManifestVersion: out.adoptedManifestVersion + 1 };

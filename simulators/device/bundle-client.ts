@@ -22,8 +22,20 @@ export interface TrustBundleClientOptions {
    */
   coveredOrigins?: string[] | 'tls';
   clock?: () => number;
+  /**
+   * §4.6 rule 5: the bundle the client cached locally before a restart (snapshot()). It is used at once, before any
+   * retrieval, so the client still validates when the endpoint cannot be reached.
+   */
+  cached?: CachedBundle;
   /** The kit's faulty client only (simulators/faults/client-faults.ts): ids of the identity rules it breaks. */
   faults?: ReadonlySet<string>;
+}
+
+/** What a client keeps of its accepted bundle on its own disk (§4.6 rule 5). */
+export interface CachedBundle {
+  bundle: TrustBundle;
+  trustBundleUri: string | undefined;
+  etag: string | undefined;
 }
 
 export type RefreshOutcome =
@@ -54,6 +66,22 @@ export class TrustBundleClient {
     this.faults = opts.faults ?? new Set();
     // Client fault DISC-OPERATOR-CONFIG: the operator-configured URI is never read.
     this.trustBundleUri = this.faults.has('DISC-OPERATOR-CONFIG') ? undefined : opts.trustBundleUri;
+    if (opts.cached) this.restore(opts.cached);
+  }
+
+  /** The accepted bundle as the client caches it locally, or undefined before one is accepted. */
+  snapshot(): CachedBundle | undefined {
+    return this.bundle && this.anchors?.length ? { bundle: structuredClone(this.bundle), trustBundleUri: this.trustBundleUri, etag: this.bundleEtag } : undefined;
+  }
+
+  /** A cached bundle is judged by the rules of a retrieved one (a cache may be stale or damaged, never trusted blindly). */
+  private restore(cached: CachedBundle): void {
+    const outcome = applyRetrieval(undefined, { ok: true, bundle: cached.bundle });
+    if (!outcome.changed) return;
+    this.anchors = outcome.anchors!;
+    this.bundle = cached.bundle;
+    this.bundleEtag = cached.etag;
+    this.trustBundleUri ??= cached.trustBundleUri;
   }
 
   /** §4.5: reads the discovery document when one is configured; a 404 keeps the operator-configured URI. */

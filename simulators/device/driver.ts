@@ -28,14 +28,25 @@ export interface DeviceEnvironment {
   clientId?: string;
   /** The kit's own client under test only: client faults (simulators/faults/) that break one rule each. */
   clientFaults?: ActiveClientFaults;
+  /**
+   * The machine's state when this device last stopped, from its own disk: a restart that kept its local state goes on
+   * from it (onboarded, its deployments held), sending its capabilities again first as a client that connects does.
+   */
+  restored?: MachineState;
+  /** Client fault AMV-RESYNC only: the versions it held before it lost its local state, by deploymentId. */
+  staleVersions?: ReadonlyMap<string, number>;
   /** Multiplies simulated waits (component timeouts, slow installs); default 1. */
   timeScale?: number;
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** The kit's device can be told that what it reports changed (its memory): it PUTs its capabilities again (§2.1). */
+/**
+ * The kit's device can be told that what it reports changed (its memory): it PUTs its capabilities again (§2.1). Its
+ * state can be saved to its disk (snapshot) for a restart.
+ */
 export interface ChangeableDevice extends SimulatedDevice {
   changeCapabilities(): Promise<void>;
+  snapshot(): MachineState;
 }
 
 /**
@@ -74,7 +85,12 @@ class Device implements SeeThruGateway, ActionContext {
     // Client fault GW-ORDER-GATEWAY-FIRST: the devices behind the gateway register before it.
     this.devices = devices && env.clientFaults?.has('GW-ORDER-GATEWAY-FIRST') ? [...devices.slice(1), devices[0]!] : devices;
     const start = initialMachine(this.devices?.length ?? 1, desc.faults);
-    this.state = env.clientId === undefined ? start : { ...start, phase: 'onboarded', clientId: env.clientId };
+    this.state = env.restored ? { ...structuredClone(env.restored), capsSent: -1, pollDue: false, stalled: false, attempts: 0 }
+      : env.clientId === undefined ? start : { ...start, phase: 'onboarded', clientId: env.clientId };
+  }
+
+  snapshot(): MachineState {
+    return structuredClone(this.state);
   }
 
   get id(): string {

@@ -129,6 +129,7 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE', 'STATUS-LIFE-EACH-REPORT'], description: 'the overall state is installed from the first report on, whatever the components say' },
   { id: 'AMV-ADVANCES-ON-APPLY', breaks: ['AMV-ADVANCES-ON-APPLY'], description: 'keeps reporting the version of the first revision it adopted after it applies a newer one' },
   { id: 'AMV-OLDER-REPORTS-OLDER', breaks: ['AMV-OLDER-REPORTS-OLDER', 'AMV-FETCH-DOES-NOT-ADVANCE'], description: 'on fetching a newer manifest it reports the revision it still runs with the newer manifest\'s version, before it holds the newer revision' },
+  { id: 'AMV-RESYNC', breaks: ['AMV-RESYNC'], description: 'after losing its local state it reports the versions it held before the loss, kept apart from what it lost' },
   { id: 'STATUS-PRECEDENCE-REMOVED', breaks: ['STATUS-PRECEDENCE-REMOVED'], description: 'says a removed deployment is removed while its components are still removing' },
   { id: 'CAP-UPDATE-ON-CHANGE', breaks: ['CAP-UPDATE-ON-CHANGE'], description: 'never sends its capabilities again when what it reports changes' },
   { id: 'MIAF-CLIENT-HONOURS-RETRY-AFTER', breaks: ['MIAF-CLIENT-HONOURS-RETRY-AFTER'], description: 'polls again at its own pace after a 429 whose Retry-After asks it to wait longer', edition: 'miaf' },
@@ -151,6 +152,7 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'BUNDLE-REJECT-NO-ANCHORS', breaks: ['BUNDLE-REJECT-NO-ANCHORS'], description: 'takes a bundle with no x509-svid entry: no anchors at all', edition: 'miaf' },
   { id: 'BUNDLE-KEEP-CURRENT', breaks: ['BUNDLE-KEEP-CURRENT'], description: 'throws its bundle away when the endpoint answers an error', edition: 'miaf' },
   { id: 'BUNDLE-OFFLINE-KEEP-CACHED', breaks: ['BUNDLE-OFFLINE-KEEP-CACHED'], description: 'throws its bundle away when the endpoint cannot be reached', edition: 'miaf' },
+  { id: 'BUNDLE-CACHE-LOCAL', breaks: ['BUNDLE-CACHE-LOCAL'], description: 'keeps its trust bundle in memory only: restarted while the endpoint is unreachable, it has nothing to validate its WFM with', edition: 'miaf' },
   { id: 'BUNDLE-NO-COMBINE', breaks: ['BUNDLE-NO-COMBINE', 'BUNDLE-REPLACE-ANCHORS'], description: 'adds a retrieved bundle\'s anchors to the ones it held', edition: 'miaf' },
   { id: 'BUNDLE-CROSS-ORIGIN-TRUST', breaks: ['BUNDLE-CROSS-ORIGIN-TRUST'], description: 'verifies no certificate of a trust bundle on another origin than the discovery document\'s' },
 ]);

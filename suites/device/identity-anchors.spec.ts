@@ -96,6 +96,21 @@ test.describe('§4.6 the client validates its WFM against the anchors of its tru
     }
   });
 
+  test('BUNDLE-CACHE-LOCAL restarted while its trust bundle endpoint is unreachable, the client validates its WFM with the bundle it cached', req('BUNDLE-CACHE-LOCAL'), async ({ clientUnderTest, ctx, profile, transcript, hooks }) => {
+    hooks.require('stopClient');
+    const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor }) => plain([anchor]));
+    try {
+      await talking(s.wfm, 'setup: with the bundle the client reaches its WFM');
+      const mark = markOf(s.identity);
+      // Its initial trust covers the identity role, never the WFM: after the restart only a cached bundle validates it.
+      await s.client.restart({ loseState: false, whileDown: async () => void (s.identity.script.offline = true) });
+      await retrievedSince(s.identity, mark, true);
+      expect(await requestsInWindow(s.wfm), `§4.6 rule 5: restarted with its bundle endpoint unreachable, the client got no request to its WFM in ${WATCH_MS / 1000} s: it kept no bundle across the restart`).toBeGreaterThan(0);
+    } finally {
+      await s.close();
+    }
+  });
+
   test('BUNDLE-REPLACE-ANCHORS BUNDLE-NO-COMBINE after a rotation to a bundle of another CA alone, the WFM only the old CA validates gets no request', req('BUNDLE-REPLACE-ANCHORS', 'BUNDLE-NO-COMBINE'), async ({ clientUnderTest, ctx, profile, transcript }) => {
     const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor }) => plain([anchor]));
     try {

@@ -209,6 +209,28 @@ test.describe('§2.4.1 a deployment updated to a new revision', () => {
   });
 });
 
+test.describe('§2.4.1 a client that lost its local state', () => {
+  test('AMV-RESYNC restarted without its local state, the client reports the version of the manifest it resynchronized against', req('AMV-RESYNC'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    hooks.require('stopClient');
+    const client = await clientUnderTest();
+    const component = await sampleComponent(ctx, caPems, profile.vendor);
+    const given = await giveDeployment(client, hooks, COMPONENTS.map((name) => ({ ...component, name })));
+    await untilSettled(client, given.deploymentId);
+    // While it is down the deployment moves to a second revision, so the version held before the loss can never pass
+    // for the one it resynchronizes against.
+    const { afterSeq } = await client.restart({ loseState: true, whileDown: () => updateDeployment(client, hooks, given, [...COMPONENTS, ADDED].map((name) => ({ ...component, name }))) });
+    const after = await client.waitFor(`after the restart, a settled report of the second revision (it lists ${ADDED})`, (all) => {
+      const since = all.filter((x) => x.seq > afterSeq);
+      return reportsOf(since, given.deploymentId).some((r) => ofSecondRevision(r) && ['installed', 'failed'].includes(String(r.report?.status?.state))) ? since : undefined;
+    }, 40_000);
+    const resync = servedRevisions(after, given.deploymentId)[0];
+    expect(resync, 'setup: after the restart the client fetched a state manifest carrying the deployment').toBeDefined();
+    test.info().annotations.push({ type: 'note', description: `exchanges after #${afterSeq} follow the restart; the client resynchronized against manifestVersion ${resync!.version} (#${resync!.seq})` });
+    const wrong = reportsOf(after, given.deploymentId).filter(({ report }) => typeof report?.adoptedManifestVersion === 'number' && report.adoptedManifestVersion !== resync!.version);
+    expect(wrong.map(({ report, exchange }) => `report #${exchange.seq}: adoptedManifestVersion ${report.adoptedManifestVersion}`), `§2.4.1 rule 6: every report after the resynchronization carries ${resync!.version}`).toEqual([]);
+  });
+});
+
 test.describe('§2.4 a deployment removed from the desired state', () => {
   test('STATUS-PRECEDENCE-REMOVED the overall state is removed only once every component is removed', req('STATUS-PRECEDENCE-REMOVED'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     hooks.require('removeDeployment');

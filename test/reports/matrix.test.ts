@@ -245,3 +245,13 @@ test('unseen: a client duty the device persona cannot see is untestable there wi
   assert.equal(byId(buildMatrix([unseen], [rec(['C-2'], 'fail')], 'default', false, 'seed', 'device'), 'C-2').status, 'fail', 'a test that names it judges it');
   assert.equal(byId(buildMatrix([unseen], [], 'default', false, 'seed', 'wfm'), 'C-2').status, 'skip', 'another persona skips it as a client duty');
 });
+
+test('unseenIn: blind in one edition, a skipped client duty is untestable there with its reason; judged in the other', () => {
+  const partial = req('C-3', 'MUST', 'client', { unseenIn: { seed: 'no SVID on the wire' } });
+  const skipped = [rec(['C-3'], 'skip')];
+  const seedRun = buildMatrix([partial], skipped, 'default', false, 'seed', 'device');
+  assert.deepEqual([seedRun[0]!.status, seedRun[0]!.reason], ['untestable', 'not visible on the wire in edition seed: no SVID on the wire']);
+  assert.equal(verdictOf(seedRun, 'default'), 'conformant', 'an explained blind spot does not block');
+  assert.equal(buildMatrix([partial], skipped, 'default', false, 'miaf', 'device')[0]!.status, 'skip', 'the edition that sees it still counts a skip');
+  assert.equal(buildMatrix([partial], [rec(['C-3'], 'fail')], 'default', false, 'seed', 'device')[0]!.status, 'fail', 'a test that judges it in seed anyway is heard');
+});

@@ -186,3 +186,24 @@ test('§4.5: without a discovery document (404) the operator-configured URI is u
   const client = new TrustBundleClient({ fetch: fake({ [BUNDLE]: [200, identity.bundle()] }), discoveryUrl: 'https://id.test/.well-known/platform', trustBundleUri: BUNDLE, operatorIntervalMs: 1000 });
   assert.equal((await client.refresh()).result, 'accepted');
 });
+
+test('§4.6 rule 5: a bundle cached before a restart validates at once, and stays in use while the endpoint is unreachable', async () => {
+  const first = new TrustBundleClient({ fetch: realFetch, trustBundleUri: identity.trustBundleUri, operatorIntervalMs: 1000 });
+  await first.refresh();
+  const cached = first.snapshot();
+  assert.ok(cached, 'an accepted bundle can be cached');
+  const offline: BundleFetch = async () => {
+    throw new Error('ECONNREFUSED');
+  };
+  const restarted = new TrustBundleClient({ fetch: offline, discoveryUrl: identity.discoveryUrl, operatorIntervalMs: 1000, cached });
+  assert.deepEqual(restarted.anchors!.map((a) => a.x5c), first.anchors!.map((a) => a.x5c), 'in use before any retrieval');
+  assert.equal((await restarted.refresh()).result, 'unreachable');
+  assert.deepEqual(restarted.anchors!.map((a) => a.x5c), first.anchors!.map((a) => a.x5c), 'kept while unreachable');
+});
+
+test('§4.6 rule 1: a cached bundle is judged like a retrieved one: without an X.509 anchor it is never used', async () => {
+  const jwtOnly = { spiffe_sequence: 1, keys: identity.bundle().keys.filter((k) => k.use !== 'x509-svid') } as TrustBundle;
+  const client = new TrustBundleClient({ fetch: realFetch, trustBundleUri: identity.trustBundleUri, operatorIntervalMs: 1000, cached: { bundle: jwtOnly, trustBundleUri: identity.trustBundleUri, etag: undefined } });
+  assert.equal(client.anchors, undefined, 'fail closed');
+  assert.equal(client.snapshot(), undefined, 'nothing to cache before a bundle is accepted');
+});

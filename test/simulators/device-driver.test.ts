@@ -169,6 +169,20 @@ test('§2.1: told its reported information changed, the device PUTs its own docu
   assert.notEqual(puts[1]!.requestBody, puts[0]!.requestBody);
 });
 
+test('a restart from its disk: the device keeps its client and deployments, sends its capabilities first, and reports nothing anew', async () => {
+  const { device, env, transcript } = await plainDevice();
+  await device.tick();
+  await assign(h, device.clientId!, device.id, [await component('web')]);
+  await device.tick();
+  const before = transcript.all().length;
+  const restarted = createDevice(describe('plain', device.id), { ...env, restored: device.snapshot() });
+  await restarted.start();
+  await restarted.tick();
+  assert.equal(restarted.clientId, device.clientId, 'no onboarding again');
+  const after = transcript.all().slice(before);
+  assert.deepEqual(after.map((x) => `${requestLine(x)} ${x.status}`), [`PUT /api/v1/capabilities/${device.id} 200`, `GET /api/v1/clients/${device.clientId}/deployments 304`]);
+});
+
 test('§7: a retired client gets 403 and the device stops', async () => {
   const { device } = await plainDevice();
   await h.embedded.hooks['retireClient']!({ clientId: device.clientId! });
