@@ -18,6 +18,7 @@ export const faults: FaultDefinition[] = [
   // Mutual TLS and the SVID rules (reference/wfm/mtls.ts, embedded.ts).
   seam('MIAF-MTLS-EVERY-REQUEST', ['MIAF-MTLS-EVERY-REQUEST'], 'a connection without a client certificate is let in (and answered 403)'),
   seam('MIAF-TLS13-DEFAULT', ['MIAF-TLS13-DEFAULT'], 'TLS 1.2 even with a client that offers TLS 1.3'),
+  seam('MIAF-HTTP11', ['MIAF-HTTP11'], 'every answer goes out with an HTTP/1.0 status line'),
   seam('MIAF-NO-SIGNATURE-NEEDED', ['MIAF-NO-SIGNATURE-NEEDED'], 'an admitted client\'s request without an HTTP message signature is answered 401'),
   seam('MIAF-SERVER-SVID', ['MIAF-SERVER-SVID', 'SVID-KEY-ALG'], 'the WFM presents an SVID of another wfm-id'),
   seam('SVID-LEAF-NOT-CA', ['SVID-LEAF-NOT-CA'], 'a CA certificate is accepted as a client leaf'),
@@ -29,6 +30,7 @@ export const faults: FaultDefinition[] = [
   seam('SVID-WFM-ID', ['SVID-WFM-ID'], 'a client SVID under another wfm-id is accepted'),
   seam('SVID-CHAIN-BUNDLE', ['SVID-CHAIN-BUNDLE'], 'the WFM keeps the anchors it started with: a rotation never reaches its TLS'),
   seam('SVID-NO-DNS-IDENTITY', ['SVID-NO-DNS-IDENTITY'], 'a client SVID that also carries DNS names is refused'),
+  seam('SVID-KEY-ALG-OPTIONAL', ['SVID-KEY-ALG-OPTIONAL'], 'a client SVID with a P-384, Ed25519 or RSA key passes the handshake, but its requests are never mapped to its client (403)'),
   seam('SVID-KEY-ALG', ['SVID-KEY-ALG'], 'client SVIDs with ECDSA P-256 keys are refused'),
   // Who the client is (auth.ts, admission.ts, capabilities.ts).
   seam('MIAF-CLIENT-IS-SPIFFE-ID', ['MIAF-CLIENT-IS-SPIFFE-ID'], 'a client is bound to its first certificate: a second SVID of the same SPIFFE ID is refused 403'),

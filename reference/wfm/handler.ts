@@ -1,7 +1,7 @@
 // The reference WFM as one node:http request listener: route, read the body under its limits, answer. No input
 // becomes a 5xx: refusals are WfmErrors, and anything else is a bug that is logged and answered 500.
 import type { ActiveFaults, FaultDefinition } from '../faults/types.ts';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
@@ -94,7 +94,7 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
       .catch((err: unknown) => refusal(profile, ctx.faults, err, req))
       .then((reply) => {
         if (!reply) return;
-        send(res, reply);
+        send(res, reply, ctx.faults);
         recorder?.recordAnswer(req, reply, bodies!.get(req), opts.peerOf?.(req.socket));
       })
       .catch((err: unknown) => console.error('reference WFM: cannot answer:', err));
@@ -109,11 +109,18 @@ function refusal(profile: Profile, faults: ActiveFaults, err: unknown, req: Inco
   return refusalReply(profile, faults, new WfmError(500, 'internal error in the reference WFM (logged)'));
 }
 
-function send(res: ServerResponse, reply: Reply): void {
+function send(res: ServerResponse, reply: Reply, faults: ActiveFaults): void {
   if (res.headersSent || res.destroyed) return;
   const body = reply.body === undefined ? undefined : Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(reply.body);
   const headers: Record<string, string | number> = { ...reply.headers };
-  if (reply.status !== 204 && reply.status !== 304) headers['content-length'] = body?.length ?? 0;
+  const bodiless = reply.status === 204 || reply.status === 304;
+  if (!bodiless) headers['content-length'] = body?.length ?? 0;
+  // MIAF-HTTP11: the answer goes out as HTTP/1.0, written past Node's HTTP/1.1 writer, and the connection closes.
+  if (faults.has('MIAF-HTTP11') && res.socket) {
+    const head = [`HTTP/1.0 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), 'connection: close'];
+    res.socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), bodiless || !body ? Buffer.alloc(0) : body]));
+    return;
+  }
   res.writeHead(reply.status, headers);
-  res.end(reply.status === 204 || reply.status === 304 ? undefined : body);
+  res.end(bodiless ? undefined : body);
 }

@@ -3,7 +3,7 @@
 // trust domain, wfm-id) are judged right after the handshake, and a refused connection is closed before any HTTP.
 import type { TLSSocket, TlsOptions } from 'node:tls';
 import type { Profile } from '../../spec/profile.ts';
-import { SVID_KEY_ALGORITHMS, svidLeafFindings } from '../../spec/rules/svid-leaf.ts';
+import { SVID_KEY_ALGORITHMS, svidKeyAlgorithm, svidLeafFindings } from '../../spec/rules/svid-leaf.ts';
 import { identityOf } from '../../spec/spiffe-id.ts';
 import { x509 } from '../../spec/x509.ts';
 import type { ActiveFaults } from '../faults/types.ts';
@@ -76,5 +76,8 @@ export function judgePeer(socket: TLSSocket, s: WfmSvidSettings, vendor: string,
   if (!faults.has('SVID-WFM-ID') && (who.vendor !== vendor || who.wfmId !== s.wfmId)) {
     return { ok: false, reason: `${spiffeId} is a client of ${who.vendor}/wfm/${who.wfmId}, not of ${vendor}/wfm/${s.wfmId}` };
   }
+  // SVID-KEY-ALG-OPTIONAL: an optional key passes the handshake but never names its client (the request gets 403).
+  const key = svidKeyAlgorithm(leaf);
+  if (faults.has('SVID-KEY-ALG-OPTIONAL') && !('known' in key && key.known === 'P-256')) return { ok: true, spiffeId: `${spiffeId}#unmapped` };
   return { ok: true, spiffeId };
 }
