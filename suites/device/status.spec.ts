@@ -25,6 +25,14 @@ function sampleComponent(ctx: RunContext, caPems: string[], vendor: string): Ret
   return (sample ??= publishSample(ctx.targets.registry!, caPems.join(''), vendor));
 }
 
+/** The client given a deployment of COMPONENTS, once it settled: the start of every revision and removal check. */
+async function settledDeployment(client: ClientUnderTest, ctx: RunContext, caPems: string[], hooks: Hooks, vendor: string) {
+  const component = await sampleComponent(ctx, caPems, vendor);
+  const given = await giveDeployment(client, hooks, COMPONENTS.map((name) => ({ ...component, name })));
+  await untilSettled(client, given.deploymentId);
+  return { client, component, given };
+}
+
 interface Given {
   deploymentId: string;
   /** manifestVersion of the first state manifest that carried it. */
@@ -169,10 +177,7 @@ function ofSecondRevision(r: Report): boolean {
 
 test.describe('§2.4.1 a deployment updated to a new revision', () => {
   test('AMV-EQUALS-HELD AMV-OLDER-REPORTS-OLDER AMV-FETCH-DOES-NOT-ADVANCE AMV-ADVANCES-ON-APPLY each report carries the version of the revision it describes: the older one until the newer is held and applied', req('AMV-EQUALS-HELD', 'AMV-OLDER-REPORTS-OLDER', 'AMV-FETCH-DOES-NOT-ADVANCE', 'AMV-ADVANCES-ON-APPLY'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
-    const client = await clientUnderTest();
-    const component = await sampleComponent(ctx, caPems, profile.vendor);
-    const given = await giveDeployment(client, hooks, COMPONENTS.map((name) => ({ ...component, name })));
-    await untilSettled(client, given.deploymentId);
+    const { client, component, given } = await settledDeployment(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
     await updateDeployment(client, hooks, given, [...COMPONENTS, ADDED].map((name) => ({ ...component, name })));
     const xs = await client.waitFor(`a settled report of the second revision (it lists ${ADDED})`, (all) => {
       const settled = reportsOf(all, given.deploymentId).some((r) => ofSecondRevision(r) && ['installed', 'failed'].includes(String(r.report?.status?.state)));
@@ -212,10 +217,7 @@ test.describe('§2.4.1 a deployment updated to a new revision', () => {
 test.describe('§2.4.1 a client that lost its local state', () => {
   test('AMV-RESYNC restarted without its local state, the client reports the version of the manifest it resynchronized against', req('AMV-RESYNC'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     hooks.require('stopClient');
-    const client = await clientUnderTest();
-    const component = await sampleComponent(ctx, caPems, profile.vendor);
-    const given = await giveDeployment(client, hooks, COMPONENTS.map((name) => ({ ...component, name })));
-    await untilSettled(client, given.deploymentId);
+    const { client, component, given } = await settledDeployment(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
     // While it is down the deployment moves to a second revision, so the version held before the loss can never pass
     // for the one it resynchronizes against.
     const { afterSeq } = await client.restart({ loseState: true, whileDown: () => updateDeployment(client, hooks, given, [...COMPONENTS, ADDED].map((name) => ({ ...component, name }))) });
@@ -234,10 +236,7 @@ test.describe('§2.4.1 a client that lost its local state', () => {
 test.describe('§2.4 a deployment removed from the desired state', () => {
   test('STATUS-PRECEDENCE-REMOVED the overall state is removed only once every component is removed', req('STATUS-PRECEDENCE-REMOVED'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     hooks.require('removeDeployment');
-    const client = await clientUnderTest();
-    const component = await sampleComponent(ctx, caPems, profile.vendor);
-    const given = await giveDeployment(client, hooks, COMPONENTS.map((name) => ({ ...component, name })));
-    await untilSettled(client, given.deploymentId);
+    const { client, given } = await settledDeployment(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
     const { clientId } = await client.observe();
     await hooks.run('removeDeployment', { clientId, deviceId: given.deviceId, deploymentId: given.deploymentId });
     // Until the client says every component is removed (or says removed at all): its last word on the removal.
