@@ -4,10 +4,13 @@
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
-import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES, benignEntries } from '../../fixtures/archives/build.ts';
+import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES, benignEntries, type ArchiveEntrySpec } from '../../fixtures/archives/build.ts';
 import { deploymentNameOf, firstManifestVersion, giveDeployment, publishArchive, untilSettled } from '../../fixtures/device-deployments.ts';
 import { startTamperingRegistry } from '../../fixtures/tampering-registry.ts';
 import { errorShapeFindings, errorSourceFindings, isNoError } from '../../spec/rules/status-report.ts';
+
+/** A benign archive without subdirectories: one top-level directory holding compose.yaml alone. */
+const FLAT: ArchiveEntrySpec[] = [{ name: 'web-app/', type: 'directory' }, { name: 'web-app/compose.yaml', content: 'services:\n  web:\n    image: nginx:1.27\n' }];
 
 /** Hostile archives a client must refuse, by the requirement that refusal shows. */
 const HOSTILE: [string, string][] = [
@@ -21,12 +24,24 @@ const HOSTILE: [string, string][] = [
 ];
 
 test.describe('§2.7 compose archives the client is given', () => {
-  test('COMPOSE-DISCOVERY COMPOSE-SUBDIRS-ALLOWED a benign archive with subdirectories and an inner symlink is installed (the control)', req('COMPOSE-DISCOVERY', 'COMPOSE-SUBDIRS-ALLOWED'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
-    const component = await publishArchive(ctx, caPems, profile.vendor, 'benign', 'web-app', BENIGN_ARCHIVES['nested-with-inner-symlink']!);
+  test('COMPOSE-DISCOVERY an archive of one top-level directory holding compose.yaml, nothing deeper, is installed (the control)', req('COMPOSE-DISCOVERY'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const component = await publishArchive(ctx, caPems, profile.vendor, 'flat', 'web-app', FLAT);
     const client = await clientUnderTest();
     const { deploymentId } = await giveDeployment(client, hooks, [component]);
     const reports = await untilSettled(client, deploymentId);
-    expect(reports.at(-1)?.report.status.state, '§2.7: compose.yaml of the top-level directory, subdirectories allowed: installed').toBe('installed');
+    expect(reports.at(-1)?.report.status.state, '§2.7 rule 2: compose.yaml found in the single top-level directory: installed').toBe('installed');
+  });
+
+  test('COMPOSE-SUBDIRS-ALLOWED an archive with subdirectories and an inner symlink is installed, as its flat control is', req('COMPOSE-SUBDIRS-ALLOWED'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const [flat, nested] = await Promise.all([
+      publishArchive(ctx, caPems, profile.vendor, 'flat', 'web-app', FLAT),
+      publishArchive(ctx, caPems, profile.vendor, 'benign', 'web-app', BENIGN_ARCHIVES['nested-with-inner-symlink']!),
+    ]);
+    const client = await clientUnderTest();
+    const control = await untilSettled(client, (await giveDeployment(client, hooks, [flat])).deploymentId);
+    test.skip(control.at(-1)?.report.status.state !== 'installed', 'the client installs not even the archive without subdirectories (COMPOSE-DISCOVERY\'s check fails): subdirectories cannot be judged apart');
+    const reports = await untilSettled(client, (await giveDeployment(client, hooks, [nested])).deploymentId);
+    expect(reports.at(-1)?.report.status.state, '§2.7 rule 3: subdirectories are allowed: installed').toBe('installed');
   });
 
   test('COMPOSE-TOP-DIR-NOT-FOR-DISCOVERY an archive whose one top-level directory is not named after the component is installed all the same', req('COMPOSE-TOP-DIR-NOT-FOR-DISCOVERY'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
