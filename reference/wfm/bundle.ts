@@ -10,7 +10,7 @@ export interface BundleFile {
 /** Fixed metadata: equal inputs give equal archives, whenever and wherever they are built. */
 const EPOCH = new Date(0);
 
-export async function deploymentBundle(files: BundleFile[]): Promise<Buffer> {
+export async function deploymentBundle(files: BundleFile[], level = 9): Promise<Buffer> {
   const tar = pack();
   const chunks: Buffer[] = [];
   const collected = (async () => {
@@ -28,5 +28,5 @@ export async function deploymentBundle(files: BundleFile[]): Promise<Buffer> {
   tar.finalize();
   await collected;
   // gzip writes MTIME 0 unless told otherwise, so the compressed bytes are reproducible too.
-  return gzipSync(Buffer.concat(chunks), { level: 9 });
+  return gzipSync(Buffer.concat(chunks), { level });
 }

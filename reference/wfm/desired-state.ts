@@ -34,13 +34,15 @@ export async function getDeployment(ctx: WfmContext, req: WfmRequest): Promise<R
   // DS-DEPLOYMENT-404: the digest in the URL is not compared.
   // MIAF-DEPLOYMENT-404: the same, judged by the miaf rule.
   const digestOk = deployment?.digest === req.params['digest'] || ctx.faults.has('DS-DEPLOYMENT-404') || ctx.faults.has('MIAF-DEPLOYMENT-404');
-  if (!deployment || !digestOk) {
+  // Judging mode, defects bundle-*: the YAML is to be had from the bundle only.
+  if (!deployment || !digestOk || deployment.defect?.startsWith('bundle-')) {
     throw new WfmError(404, `no deployment ${req.params['deploymentId']} with digest ${req.params['digest']} for this client`, undefined, {}, 'deployment-not-found');
   }
   // P10: the YAML may be served compressed, so caches key it by Accept-Encoding too.
   // MIAF-DEPLOYMENT-CACHE: the YAML is served without immutable caching.
   const cache = ctx.faults.has('MIAF-DEPLOYMENT-CACHE') ? 'no-cache' : IMMUTABLE_PRIVATE;
-  return digestAddressed(req, deployment.yaml, deployment.digest, 'application/yaml', cache, ctx.profile.edition === 'miaf' ? { vary: 'Accept-Encoding' } : {});
+  // Judging mode, defect yaml-digest: other bytes under the digest.
+  return digestAddressed(req, deployment.servedYaml ?? deployment.yaml, deployment.digest, 'application/yaml', cache, ctx.profile.edition === 'miaf' ? { vary: 'Accept-Encoding' } : {});
 }
 
 export async function getBundle(ctx: WfmContext, req: WfmRequest): Promise<Reply> {

@@ -9,7 +9,7 @@ import { buildManifest } from './manifest.ts';
 import { checkPlacement, checkRequiredResources, type RequiredResources } from './placement.ts';
 import { NO_FAULTS, type ActiveFaults } from '../faults/types.ts';
 import { retrievePackage, type PackageRef } from './package-retrieval.ts';
-import type { Client, Deployment, WfmStore } from './store.ts';
+import { DEPLOYMENT_DEFECTS, type Client, type Deployment, type DeploymentDefect, type WfmStore } from './store.ts';
 import type { DeviceCapabilities } from '../../spec/types.ts';
 import type { Profile } from '../../spec/profile.ts';
 import { admitSpiffeId } from './admission.ts';
@@ -20,7 +20,14 @@ export interface WfmHooks {
    * `deploymentId` (the kit's extension, errata of AMV-EQUALS-HELD) names a deployment of the client to update: the
    * same id gets the new specification as its next revision.
    */
-  assignDeployment(input: { clientId: string; deviceId: string; applicationId: string; components: AssignedComponent[]; requiredResources?: RequiredResources; package?: PackageRef; unregistered?: boolean; deploymentId?: string }): Promise<{ deploymentId: string }>;
+  /**
+   * `defect` (judging mode, persona device) serves it as a negative fixture (DEPLOYMENT_DEFECTS); for yaml-digest,
+   * `substitute` are the components of the other bytes its URL serves.
+   */
+  assignDeployment(input: {
+    clientId: string; deviceId: string; applicationId: string; components: AssignedComponent[]; requiredResources?: RequiredResources; package?: PackageRef;
+    unregistered?: boolean; deploymentId?: string; defect?: DeploymentDefect; substitute?: AssignedComponent[];
+  }): Promise<{ deploymentId: string }>;
   removeDeployment(input: { clientId: string; deviceId: string; deploymentId: string }): Promise<Record<string, never>>;
   retireClient(input: { clientId: string }): Promise<Record<string, never>>;
   trustClientCertificate(input: { certificatePem: string }): Promise<Record<string, never>>;
@@ -45,6 +52,7 @@ export function createHooks(store: WfmStore, profile: Profile, faults: ActiveFau
     async assignDeployment(input) {
       const client = activeClient(store, input?.clientId);
       checkTarget(client, input.deviceId, input.unregistered === true);
+      if (input.defect !== undefined && !(DEPLOYMENT_DEFECTS as readonly string[]).includes(input.defect)) throw new Error(`assignDeployment: defect is one of ${DEPLOYMENT_DEFECTS.join(', ')}`);
       const components = checkComponents(input.components);
       if (typeof input.applicationId !== 'string' || input.applicationId === '') throw new Error('assignDeployment: applicationId is required');
       checkPlacement(input.deviceId, candidates(client, input.deviceId), checkRequiredResources(input.requiredResources), faults);
@@ -60,15 +68,18 @@ export function createHooks(store: WfmStore, profile: Profile, faults: ActiveFau
         const yaml = applicationDeploymentYaml(doc);
         const since = client.manifest.version + 1;
         const componentNames = components.map((c) => c.name);
+        const defect = { defect: input.defect, servedYaml: input.defect === 'yaml-digest' ? substituteYaml(input, deploymentId, client.clientId, vendor) : undefined };
         if (updated) {
-          Object.assign(updated, { componentNames, yaml, digest: digestOf(yaml), revisions: [...updated.revisions, { since, componentNames }] });
+          Object.assign(updated, { componentNames, yaml, digest: digestOf(yaml), revisions: [...updated.revisions, { since, componentNames }] }, defect);
         } else {
           client.deployments.set(deploymentId, {
-            deploymentId, deviceId: input.deviceId, componentNames, yaml, digest: digestOf(yaml), addedInVersion: since, revisions: [{ since, componentNames }], removed: false,
+            deploymentId, deviceId: input.deviceId, componentNames, yaml, digest: digestOf(yaml), addedInVersion: since, revisions: [{ since, componentNames }], removed: false, ...defect,
           });
           client.active.push(deploymentId);
         }
-        await republish(client);
+        // Defects version-repeats and version-goes-down: the manifest carrying it reuses or lowers the version.
+        const step = input.defect === 'version-repeats' ? 0 : input.defect === 'version-goes-down' ? -1 : 1;
+        client.manifest = await buildManifest(client, Math.max(1, client.manifest.version + step), vendor);
         return { deploymentId };
       });
     },
@@ -113,6 +124,12 @@ export function createHooks(store: WfmStore, profile: Profile, faults: ActiveFau
       return { clientId: (await admitSpiffeId({ store, profile, faults }, input.spiffeId)).clientId };
     },
   };
+}
+
+/** Defect yaml-digest: a valid YAML of the same deployment naming the substitute components, served under the real one's digest. */
+function substituteYaml(input: { deviceId: string; applicationId: string; substitute?: AssignedComponent[] }, deploymentId: string, clientId: string, vendor: string): Buffer {
+  const components = checkComponents(input.substitute);
+  return applicationDeploymentYaml(buildApplicationDeployment({ deploymentId, clientId, deviceId: input.deviceId, applicationId: input.applicationId, components }, vendor));
 }
 
 /** An update names a deployment of this client that is still assigned, to the same device. */

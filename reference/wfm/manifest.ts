@@ -44,6 +44,12 @@ export async function newClient(ctx: { profile: { deploymentsPath: Client['deplo
   return client;
 }
 
+/** The same files in another gzip encoding: bytes that differ from `built` (stored, should level 1 happen to match). */
+async function otherBytes(files: BundleFile[], built: Buffer): Promise<Buffer> {
+  const fast = await deploymentBundle(files, 1);
+  return fast.equals(built) ? deploymentBundle(files, 0) : fast;
+}
+
 /** The manifest served at `version`; version 1 is a client's first manifest (§2.4.1 rule 7, P4). */
 export async function buildManifest(client: Client, version: number, vendor: string): Promise<ServedManifest> {
   const faults = clientFaults.get(client) ?? NO_FAULTS;
@@ -55,10 +61,13 @@ export async function buildManifest(client: Client, version: number, vendor: str
   // MIAF-DS-BUNDLE-NULL: the same, judged by the miaf rule (bundle present and null).
   if (active.length > 0 || faults.has('DS-BUNDLE-NULL-WHEN-EMPTY') || faults.has('MIAF-DS-BUNDLE-NULL')) {
     const files: BundleFile[] = active.map((d) => ({ name: `${d.deploymentId}.yaml`, bytes: d.yaml }));
-    // DS-BUNDLE-CONTENTS: the bundle carries a file that is no deployment.
-    if (faults.has('DS-BUNDLE-CONTENTS')) files.push({ name: 'NOTES.txt', bytes: Buffer.from('not a deployment\n') });
-    const bytes = await deploymentBundle(files);
-    const digest = digestOf(bytes);
+    // DS-BUNDLE-CONTENTS (and judging mode's defect bundle-extra-file): the bundle carries a file that is no deployment.
+    const extra = faults.has('DS-BUNDLE-CONTENTS') || active.some((d) => d.defect === 'bundle-extra-file');
+    if (extra) files.push({ name: 'NOTES.txt', bytes: Buffer.from('not a deployment\n') });
+    const built = await deploymentBundle(files);
+    const digest = digestOf(built);
+    // Judging mode, defect bundle-digest: the same files, compressed otherwise, under the digest of the first bytes.
+    const bytes = active.some((d) => d.defect === 'bundle-digest') ? await otherBytes(files, built) : built;
     // DS-BUNDLE-IMMUTABLE:forgotten: earlier bundle URLs stop answering once the manifest moves on.
     if (faults.has('DS-BUNDLE-IMMUTABLE:forgotten')) client.bundles.clear();
     client.bundles.set(digest, bytes);

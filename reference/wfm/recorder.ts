@@ -22,6 +22,8 @@ export interface RecordedExchange {
   status: number;
   /** UTF-8 response body, up to MAX_BODY bytes. */
   responseBody?: string;
+  /** The answer's ETag (P4: a poll that revalidates names the one of the last state manifest it got). */
+  responseEtag?: string;
 }
 
 const KEPT_HEADERS = ['content-type', 'accept', 'if-none-match', 'content-digest', 'signature', 'signature-input'];
@@ -39,18 +41,18 @@ export class ExchangeRecorder {
    * the SPIFFE ID its connection proved (miaf). The client is that ID, else the certificate an onboarding carries
    * (whatever its signature says), else the keyid of its signature.
    */
-  recordAnswer(req: IncomingMessage, answer: { status: number; body?: Buffer | string }, body: Buffer = EMPTY, peer?: string): void {
+  recordAnswer(req: IncomingMessage, answer: { status: number; body?: Buffer | string; headers?: Record<string, string> }, body: Buffer = EMPTY, peer?: string): void {
     const target = req.url ?? '/';
     const method = req.method ?? 'GET';
     const onboarding = method === 'POST' && target.split('?')[0] === '/api/v1/onboarding';
     const who = peer ?? (onboarding ? onboardingKeyId(body) : undefined) ?? keyIdOf(req.headers['signature-input']);
     this.record({
       ...(who !== undefined && { who }), conn: `${req.socket.remoteAddress}:${req.socket.remotePort}`, method, target, headers: req.headers, body,
-      status: answer.status, ...(answer.body !== undefined && { responseBody: answer.body }),
+      status: answer.status, ...(answer.body !== undefined && { responseBody: answer.body }), ...(answer.headers?.['etag'] !== undefined && { responseEtag: answer.headers['etag'] }),
     });
   }
 
-  record(e: { who?: string; conn: string; method: string; target: string; headers: IncomingHttpHeaders; body: Buffer; status: number; responseBody?: Buffer | string }): void {
+  record(e: { who?: string; conn: string; method: string; target: string; headers: IncomingHttpHeaders; body: Buffer; status: number; responseBody?: Buffer | string; responseEtag?: string }): void {
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
       const v = e.headers[name];
@@ -61,7 +63,7 @@ export class ExchangeRecorder {
     const responseBody = text(e.responseBody);
     this.exchanges.push({
       seq: ++this.seq, at: new Date().toISOString(), ...(e.who !== undefined && { who: e.who }), conn: e.conn, method: e.method, target: e.target, headers,
-      ...(body !== undefined && { body }), status: e.status, ...(responseBody !== undefined && { responseBody }),
+      ...(body !== undefined && { body }), status: e.status, ...(responseBody !== undefined && { responseBody }), ...(e.responseEtag !== undefined && { responseEtag: e.responseEtag }),
     });
     if (this.exchanges.length > MAX_EXCHANGES) this.exchanges.splice(0, this.exchanges.length - MAX_EXCHANGES);
   }

@@ -6,13 +6,14 @@ import { formatSchemaErrors, validate } from '../../spec/schemas/index.ts';
 import type { ApplicationDeployment, DeviceCapabilities, StateManifest } from '../../spec/types.ts';
 import { TransportError, type Exchange, type HttpResponse } from '../transport/types.ts';
 import { applyComposeComponent } from './compose-apply.ts';
+import { yamlFromBundle } from './bundle-fallback.ts';
+import { NO_CLIENT_FAULTS } from '../faults/client-faults.ts';
 import type { DeploymentSummary, Placement } from './deployments.ts';
 import { slotOf, type Action, type MachineState, type Result } from './machine.ts';
 import { statusReport } from './report.ts';
 import type { DeviceEnvironment } from './driver.ts';
 import type { DeviceDescription, Endpoint } from './types.ts';
-import type { DeploymentStatusReport, StatusError } from '../../spec/types.ts';
-import { isReservedGatewayCode } from '../../spec/rules/status-report.ts';
+import { faultyReport } from './faulty-report.ts';
 import { stringify as stringifyYaml } from 'yaml';
 
 /** What an action needs of the device running it. */
@@ -83,8 +84,11 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       const body = ctx.env.clientFaults?.has('CAP-DELETE-NO-BODY') ? { body: ctx.documentAt(action.index, 0) } : {};
       return answer(ctx, 'capabilities.delete', await api.deleteCapabilities(pathId, body));
     }
-    case 'poll':
-      return polled(ctx, await api.getDesiredState(ctx.state.clientId, action.etag === undefined ? {} : { etag: action.etag }));
+    case 'poll': {
+      // Client fault DS-CLIENT-IF-NONE-MATCH: the first ETag it ever saw, not the last.
+      const etag = action.etag !== undefined && ctx.env.clientFaults?.has('DS-CLIENT-IF-NONE-MATCH') ? firstEtags.get(ctx.desc.id) : action.etag;
+      return polled(ctx, await api.getDesiredState(ctx.state.clientId, etag === undefined ? {} : { etag }));
+    }
     case 'fetch-deployment': {
       // Client fault AMV-OLDER-REPORTS-OLDER: the revision it still runs is reported with the newer manifest's version.
       const slot = slotOf(ctx.state, action.deploymentId);
@@ -93,7 +97,14 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
         const report = statusReport(slot, profile.vendor);
         if (report) await api.postStatus(action.deploymentId, { ...report, adoptedManifestVersion: pending });
       }
-      return fetchedDeployment(ctx, action, await api.getDeploymentYaml(action.url));
+      const yaml = await api.getDeploymentYaml(action.url);
+      // P4: the YAML's URL answers 404 when it cannot serve that digest; the manifest's bundle holds every YAML too.
+      if (yaml.status === 404 && action.bundle) {
+        answer(ctx, 'deployment', yaml);
+        const got = await yamlFromBundle(api, action, ctx.env.clientFaults ?? NO_CLIENT_FAULTS, (res) => answer(ctx, 'bundle', res).ok);
+        return got.ok ? deploymentFromBytes(ctx, action, got.bytes) : { ok: false, transient: false, status: 200, message: got.message };
+      }
+      return fetchedDeployment(ctx, action, yaml);
     }
     case 'apply-step':
       return applyStep(ctx, action);
@@ -145,19 +156,29 @@ function polled(ctx: ActionContext, response: HttpResponse): Result {
   const m = manifest as StateManifest;
   const deployments = m.deployments.map(({ deploymentId, digest, url }) => ({ deploymentId, digest, url }));
   const etag = response.headers['etag'];
-  return { ok: true, kind: 'manifest', version: m.manifestVersion, deployments, ...(etag ? { etag } : {}) };
+  if (ctx.env.clientFaults?.has('DS-CLIENT-IF-NONE-MATCH') && !firstEtags.has(ctx.desc.id)) firstEtags.set(ctx.desc.id, etag);
+  const bundle = m.bundle ? { bundle: { digest: m.bundle.digest, url: m.bundle.url } } : {};
+  // Client fault DS-CLIENT-MONOTONIC: every manifest is taken, whatever its version says.
+  const force = ctx.env.clientFaults?.has('DS-CLIENT-MONOTONIC') ? { force: true as const } : {};
+  return { ok: true, kind: 'manifest', version: m.manifestVersion, deployments, ...(etag ? { etag } : {}), ...bundle, ...force };
 }
 
 /** P4: the YAML's bytes hash to the manifest's digest BEFORE they are parsed; then the schema, then placement. */
 function fetchedDeployment(ctx: ActionContext, action: Extract<Action, { type: 'fetch-deployment' }>, response: HttpResponse): Result {
   const result = answer(ctx, 'deployment', response);
   if (!result.ok) return result;
-  if (!verifyDigest(response.body, action.digest)) {
+  // Client fault DS-CLIENT-VERIFY-DEPLOYMENT-DIGEST: the bytes are parsed whatever they hash to.
+  if (!verifyDigest(response.body, action.digest) && !ctx.env.clientFaults?.has('DS-CLIENT-VERIFY-DEPLOYMENT-DIGEST')) {
     return { ok: false, transient: false, status: 200, message: `P4: deployment ${action.deploymentId} bytes do not hash to ${action.digest}; not parsed, not adopted` };
   }
+  return deploymentFromBytes(ctx, action, response.body);
+}
+
+/** A digest-verified YAML: parsed, checked against the schema and its deployment, then placed. */
+function deploymentFromBytes(ctx: ActionContext, action: Extract<Action, { type: 'fetch-deployment' }>, bytes: Uint8Array): Result {
   let doc: unknown;
   try {
-    doc = parse(Buffer.from(response.body).toString('utf8'));
+    doc = parse(Buffer.from(bytes).toString('utf8'));
   } catch (e) {
     return { ok: false, transient: false, status: 200, message: `P4: deployment YAML does not parse: ${(e as Error).message}` };
   }
@@ -223,64 +244,8 @@ const ENDPOINT_OF: Record<Action['type'], Endpoint> = {
   idle: 'status',
 };
 
-/** Deployments a faulty client (AMV-NO-RESERVED-VALUE) has reported once: the fault bends only the first report. */
-const firstReported = new Set<string>();
-/** The first version a faulty client (AMV-ADVANCES-ON-APPLY) reported for each deployment. */
-const firstVersions = new Map<string, number>();
-
-/** Client faults STATUS-COMPONENTS-ONE-PER (an extra component) and STATUS-PRECEDENCE (overall state installed regardless). */
-function faultyReport(ctx: ActionContext, report: DeploymentStatusReport | undefined): DeploymentStatusReport | undefined {
-  const faults = ctx.env.clientFaults;
-  if (!report || !faults) return report;
-  let out = report;
-  // AMV-NO-RESERVED-VALUE: the first report of a deployment claims version 0.
-  if (faults.has('AMV-NO-RESERVED-VALUE') && !firstReported.has(out.deploymentId)) {
-    firstReported.add(out.deploymentId);
-    out = { ...out, adoptedManifestVersion: 0 };
-  }
-  // STATUS-STATE-VALUES: the overall state is written "done" once installed.
-  if (faults.has('STATUS-STATE-VALUES') && out.status.state === 'installed') out = { ...out, status: { ...out.status, state: 'done' as never } };
-  // STATUS-DEPLOYMENTID-REQUIRED / STATUS-STATUS-REQUIRED: the report leaves deploymentId / status out.
-  if (faults.has('STATUS-DEPLOYMENTID-REQUIRED')) out = omitKey(out, 'deploymentId');
-  if (faults.has('STATUS-STATUS-REQUIRED')) out = omitKey(out, 'status');
-  // STATUS-DEVICEID-CHILD: a report for a device behind the gateway names only its last segment.
-  if (faults.has('STATUS-DEVICEID-CHILD') && out.deviceId?.includes('/')) out = { ...out, deviceId: out.deviceId.split('/').at(-1)! };
-  // AMV-INDEPENDENT-OF-OUTCOME: a failed deployment reports the version before the one it failed to apply.
-  if (faults.has('AMV-INDEPENDENT-OF-OUTCOME') && out.status.state === 'failed') out = { ...out, adoptedManifestVersion: Math.max(1, out.adoptedManifestVersion - 1) };
-  // STATUS-ERROR-SOURCE-COMPONENT: component errors name the device as their source.
-  if (faults.has('STATUS-ERROR-SOURCE-COMPONENT')) out = { ...out, components: out.components.map((c) => (c.error ? { ...c, error: { ...c.error, source: ctx.desc.id } } : c)) };
-  // STATUS-ERROR-SOURCE-DEPLOYMENT: status.error names the failed component, not the deployment, as its source.
-  if (faults.has('STATUS-ERROR-SOURCE-DEPLOYMENT') && out.status.error) out = { ...out, status: { ...out.status, error: { ...out.status.error, source: out.components.find((c) => c.error)?.name ?? 'component' } } };
-  // STATUS-ERROR-FIELDS: status.error keeps its code and source but loses its message.
-  if (faults.has('STATUS-ERROR-FIELDS') && out.status.error) out = { ...out, status: { ...out.status, error: { ...out.status.error, message: '' } } };
-  // STATUS-COMPONENT-NAME / STATUS-COMPONENT-STATE-VALUES: components in upper case / an installed component "done".
-  if (faults.has('STATUS-COMPONENT-NAME')) out = { ...out, components: out.components.map((c) => ({ ...c, name: c.name.toUpperCase() })) };
-  if (faults.has('STATUS-COMPONENT-STATE-VALUES')) out = { ...out, components: out.components.map((c) => (c.state === 'installed' ? { ...c, state: 'done' as never } : c)) };
-  // STATUS-PATH-DEPLOYMENTID: the body's deploymentId in upper case (the path keeps the real one).
-  if (faults.has('STATUS-PATH-DEPLOYMENTID') && out.deploymentId) out = { ...out, deploymentId: out.deploymentId.toUpperCase() };
-  // AMV-ADVANCES-ON-APPLY: the version of the first revision adopted, forever.
-  if (faults.has('AMV-ADVANCES-ON-APPLY')) {
-    const first = firstVersions.get(out.deploymentId) ?? out.adoptedManifestVersion;
-    firstVersions.set(out.deploymentId, first);
-    out = { ...out, adoptedManifestVersion: first };
-  }
-  // AMV-RESYNC: after losing its local state it reports the versions it held before (kept apart from what it lost).
-  const stale = faults.has('AMV-RESYNC') ? ctx.env.staleVersions?.get(out.deploymentId) : undefined;
-  if (stale !== undefined) out = { ...out, adoptedManifestVersion: stale };
-  // AMV-PRESENT / AMV-FIRST-INSTALL: no adoptedManifestVersion / the version after the one adopted.
-  if (faults.has('AMV-PRESENT')) out = omitKey(out, 'adoptedManifestVersion');
-  if (faults.has('AMV-FIRST-INSTALL')) out = { ...out, adoptedManifestVersion: out.adoptedManifestVersion + 1 };
-  // STATUS-RESERVED-101 / STATUS-RESERVED-SOURCE: 101 becomes an implementation code / a reserved code names the child.
-  if (faults.has('STATUS-RESERVED-101')) out = mapErrors(out, (e) => (e.code === '101' ? { ...e, code: 'UNKNOWN_CHILD' } : e));
-  if (faults.has('STATUS-RESERVED-SOURCE')) out = mapErrors(out, (e) => (isReservedGatewayCode(e.code) && out.deviceId ? { ...e, source: out.deviceId } : e));
-  if (faults.has('STATUS-COMPONENTS-ONE-PER')) out = { ...out, components: [...out.components, { name: 'sidecar', state: out.components[0]?.state ?? 'installed' }] };
-  // STATUS-PRECEDENCE-REMOVED: removed as soon as removal begins, its components still removing.
-  if (faults.has('STATUS-PRECEDENCE-REMOVED') && out.components.some((c) => c.state === 'removing')) out = { ...out, status: { ...out.status, state: 'removed' } };
-  // Claims the deployment installed from the first report on, whatever its components say.
-  if (faults.has('STATUS-PRECEDENCE')) out = { ...out, status: { ...(out.status as { state: string }), state: 'installed' } as DeploymentStatusReport['status'] };
-  return out;
-}
-
+/** The first state manifest ETag each device saw: what a faulty client (DS-CLIENT-IF-NONE-MATCH) revalidates with. */
+const firstEtags = new Map<string, string | undefined>();
 /** The OnboardingRequest, or for the client faults of §2.3 one that breaks a single field rule. */
 function onboardingBody(ctx: ActionContext): string | Record<string, unknown> {
   const faults = ctx.env.clientFaults;
@@ -290,17 +255,4 @@ function onboardingBody(ctx: ActionContext): string | Record<string, unknown> {
   // The DER as hex: neither base64 of DER nor of PEM.
   if (faults?.has('ONB-CERT-BASE64')) return { apiVersion: 'v1', kind: 'OnboardingRequest', certificate: Buffer.from(certificate, 'base64').toString('hex') };
   return certificate;
-}
-
-function mapErrors(report: DeploymentStatusReport, f: (e: StatusError) => StatusError): DeploymentStatusReport {
-  return {
-    ...report,
-    status: report.status.error ? { ...report.status, error: f(report.status.error) } : report.status,
-    components: report.components.map((c) => (c.error ? { ...c, error: f(c.error) } : c)),
-  };
-}
-
-function omitKey(report: DeploymentStatusReport, key: 'deploymentId' | 'status' | 'adoptedManifestVersion'): DeploymentStatusReport {
-  const { [key]: _dropped, ...rest } = report;
-  return rest as DeploymentStatusReport;
 }

@@ -21,6 +21,8 @@ export interface MachineState {
   etag?: string;
   /** manifestVersion of the newest manifest processed; 0 before the first. */
   manifestVersion: number;
+  /** P4 bundle of that manifest (every deployment YAML in one gzip tar), when it offers one. */
+  bundle?: BundleRef;
   /** This device plus, for a see-thru gateway, every device behind it (registration order). */
   deviceCount: number;
   /** Devices whose first capabilities were accepted (or refused and skipped), in order. */
@@ -49,7 +51,7 @@ export type Action =
   | { type: 'onboard' }
   | { type: 'put-capabilities'; index: number; revision: number }
   | { type: 'poll'; etag?: string }
-  | { type: 'fetch-deployment'; deploymentId: string; url: string; digest: string }
+  | { type: 'fetch-deployment'; deploymentId: string; url: string; digest: string; bundle?: BundleRef; deployments?: ManifestEntry[] }
   | { type: 'apply-step'; deploymentId: string; component: number; step: 'begin' | 'run' | 'remove' }
   | { type: 'report-status'; deploymentId: string }
   | { type: 'delete-child'; index: number }
@@ -58,11 +60,18 @@ export type Action =
 export type Result =
   | { ok: true; kind: 'done' }
   | { ok: true; kind: 'onboarded'; clientId: string }
-  | { ok: true; kind: 'manifest'; version: number; deployments: ManifestEntry[]; etag?: string }
+  /** `force`: taken even when its version does not exceed the last one processed (client fault DS-CLIENT-MONOTONIC). */
+  | { ok: true; kind: 'manifest'; version: number; deployments: ManifestEntry[]; etag?: string; bundle?: BundleRef; force?: true }
   | { ok: true; kind: 'not-modified' }
   | { ok: true; kind: 'deployment'; summary: DeploymentSummary }
   | { ok: true; kind: 'applied'; state: 'installed' | 'failed'; error?: StatusError }
   | { ok: false; transient: boolean; status?: number; message: string };
+
+/** P4: where a manifest's bundle is and the digest its bytes must have. */
+export interface BundleRef {
+  digest: string;
+  url: string;
+}
 
 export const MAX_START_ATTEMPTS = 3;
 /** flappingCapabilities: the own document changes every this many polls. */
@@ -105,7 +114,11 @@ export function nextAction(s: MachineState): Action {
   const due = s.deployments.find((d) => d.reportDue);
   if (due) return { type: 'report-status', deploymentId: due.deploymentId };
   const toFetch = s.deployments.find((d) => d.stage === 'fetch');
-  if (toFetch) return { type: 'fetch-deployment', deploymentId: toFetch.deploymentId, url: toFetch.url, digest: toFetch.digest };
+  if (toFetch) {
+    // With a bundle, the YAML can come from it too (when its own URL cannot serve it); the bundle must hold them all.
+    const bundle = s.bundle && { bundle: s.bundle, deployments: s.deployments.filter((d) => d.stage !== 'removing' && d.stage !== 'removed').map(({ deploymentId, digest, url }) => ({ deploymentId, digest, url })) };
+    return { type: 'fetch-deployment', deploymentId: toFetch.deploymentId, url: toFetch.url, digest: toFetch.digest, ...bundle };
+  }
   for (const d of s.deployments) {
     const step = nextStep(d);
     if (step) return { type: 'apply-step', deploymentId: d.deploymentId, ...step };
@@ -192,8 +205,9 @@ function polled(s: MachineState, r: Extract<Result, { ok: true }>): MachineState
   const flap = (s.faults & FLAPPING) !== 0 && polls % FLAP_EVERY_POLLS === 0 ? 1 : 0;
   const base = { ...s, pollDue: false, polls, capsRevision: s.capsRevision + flap };
   if (r.kind !== 'manifest') return base;
-  // §2.4.1 rule 7: versions only grow, so an older manifest is stale and changes nothing.
-  if (r.version < s.manifestVersion) return base;
+  // §2.4.1 rule 7: versions only grow and never repeat, so a manifest not newer than the last is stale and changes
+  // nothing (the same manifest again is that too).
+  if (r.version <= s.manifestVersion && !r.force) return base;
   const entries = new Map(r.deployments.map((e) => [e.deploymentId, e]));
   const kept: DeploymentSlot[] = [];
   for (const slot of s.deployments) {
@@ -203,7 +217,8 @@ function polled(s: MachineState, r: Extract<Result, { ok: true }>): MachineState
     entries.delete(slot.deploymentId);
   }
   for (const entry of entries.values()) kept.push(newSlot(entry, r.version, s.resyncing));
-  return { ...base, etag: r.etag, manifestVersion: r.version, resyncing: false, deployments: kept };
+  const { bundle: _previous, ...rest } = base;
+  return { ...rest, etag: r.etag, manifestVersion: r.version, resyncing: false, deployments: kept, ...(r.bundle && { bundle: r.bundle }) };
 }
 
 function reported(s: MachineState, deploymentId: string): MachineState {

@@ -130,6 +130,12 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'AMV-ADVANCES-ON-APPLY', breaks: ['AMV-ADVANCES-ON-APPLY'], description: 'keeps reporting the version of the first revision it adopted after it applies a newer one' },
   { id: 'AMV-OLDER-REPORTS-OLDER', breaks: ['AMV-OLDER-REPORTS-OLDER', 'AMV-FETCH-DOES-NOT-ADVANCE'], description: 'on fetching a newer manifest it reports the revision it still runs with the newer manifest\'s version, before it holds the newer revision' },
   { id: 'AMV-RESYNC', breaks: ['AMV-RESYNC'], description: 'after losing its local state it reports the versions it held before the loss, kept apart from what it lost' },
+  // P4 (simulators/device/actions.ts, bundle-fallback.ts, machine.ts).
+  { id: 'DS-CLIENT-IF-NONE-MATCH', breaks: ['DS-CLIENT-IF-NONE-MATCH'], description: 'revalidates its state manifest with the first ETag it ever saw, not the last' },
+  { id: 'DS-CLIENT-VERIFY-DEPLOYMENT-DIGEST', breaks: ['DS-CLIENT-VERIFY-DEPLOYMENT-DIGEST'], description: 'applies a deployment YAML whatever its bytes hash to' },
+  { id: 'DS-CLIENT-VERIFY-BUNDLE-DIGEST', breaks: ['DS-CLIENT-VERIFY-BUNDLE-DIGEST'], description: 'opens a bundle whatever its bytes hash to' },
+  { id: 'DS-CLIENT-BUNDLE-CONTENTS', breaks: ['DS-CLIENT-BUNDLE-CONTENTS'], description: 'takes its YAML from a bundle whatever else the bundle holds' },
+  { id: 'DS-CLIENT-MONOTONIC', breaks: ['DS-CLIENT-MONOTONIC'], description: 'adopts every state manifest it gets, whatever its manifestVersion' },
   { id: 'STATUS-PRECEDENCE-REMOVED', breaks: ['STATUS-PRECEDENCE-REMOVED'], description: 'says a removed deployment is removed while its components are still removing' },
   { id: 'CAP-UPDATE-ON-CHANGE', breaks: ['CAP-UPDATE-ON-CHANGE'], description: 'never sends its capabilities again when what it reports changes' },
   { id: 'MIAF-CLIENT-HONOURS-RETRY-AFTER', breaks: ['MIAF-CLIENT-HONOURS-RETRY-AFTER'], description: 'polls again at its own pace after a 429 whose Retry-After asks it to wait longer', edition: 'miaf' },

@@ -1,7 +1,8 @@
 // P4 desired state: the state manifest sequence a WFM serves, content digests and If-None-Match.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { StateManifest } from '../types.ts';
-import type { Finding } from './finding.ts';
+import type { TarEntry } from './compose-archive.ts';
+import { finding, type Finding } from './finding.ts';
 import { checkVersionSequence, manifestVersionFindings } from './manifest-version.ts';
 
 /** OCI-registered digest algorithms and the length of their lowercase hex encoding. */
@@ -95,4 +96,28 @@ export function parseEntityTags(list: string): string[] {
 function opaqueTag(etag: string): string | undefined {
   const m = /^(?:W\/)?"([^"]*)"$/.exec(etag);
   return m ? m[1] : undefined;
+}
+
+/**
+ * P4: a deployment bundle is a gzip tar holding exactly the deployment YAML files of its state manifest. Files are
+ * matched by digest (P4 names no file names): a finding for each entry that is no referenced YAML (or not a regular
+ * file), and for each referenced deployment whose YAML is not in it.
+ */
+export function bundleContentFindings(entries: readonly TarEntry[], deployments: readonly { deploymentId: string; digest: string }[]): Finding[] {
+  const wanted = new Map(deployments.map((d) => [d.digest.toLowerCase(), d.deploymentId]));
+  const found = new Set<string>();
+  const out: Finding[] = [];
+  for (const e of entries) {
+    if (e.type === 'directory' || e.type === 'pax-header' || e.type === 'pax-global-header') continue;
+    const digest = (e.type === 'file' || e.type === 'contiguous-file') && e.content ? digestOf(e.content) : undefined;
+    if (digest === undefined || !wanted.has(digest)) out.push(finding('bundle-extra-entry', `P4: ${e.name} is no deployment YAML of the state manifest`, `/${e.name}`));
+    else found.add(digest);
+  }
+  for (const [digest, id] of wanted) if (!found.has(digest)) out.push(finding('bundle-missing-deployment', `P4: the YAML of deployment ${id} (${digest}) is not in the bundle`));
+  return out;
+}
+
+/** The bytes of the bundle entry whose digest is `digest`, if one is. */
+export function bundleEntryBytes(entries: readonly TarEntry[], digest: string): Uint8Array | undefined {
+  return entries.find((e) => (e.type === 'file' || e.type === 'contiguous-file') && e.content && verifyDigest(e.content, digest.toLowerCase()))?.content;
 }

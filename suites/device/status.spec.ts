@@ -3,10 +3,9 @@
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { capabilitiesDeviceId, isCapabilitiesPut, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
-import { deploymentNameOf, firstManifestVersion, giveDeployment, reportsOf, servedRevisions, untilSettled, updateDeployment, type Report } from '../../fixtures/device-deployments.ts';
+import { deploymentNameOf, firstManifestVersion, giveDeployment, reportsOf, sampleComponent, servedRevisions, untilSettled, updateDeployment, type Report } from '../../fixtures/device-deployments.ts';
 import type { Hooks } from '../../fixtures/wfmck.ts';
 import type { RunContext } from '../../fixtures/run-context.ts';
-import { publishSample } from '../../simulators/fleet/deployments.ts';
 import { RESERVED_GATEWAY_CODES, componentsFindings, deviceIdFindings, errorSourceFindings, isNoError } from '../../spec/rules/status-report.ts';
 import { isDescendantOf } from '../../spec/rules/device-id.ts';
 import { judgeOverallState } from '../../spec/rules/status-precedence.ts';
@@ -17,13 +16,6 @@ import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
 const COMPONENTS = ['web', 'worker'];
 /** The component the second revision adds: a report that lists it is of that revision. */
 const ADDED = 'cache';
-let sample: ReturnType<typeof publishSample> | undefined;
-
-/** The sample compose component, published once per worker. */
-function sampleComponent(ctx: RunContext, caPems: string[], vendor: string): ReturnType<typeof publishSample> {
-  test.skip(!ctx.targets.registry, 'persona device: the run has no registry to publish the deployment\'s components to');
-  return (sample ??= publishSample(ctx.targets.registry!, caPems.join(''), vendor));
-}
 
 /** The client given a deployment of COMPONENTS, once it settled: the start of every revision and removal check. */
 async function settledDeployment(client: ClientUnderTest, ctx: RunContext, caPems: string[], hooks: Hooks, vendor: string) {
@@ -131,7 +123,7 @@ test.describe('§2.4 reports on behalf of a device behind a see-thru gateway', (
     hooks.require('disconnectChild');
     const component = await sampleComponent(ctx, caPems, profile.vendor);
     const client = await seeThruGateway(clientUnderTest);
-    const { deploymentId, deviceId: child } = await giveDeployment(client, hooks, [component], 'child', (id) => client.disconnectChild(id));
+    const { deploymentId, deviceId: child } = await giveDeployment(client, hooks, [component], 'child', { before: (id) => client.disconnectChild(id) });
     const reports = await untilSettled(client, deploymentId);
     expectEach(await reservedCodeFindings(client, reports, deploymentId, '102', child.split('/')[0]!, `a device whose link is down (${child}, hook disconnectChild)`), `§2.4: code 102 with source "${child.split('/')[0]}"`);
   });

@@ -132,6 +132,28 @@ test('§2.4.1 rule 7: an older manifest than the one processed is stale and chan
   assert.deepEqual(stale.deployments, s.deployments);
 });
 
+test('§2.4.1 rule 7: a manifest repeating the processed version is stale too, unless forced (client fault DS-CLIENT-MONOTONIC)', () => {
+  const wfm = new FakeWfm();
+  let s = started(wfm);
+  wfm.publish(() => [{ deploymentId: 'd1', digest: 'sha256:a', components: ['web'] }]);
+  s = tick(wfm, s);
+  const repeat = { ok: true, kind: 'manifest', version: s.manifestVersion, deployments: [{ deploymentId: 'd1', digest: 'sha256:b', url: '/d1/b' }] } as const;
+  assert.deepEqual(afterResult(beginTick(s), { type: 'poll' }, repeat).deployments, s.deployments);
+  assert.equal(afterResult(beginTick(s), { type: 'poll' }, { ...repeat, force: true }).deployments[0]!.digest, 'sha256:b');
+});
+
+test('P4: the manifest\'s bundle is kept, and offered to a fetch with every deployment it must hold', () => {
+  const wfm = new FakeWfm();
+  const s = afterResult(beginTick(started(wfm)), { type: 'poll' }, {
+    ok: true, kind: 'manifest', version: 2, bundle: { digest: 'sha256:c', url: '/bundles/c' },
+    deployments: [{ deploymentId: 'd1', digest: 'sha256:a', url: '/d1/a' }, { deploymentId: 'd2', digest: 'sha256:b', url: '/d2/b' }],
+  });
+  assert.deepEqual(nextAction(s), {
+    type: 'fetch-deployment', deploymentId: 'd1', url: '/d1/a', digest: 'sha256:a', bundle: { digest: 'sha256:c', url: '/bundles/c' },
+    deployments: [{ deploymentId: 'd1', digest: 'sha256:a', url: '/d1/a' }, { deploymentId: 'd2', digest: 'sha256:b', url: '/d2/b' }],
+  });
+});
+
 test('§2.1: flappingCapabilities sends the own document again every few polls', () => {
   const wfm = new FakeWfm();
   let s = started(wfm, 1, { flappingCapabilities: true });
