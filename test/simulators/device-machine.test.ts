@@ -137,7 +137,7 @@ test('§2.4.1 rule 7: a manifest repeating the processed version is stale too, u
   let s = started(wfm);
   wfm.publish(() => [{ deploymentId: 'd1', digest: 'sha256:a', components: ['web'] }]);
   s = tick(wfm, s);
-  const repeat = { ok: true, kind: 'manifest', version: s.manifestVersion, deployments: [{ deploymentId: 'd1', digest: 'sha256:b', url: '/d1/b' }] } as const;
+  const repeat = { ok: true as const, kind: 'manifest' as const, version: s.manifestVersion, deployments: [{ deploymentId: 'd1', digest: 'sha256:b', url: '/d1/b' }] };
   assert.deepEqual(afterResult(beginTick(s), { type: 'poll' }, repeat).deployments, s.deployments);
   assert.equal(afterResult(beginTick(s), { type: 'poll' }, { ...repeat, force: true }).deployments[0]!.digest, 'sha256:b');
 });
