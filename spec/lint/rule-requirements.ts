@@ -63,6 +63,9 @@ export const RULE_REQUIREMENTS: Readonly<Record<string, RuleRequirement>> = {
   'manifest-version-range': r('DS-MANIFESTVERSION-RANGE'),
   'manifest-version-repeats': r('AMV-MONOTONIC'),
   'manifest-version-decreases': r('AMV-MONOTONIC'),
+  // spec/rules/desired-state.ts (P4): what a WFM's bundle holds; the client's duty to check it is the variant `client`
+  'bundle-extra-entry': r('DS-BUNDLE-CONTENTS', undefined, { client: 'DS-CLIENT-BUNDLE-CONTENTS' }),
+  'bundle-missing-deployment': r('DS-BUNDLE-CONTENTS', undefined, { client: 'DS-CLIENT-BUNDLE-CONTENTS' }),
   // spec/rules/trust-bundle.ts (§2.5, §2.6, §4.6)
   'x5c-present': r('BUNDLE-KEY-X5C'),
   'x5c-certificate': r('BUNDLE-KEY-X5C'),
