@@ -8,11 +8,19 @@ import { conformanceReporters } from './reports/reporters.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
+/** The parts of the run context this file needs; none before `wfmck run` or global setup wrote it. */
+function context(): { persona?: string; attend?: { timeoutMs: number } } {
+  const contextFile = process.env.WFMCK_CONTEXT;
+  return contextFile ? (JSON.parse(readFileSync(contextFile, 'utf8')) as ReturnType<typeof context>) : {};
+}
+
 /** Persona device runs only suites/device; every other persona never does (a device client is not a service). */
 function persona(): string {
-  const contextFile = process.env.WFMCK_CONTEXT;
-  return contextFile ? ((JSON.parse(readFileSync(contextFile, 'utf8')) as { persona?: string }).persona ?? 'wfm') : 'wfm';
+  return context().persona ?? 'wfm';
 }
+
+/** Attended mode: a check waits for its operator to start the client (a restart check starts one twice). */
+const attend = context().attend;
 
 function outDir(): string {
   const contextFile = process.env.WFMCK_CONTEXT;
@@ -37,10 +45,11 @@ export default defineConfig({
   ...(process.env.WFMCK_LIST_ALL ? {} : persona() === 'device' ? { testMatch: 'device/**/*.spec.ts' } : { testIgnore: 'device/**' }),
   outputDir: join(out, 'test-results'),
   fullyParallel: false,
-  workers: 2,
+  // One check at a time when a person starts each client.
+  workers: attend ? 1 : 2,
   // A check that passes on a second try is flaky, and flaky is a failure.
   retries: 0,
-  timeout: 60_000,
+  timeout: 60_000 + (attend ? 2 * attend.timeoutMs : 0),
   forbidOnly: !!process.env.CI,
   reporter,
   globalSetup: join(root, 'fixtures', 'global-setup.ts'),

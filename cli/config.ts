@@ -36,6 +36,13 @@ export interface Config {
   component: { vendor?: string; name?: string; version?: string };
   /** Sign the reports (conformance.dsse.json) with keyFile, or with a key generated for the run when only `sign`. */
   signing?: { keyFile?: string; certFile?: string };
+  /**
+   * Persona device without a startClient hook: the operator starts the client under test by hand, one per check, from
+   * the folder the kit writes for it (attended mode); the kit waits `timeoutMs` for it to connect.
+   */
+  attend?: { timeoutMs: number };
+  /** Where the embedded services listen (loopback only); the WFM on a fixed port, so a client is configured once. */
+  listen: { host: string; wfmPort?: number };
   /** The YAML file read, if any. */
   configFile?: string;
 }
@@ -58,6 +65,7 @@ const STRICTNESS = ['strict', 'default', 'lenient'] as const;
 export const RUNS_BY_STRICTNESS: Record<Strictness, number> = { lenient: 25, default: 100, strict: 500 };
 export const DEFAULT_REGISTRY_REPOSITORY = 'wfmck/conformance';
 export const DEFAULT_WORKERS = 2;
+export const DEFAULT_ATTEND_TIMEOUT_S = 300;
 export const CONFIG_FILE = 'wfmck.config.yaml';
 
 export const FIELDS: readonly Field[] = [
@@ -106,6 +114,10 @@ export const FIELDS: readonly Field[] = [
   { key: 'component.name', env: 'WFMCK_COMPONENT_NAME', flag: 'component-name', doc: 'name of the component under test', parse: text },
   { key: 'component.version', env: 'WFMCK_COMPONENT_VERSION', flag: 'component-version', doc: 'version of the component under test', parse: text },
   { key: 'targets.kitRegistry', env: 'WFMCK_KIT_REGISTRY', flag: 'kit-registry', boolean: true, doc: "the WFM's assignDeployment hook takes package {repository, version} and pulls from a registry the kit runs on 127.0.0.1 (plain HTTP): enables the §4.7 retrieval checks", parse: bool },
+  { key: 'attend', env: 'WFMCK_ATTEND', flag: 'attend', boolean: true, doc: 'persona device: you start the client under test by hand for each check, from the folder the kit writes under <out>/attend/ (no startClient hook)', parse: bool },
+  { key: 'attendTimeoutSeconds', env: 'WFMCK_ATTEND_TIMEOUT', flag: 'attend-timeout', doc: `attended mode: seconds the kit waits for each client to connect (default ${DEFAULT_ATTEND_TIMEOUT_S}; the check is skipped with that reason)`, parse: positiveInt },
+  { key: 'listen.host', env: 'WFMCK_LISTEN', flag: 'listen', doc: 'loopback address the embedded services listen on (default 127.0.0.1; ::1 allowed)', parse: listenHost },
+  { key: 'listen.wfmPort', env: 'WFMCK_WFM_PORT', flag: 'wfm-port', doc: 'port of the embedded WFM (default any free port)', parse: portNumber },
   { key: 'signing.sign', env: 'WFMCK_SIGN', flag: 'sign', boolean: true, doc: 'sign the reports (conformance.dsse.json); without keyFile, with a P-256 key made for the run', parse: bool },
   { key: 'signing.keyFile', env: 'WFMCK_SIGNING_KEY', flag: 'signing-key', doc: 'PEM PKCS#8 ECDSA P-256 private key that signs the reports (implies sign)', parse: file },
   { key: 'signing.certFile', env: 'WFMCK_SIGNING_CERT', flag: 'signing-cert', doc: 'PEM certificate of that key, shipped beside the envelope', parse: file },
@@ -172,6 +184,10 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     const h = get<{ command: string; timeoutMs?: number }>(`hooks.${name}`);
     if (h) hooks[name] = { kind: 'command', command: h.command, timeoutMs: h.timeoutMs ?? profile.hookTimeoutMs };
   }
+  const attend = get<boolean>('attend');
+  if (attend && v.has('hooks.startClient')) throw new UsageError('attend: you start the client under test by hand; give no hooks.startClient as well');
+  if (attend && get<Persona>('persona') !== 'device') throw new UsageError('attend: attended mode is for --persona device (you start the device client under test by hand)');
+  if (attend && (get<string[]>('faults') ?? []).some((id) => CLIENT_FAULTS.some((f) => f.id === id))) throw new UsageError('attend: client faults break the kit\'s own client, which attended mode does not start');
   const stamp = (opts.now ?? new Date()).toISOString().replace(/[:.]/g, '-');
   return {
     targets: {
@@ -198,6 +214,8 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     faults: get<string[]>('faults') ?? [],
     component: stripUndefined({ vendor: get<string>('component.vendor'), name: get<string>('component.name'), version: get<string>('component.version') }),
     ...((get<boolean>('signing.sign') || signKey) && { signing: stripUndefined({ keyFile: signKey, certFile: signCert }) }),
+    ...(attend && { attend: { timeoutMs: (get<number>('attendTimeoutSeconds') ?? DEFAULT_ATTEND_TIMEOUT_S) * 1000 } }),
+    listen: stripUndefined({ host: get<string>('listen.host') ?? '127.0.0.1', wfmPort: get<number>('listen.wfmPort') }),
     ...(configFile && { configFile }),
   };
 }
@@ -299,6 +317,19 @@ function pattern(re: RegExp, what: string): Parse {
 function integer(raw: unknown): number {
   const n = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
   if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new Error(`expected an integer, not ${JSON.stringify(raw)}`);
+  return n;
+}
+
+function listenHost(raw: unknown): string {
+  const host = text(raw);
+  if (host === 'localhost') return '127.0.0.1';
+  if (!isLoopbackHost(host)) throw new Error(`must be a loopback address (127.0.0.0/8 or ::1): the kit's services are never reachable from elsewhere, not ${JSON.stringify(host)}`);
+  return host;
+}
+
+function portNumber(raw: unknown): number {
+  const n = integer(raw);
+  if (n < 1 || n > 65535) throw new Error(`must be a port 1-65535, not ${n}`);
   return n;
 }
 

@@ -18,7 +18,8 @@ shown default or leaves the setting out); without a terminal it asks nothing. Th
 
   --persona P              wfm (default; a WFM with its identity role and registry), identity, registry, device
                            (the kit plays the WFM; give --hook startClient=CMD and --hook stopClient=CMD for your client,
-                           and where it can, removeChild=CMD, disconnectChild=CMD and changeCapabilities=CMD)
+                           and where it can, removeChild=CMD, disconnectChild=CMD and changeCapabilities=CMD;
+                           or --attend: you start the client by hand for each check, from the folder the kit writes)
   --edition E              seed (default, interfaces.md) or miaf (1.0.0-rc.3: mutual TLS with SVIDs)
   --wfm URL, --identity URL, --registry URL   the targets (loopback); none = the embedded default
   --ca-file FILE           PEM of the CA of your services' TLS certificates
@@ -35,11 +36,11 @@ const FLAGS = {
   persona: { type: 'string' }, edition: { type: 'string' }, wfm: { type: 'string' }, identity: { type: 'string' }, registry: { type: 'string' },
   'ca-file': { type: 'string' }, 'device-ca-cert': { type: 'string' }, 'device-ca-key': { type: 'string' }, 'trust-domain': { type: 'string' },
   'wfm-id': { type: 'string' }, vendor: { type: 'string' }, 'component-vendor': { type: 'string' }, 'component-name': { type: 'string' },
-  'component-version': { type: 'string' }, hook: { type: 'string', multiple: true }, out: { type: 'string' }, force: { type: 'boolean' },
+  'component-version': { type: 'string' }, attend: { type: 'boolean' }, hook: { type: 'string', multiple: true }, out: { type: 'string' }, force: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-type Values = { [K in keyof typeof FLAGS]?: K extends 'hook' ? string[] : K extends 'force' | 'help' ? boolean : string };
+type Values = { [K in keyof typeof FLAGS]?: K extends 'hook' ? string[] : K extends 'force' | 'help' | 'attend' ? boolean : string };
 
 /** Answers come from flags first, then (on a terminal) from the user; undefined = leave the setting out. */
 type Ask = (question: string, fallback?: string) => Promise<string | undefined>;
@@ -67,7 +68,7 @@ export async function run(argv: string[], io: { interactive?: boolean; ask?: Ask
     return interactive ? prompt(question, fallback) : fallback;
   };
   try {
-    const config = await answers(value, values.hook ?? []);
+    const config = await answers(value, values.hook ?? [], values.attend === true);
     await check(config, out);
     await writeFile(out, `# wfmck configuration, written by \`wfmck init\`; \`wfmck run --help\` lists every setting.\n${stringify(config)}`);
     process.stdout.write(`wrote ${relative(process.cwd(), out) || out}; run it with: npx wfmck run${out === resolve(CONFIG_FILE) ? '' : ` --config ${out}`}\n`);
@@ -77,7 +78,7 @@ export async function run(argv: string[], io: { interactive?: boolean; ask?: Ask
   }
 }
 
-async function answers(value: (flag: keyof Values | null, q: string, fallback?: string) => Promise<string | undefined>, given: string[]): Promise<Record<string, unknown>> {
+async function answers(value: (flag: keyof Values | null, q: string, fallback?: string) => Promise<string | undefined>, given: string[], attended: boolean): Promise<Record<string, unknown>> {
   let hooks = given;
   const persona = await value('persona', 'Persona your component plays (wfm, identity, registry, device)', 'wfm');
   const edition = await value('edition', 'Edition of the standard (seed, miaf)', 'seed');
@@ -107,10 +108,12 @@ async function answers(value: (flag: keyof Values | null, q: string, fallback?: 
     version: await value('component-version', 'Its version'),
   };
   // Persona device: the kit is the WFM; what it needs is how to start and stop the client under test.
-  if (persona === 'device' && !hooks.some((h) => h.startsWith('startClient='))) {
-    const start = await value(null, 'Command that starts your client with the JSON it is given on stdin (hook startClient; empty: the kit\'s own client)');
-    const stop = start ? await value(null, 'Command that stops it (hook stopClient)') : undefined;
-    if (start) hooks = [...hooks, `startClient=${start}`, ...(stop ? [`stopClient=${stop}`] : [])];
+  let attend = attended;
+  if (persona === 'device' && !attend && !hooks.some((h) => h.startsWith('startClient='))) {
+    const start = await value(null, 'Command that starts your client with the JSON it is given on stdin (hook startClient; "attend": you start it by hand for each check; empty: the kit\'s own client)');
+    attend = start === 'attend';
+    const stop = start && !attend ? await value(null, 'Command that stops it (hook stopClient)') : undefined;
+    if (start && !attend) hooks = [...hooks, `startClient=${start}`, ...(stop ? [`stopClient=${stop}`] : [])];
   }
   const hookEntries = hooks.map((h) => {
     const at = h.indexOf('=');
@@ -121,6 +124,7 @@ async function answers(value: (flag: keyof Values | null, q: string, fallback?: 
   return strip({
     persona,
     edition,
+    attend: attend || undefined,
     targets: Object.keys(targets).length ? targets : undefined,
     tls: caFile ? { caFiles: [caFile] } : undefined,
     deviceCa: deviceCert ? { certFile: deviceCert, keyFile: deviceKey } : undefined,

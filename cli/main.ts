@@ -6,6 +6,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   cert: { summary: 'issue a device certificate from a device CA (and its OnboardingRequest body)', load: () => import('./cert.ts') },
   sign: { summary: 'sign one Device API request (RFC 9421, profile P3), or print a curl command that sends it', load: () => import('./sign.ts') },
   fleet: { summary: 'simulate a fleet of devices and gateways against a WFM and write fleet-summary.json', load: () => import('./fleet.ts') },
+  client: { summary: "run the kit's own simulated device client from a startClient input (an attended run's folder)", load: () => import('./client.ts') },
   merge: { summary: "merge the fleet-summary.json of a fleet's shards (--shard i/n) into one", load: () => import('./merge.ts') },
   'merge-reports': { summary: "join the reports of a sharded run (wfmck run --shard i/n) into one verdict", load: () => import('./merge-reports.ts') },
   init: { summary: 'write wfmck.config.yaml: persona, edition, targets, TLS material, hooks, your component (asks on a terminal)', load: () => import('./init.ts') },

@@ -11,7 +11,7 @@ import { prepareRun } from '../fixtures/global-setup.ts';
 import { BLOB_DIR, BLOB_DIR_ENV } from '../reports/blob.ts';
 import { FIELDS, RUN_FLAGS, namesTargets, resolveConfig, type Config } from './config.ts';
 import { playwrightCli } from './playwright.ts';
-import { PERSONA_SUITES } from '../fixtures/run-context.ts';
+import { PERSONA_SUITES, type RunContext } from '../fixtures/run-context.ts';
 import { runSigningKey, signRunReports } from './report-signing.ts';
 import { ENVELOPE_FILE } from '../fixtures/run-context.ts';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from './usage.ts';
@@ -36,6 +36,9 @@ Exit 0 when every MUST passes, 1 when any MUST fails, 2 for a usage or configura
   --runs N              runs per property (default 25 / 100 / 500 by strictness)
   --out DIR             output folder (default reports/out/<timestamp>)
   --workers N           Playwright workers (default 2)
+  --attend              persona device without a startClient hook: you start the client under test by hand for each
+                        check, from the folder of credentials it writes (--attend-timeout S: wait per client, 300)
+  --listen ADDR         loopback address of the embedded services (default 127.0.0.1); --wfm-port N fixes the WFM's port
   --sign                sign the reports (conformance.dsse.json: DSSE envelope, in-toto Statement) with a P-256 key
                         made for the run; --signing-key FILE (PEM PKCS#8) signs with yours, --signing-cert FILE adds
                         its certificate. Check with wfmck verify-report DIR
@@ -67,6 +70,7 @@ export async function run(argv: string[]): Promise<number> {
     const prepared = await prepareRun(config);
     try {
       say(`${namesTargets(config) ? `targets ${namedTargetsLine(config)}` : 'embedded reference services'}; persona ${config.persona}; edition ${config.profile.edition}; strictness ${config.strictness}; seed ${config.seed}; ${config.runs} runs per property; out ${config.out}`);
+      if (config.attend) attendBanner(prepared.context);
       if (!signals.caught) code = await runPlaywright(config, prepared.env, signals);
     } finally {
       await prepared.close();
@@ -115,6 +119,24 @@ function catchSignals(): Signals {
   return state;
 }
 
+/** Attended mode: what to give the client under test, once; each check then names its own folder of credentials. */
+function attendBanner(context: RunContext): void {
+  const t = context.targets;
+  const bundle = context.judging?.clientDiscovery ? `discovery ${context.judging.clientDiscovery}` : t.trustBundleUri && `trust bundle ${t.trustBundleUri}`;
+  const lines = [
+    'attended mode: for each check, start your device client by hand with what it prints; the kit waits for its first',
+    '  request (or for a file named started in the check\'s folder: a client told to refuse may never reach the WFM)',
+    `  WFM           ${t.wfm}`,
+    `  CA            ${context.tls.caFiles[0]}`,
+    ...(bundle ? [`  identity      ${bundle}`] : []),
+    ...(t.registry ? [`  registry      ${t.registry}`] : []),
+    `  credentials   a new certificate and key per check, in ${context.attend!.dir}/NNN-<check>/ (client.json holds all of it,`,
+    `                as a startClient hook would get it; \`npx wfmck client <folder>\` runs the kit's own client from it)`,
+    `  checks that restart the client or change what it reports need hooks (stopClient, removeChild, ...) and skip without them`,
+  ];
+  say(lines.join('\n'));
+}
+
 function namedTargetsLine(config: Config): string {
   return Object.entries(config.targets).filter(([k, v]) => k !== 'registryRepository' && v !== undefined).map(([k, v]) => `${k} ${v}`).join(', ');
 }
@@ -154,7 +176,9 @@ function probeReason(e: Error & { code?: string; cause?: unknown }): string {
 }
 
 function runPlaywright(config: Config, env: Record<string, string>, signals: Signals): Promise<number | null> {
-  const args = [playwrightCli(), 'test', '--config', join(root, 'playwright.config.ts'), '--workers', String(config.workers)];
+  // Attended mode: one check at a time, since a person starts each client.
+  const workers = config.attend ? 1 : config.workers;
+  const args = [playwrightCli(), 'test', '--config', join(root, 'playwright.config.ts'), '--workers', String(workers)];
   if (config.grep) args.push('--grep', config.grep);
   // A persona runs the suites of what it judges (identity, registry); the wfm persona runs every suite of the services.
   args.push(...(PERSONA_SUITES[config.persona] ?? []));

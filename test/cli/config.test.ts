@@ -171,3 +171,22 @@ test('redactedConfig keeps hook commands with inline credentials masked', () => 
   assert.doesNotMatch(JSON.stringify(r), /s3cr3t|abc123/);
   assert.equal(c.hooks.retireClient?.command.includes('s3cr3t'), true, 'the config itself is untouched');
 });
+
+test('attended mode: persona device only, never with a startClient hook or a client fault; the wait is in seconds', () => {
+  const cwd = folder();
+  assert.deepEqual(resolveConfig(['--persona', 'device', '--attend'], {}, cwd, opts).attend, { timeoutMs: 300_000 });
+  assert.deepEqual(resolveConfig(['--persona', 'device', '--attend', '--attend-timeout', '20'], {}, cwd, opts).attend, { timeoutMs: 20_000 });
+  assert.equal(resolveConfig(['--persona', 'device'], {}, cwd, opts).attend, undefined);
+  usage(() => resolveConfig(['--attend'], {}, cwd, opts), /attend: attended mode is for --persona device/);
+  usage(() => resolveConfig(['--persona', 'device', '--attend'], { WFMCK_HOOK_START_CLIENT: './start.sh' }, cwd, opts), /give no hooks\.startClient as well/);
+  usage(() => resolveConfig(['--persona', 'device', '--attend', '--fault', 'CAP-FIRST-EXCHANGE'], {}, cwd, opts), /client faults break the kit's own client/);
+});
+
+test('listen: the embedded services on a loopback address only, the WFM on a fixed port when asked', () => {
+  const cwd = folder();
+  assert.deepEqual(resolveConfig([], {}, cwd, opts).listen, { host: '127.0.0.1' });
+  assert.deepEqual(resolveConfig(['--listen', '::1', '--wfm-port', '8443'], {}, cwd, opts).listen, { host: '::1', wfmPort: 8443 });
+  assert.deepEqual(resolveConfig(['--listen', 'localhost'], {}, cwd, opts).listen, { host: '127.0.0.1' });
+  usage(() => resolveConfig(['--listen', '0.0.0.0'], {}, cwd, opts), /--listen: must be a loopback address/);
+  usage(() => resolveConfig(['--wfm-port', '70000'], {}, cwd, opts), /--wfm-port: must be a port 1-65535/);
+});

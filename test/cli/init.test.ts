@@ -53,6 +53,17 @@ test('persona device: no targets are asked (the kit is the WFM); the start and s
   assert.deepEqual(yaml, { persona: 'device', edition: 'seed', hooks: { startClient: './start-client.sh', stopClient: './stop-client.sh' } });
 });
 
+test('persona device, attended: answering "attend" (or --attend) writes attend: true and no client hooks; wfmck run reads it', async () => {
+  const { code, asked, out } = await answered({ Persona: 'device', 'Command that starts': 'attend' });
+  assert.equal(code, 0);
+  assert.ok(!asked.some((q) => q.startsWith('Command that stops')), asked.join(' | '));
+  assert.deepEqual(parse(await readFile(out, 'utf8')), { persona: 'device', edition: 'seed', attend: true });
+  assert.deepEqual(resolveConfig(['--config', out], {}, tmpdir()).attend, { timeoutMs: 300_000 });
+  const flagged = join(await mkdtemp(join(tmpdir(), 'wfmck-init-')), 'wfmck.config.yaml');
+  assert.equal(await run(['--out', flagged, '--persona', 'device', '--attend'], { interactive: false }), 0);
+  assert.deepEqual(parse(await readFile(flagged, 'utf8')), { persona: 'device', edition: 'seed', attend: true });
+});
+
 /** `wfmck init` on a "terminal" whose user answers each question starting with a key of `replies` (else the default). */
 async function answered(replies: Record<string, string>): Promise<{ code: number; asked: string[]; out: string }> {
   const out = join(await mkdtemp(join(tmpdir(), 'wfmck-init-')), 'wfmck.config.yaml');
