@@ -27,8 +27,15 @@ export interface RunMeta {
   runs: number | null;
   /** Names of the P5 hooks configured for the run (a check needing another one is skipped with its name). */
   hooks: string[];
+  /**
+   * Persona device: who started the client under test. `kit`: the kit's own simulated client (a self-check of the
+   * kit, not a vendor's client); `hook`: the configured startClient command; `operator`: by hand (attended mode).
+   */
+  clientUnderTest?: ClientStarter;
   startedAt: string;
 }
+
+export type ClientStarter = 'kit' | 'hook' | 'operator';
 
 export interface ConformanceReport extends RunMeta {
   endedAt: string;
@@ -53,8 +60,15 @@ export function metaFromContext(ctx: RunContext): RunMeta {
     seed: ctx.seed,
     runs: ctx.runs,
     hooks: Object.keys(ctx.hooks).sort(),
+    ...(ctx.persona === 'device' && { clientUnderTest: clientStarter(ctx) }),
     startedAt: ctx.startedAt,
   };
+}
+
+/** A startClient bound to the embedded admin API runs the kit's own client; a configured one is a command. */
+function clientStarter(ctx: RunContext): ClientStarter {
+  if (ctx.attend) return 'operator';
+  return ctx.hooks.startClient?.kind === 'command' ? 'hook' : 'kit';
 }
 
 /** Minimal metadata when Playwright runs without `wfmck run` (no WFMCK_CONTEXT). */

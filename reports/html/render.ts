@@ -2,7 +2,7 @@
 // the page's own style and script by hash is a second wall behind escaping: injected markup could not run anyway.
 import { createHash } from 'node:crypto';
 import { LEVELS, OBSERVERS } from '../../spec/requirements.ts';
-import type { ConformanceReport } from '../conformance-json.ts';
+import type { ClientStarter, ConformanceReport } from '../conformance-json.ts';
 import { REQUIREMENT_STATUSES, type RequirementResult, type Verdict } from '../matrix.ts';
 import { esc, token } from './escape.ts';
 import { sectionHtml } from './rows.ts';
@@ -59,12 +59,19 @@ function metaHtml(r: ConformanceReport): string {
     ['Strictness', esc(r.strictness)],
     ['Seed', r.seed === null ? '<span class="muted">not recorded</span>' : `${esc(r.seed)}${r.runs !== null ? ` <span class="muted">(${esc(r.runs)} runs per property)</span>` : ''}`],
     ['Hooks', r.hooks.length > 0 ? esc(r.hooks.join(', ')) : '<span class="muted">none configured</span>'],
+    ...(r.clientUnderTest ? [['Client under test', CLIENT_STARTERS[r.clientUnderTest]] as [string, string]] : []),
     ['Run', `${esc(r.startedAt)} &rarr; ${esc(r.endedAt)} <span class="muted">(${esc(duration(r.startedAt, r.endedAt))})</span>`
       + (r.interrupted ? ' <span class="interrupted">interrupted: results are partial</span>' : '')],
   ];
   rows.push(['Signature', signingHtml(r)]);
   return `<dl class="meta">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
 }
+
+const CLIENT_STARTERS: Record<ClientStarter, string> = {
+  kit: 'the kit\'s own simulated client <span class="muted">(a self-check of the kit: no hooks.startClient was configured)</span>',
+  hook: 'started for each check by <code>hooks.startClient</code>',
+  operator: 'started by hand for each check <span class="muted">(attended mode)</span>',
+};
 
 function componentHtml(c: ConformanceReport['component']): string {
   const parts = [c.vendor, c.name, c.version].filter((p): p is string => p !== undefined);

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const bin = join(fileURLToPath(new URL('../../', import.meta.url)), 'bin', 'wfmck.mjs');
 const outDir = () => join(mkdtempSync(join(tmpdir(), 'wfmck-attend-')), 'out');
 
-interface Report { summary: { verdict: string }; requirements: { id: string; status: string; reason?: string }[] }
+interface Report { clientUnderTest?: string; summary: { verdict: string }; requirements: { id: string; status: string; reason?: string }[] }
 
 function wfmck(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -54,6 +54,7 @@ test('attended: each check writes its client\'s folder and waits; the operator\'
   }
   const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as Report;
   const status = (id: string) => report.requirements.find((q) => q.id === id)?.status;
+  assert.equal(report.clientUnderTest, 'operator', 'the report says the client was started by hand');
   // The opaque gateway's answer.json (written by `wfmck client`, as an operator may) is what lets its check run.
   assert.deepEqual([status('CAP-FIRST-EXCHANGE'), status('ONB-SIGNED'), status('GW-OPAQUE-ONE-DOCUMENT')], ['pass', 'pass', 'pass']);
 });

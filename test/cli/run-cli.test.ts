@@ -149,7 +149,7 @@ test('personas: identity judges the identity role alone (the rest skipped, named
   const out = outDir();
   const r = await wfmck(['run', '--persona', 'identity', '--out', out, '--seed', '13']);
   assert.equal(r.code, 0, r.stdout + r.stderr);
-  const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as { persona: string; summary: { verdict: string }; requirements: { id: string; observer: string; status: string; reason?: string }[] };
+  const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as { persona: string; clientUnderTest?: string; summary: { verdict: string }; requirements: { id: string; observer: string; status: string; reason?: string }[] };
   assert.deepEqual([report.persona, report.summary.verdict], ['identity', 'conformant']);
   assert.ok(report.requirements.filter((q) => q.observer === 'identity').every((q) => q.status === 'pass' || q.status === 'skip'));
   assert.match(report.requirements.find((q) => q.id === 'CAP-PUT-201')!.reason!, /judged by the wfm persona; this run is persona identity/);
@@ -163,8 +163,9 @@ test('persona device with the kit\'s own client: exit 0, conformant: every clien
   const out = outDir();
   const r = await wfmck(['run', '--persona', 'device', '--out', out, '--seed', '14']);
   assert.equal(r.code, 0, r.stdout + r.stderr);
-  const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as { persona: string; summary: { mustFailed: number; verdict: string }; requirements: { id: string; observer: string; status: string; reason?: string; otherEdition?: true }[] };
+  const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as { persona: string; clientUnderTest?: string; summary: { mustFailed: number; verdict: string }; requirements: { id: string; observer: string; status: string; reason?: string; otherEdition?: true }[] };
   assert.equal(report.persona, 'device');
+  assert.equal(report.clientUnderTest, 'kit', 'the report says the client judged was the kit\'s own');
   assert.deepEqual([report.summary.mustFailed, report.summary.verdict], [0, 'conformant']);
   const byId = new Map(report.requirements.map((q) => [q.id, q]));
   for (const id of ['CAP-FIRST-EXCHANGE', 'GW-ORDER-GATEWAY-FIRST', 'STATUS-COMPONENTS-ONE-PER', 'STATUS-PRECEDENCE', 'PROPS-MEMORY-FORMAT']) assert.equal(byId.get(id)?.status, 'pass', id);
