@@ -1,30 +1,50 @@
 // `wfmck client FOLDER|client.json`: the kit's own simulated device client, started from what a startClient hook gets
 // (the folder an attended run writes for each check), running until Ctrl-C or until the folder says the check is done.
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ANSWER_FILE, DONE_FILE, STARTED_FILE } from '../fixtures/attended-client.ts';
-import { startClientRunner, type StartClientInput } from '../simulators/client-runner.ts';
+import { startClientRunner, type ClientDisk, type RunningClient, type StartClientInput } from '../simulators/client-runner.ts';
 import { EXIT_OK, UsageError } from './usage.ts';
 
-const HELP = `usage: wfmck client FOLDER|client.json
+const HELP = `usage: wfmck client FOLDER|client.json [--state DIR]
 
 Runs the kit's own simulated device client (plain device, see-thru or opaque gateway, as client.json's kind says)
-against the WFM client.json names, with its certificate and key, until Ctrl-C. Given the folder an attended run
-(wfmck run --persona device --attend) writes for a check, it also stops once that check is done.
+against the WFM client.json names, with its certificate and key, until Ctrl-C or SIGTERM. Given a folder (the one an
+attended run, wfmck run --persona device --attend, writes for a check) it writes answer.json and started there once
+it runs, and stops once a file named done appears.
+
+Hooks that act on a running client (removeChild, disconnectChild, changeCapabilities) reach it through its folder:
+a request {"hook", "deviceId"} in control/<id>.json is carried out and answered in control/<id>.answer or .error.
+
+  --state DIR   keep the client's disk (its deployments, its cached trust bundle) in DIR, one file per certificate,
+                so a startClient input with restart keep-state finds it again (lose-state starts without it)
+
+examples/hooks/ uses it as a startClient/stopClient hook pair that runs the client in a process of its own.
 `;
 
 const REQUIRED = ['wfm', 'caPem', 'certPem', 'keyPem', 'edition', 'vendor'] as const;
-const DONE_POLL_MS = 250;
+const POLL_MS = 250;
+/** Where hooks acting on a running client (examples/hooks/client-control.sh) leave their requests: `<id>.json`. */
+const CONTROL_DIR = 'control';
+const CONTROLS: Record<string, (c: RunningClient, deviceId: string) => Promise<void>> = {
+  removeChild: (c, id) => c.removeChild(id),
+  disconnectChild: (c, id) => c.disconnectChild(id),
+  changeCapabilities: (c) => c.changeCapabilities(),
+};
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' }, state: { type: 'string' } }, allowPositionals: true });
   if (values.help) return void process.stdout.write(HELP), EXIT_OK;
   if (positionals.length !== 1) throw new UsageError(`client takes one FOLDER or client.json\n\n${HELP}`);
   const given = positionals[0]!;
   const folder = existsSync(given) && statSync(given).isDirectory() ? given : undefined;
-  const input = readInput(folder ? join(folder, 'client.json') : given);
-  const client = await startClientRunner(input);
+  const input = readInput(folder ? join(folder, 'client.json') : given, values.state !== undefined);
+  const diskFile = values.state === undefined ? undefined : join(values.state, `${createHash('sha256').update(input.certPem).digest('hex').slice(0, 32)}.json`);
+  const disk = diskFile && input.restart === 'keep-state' ? readDisk(diskFile) : {};
+  const client = await startClientRunner(input, disk);
   // An attended check waits for the client's first request, or for this file (when it may never reach the WFM).
   // What a startClient hook would answer goes first, so the check reads it once it sees `started`.
   if (folder) {
@@ -33,18 +53,61 @@ export async function run(argv: string[]): Promise<number> {
     writeFileSync(join(folder, STARTED_FILE), `${client.deviceId}\n`);
   }
   process.stdout.write(`wfmck client: ${client.kind} ${client.deviceId} talking to ${input.wfm}; Ctrl-C stops it\n`);
-  let timer: NodeJS.Timeout | undefined;
-  const why = await new Promise<string>((resolve) => {
-    if (folder) timer = setInterval(() => existsSync(join(folder, DONE_FILE)) && resolve('its check is done'), DONE_POLL_MS);
-    process.once('SIGINT', resolve).once('SIGTERM', resolve);
-  });
-  clearInterval(timer);
+  let signalled: string | undefined;
+  process.once('SIGINT', (sig) => (signalled = sig)).once('SIGTERM', (sig) => (signalled = sig));
+  let why: string;
+  for (;;) {
+    if (signalled) {
+      why = signalled;
+      break;
+    }
+    if (folder && existsSync(join(folder, DONE_FILE))) {
+      why = 'its check is done';
+      break;
+    }
+    if (folder) await obeyControls(join(folder, CONTROL_DIR), client);
+    await delay(POLL_MS);
+  }
   await client.stop();
+  // The runner wrote what it keeps into `disk` as it stopped; a restart with the same certificate reads it back.
+  if (diskFile) {
+    mkdirSync(values.state!, { recursive: true });
+    writeFileSync(diskFile, JSON.stringify(disk) + '\n', { mode: 0o600 });
+  }
   process.stdout.write(`wfmck client: stopped (${why})\n`);
   return EXIT_OK;
 }
 
-function readInput(file: string): StartClientInput {
+/** Carries out each request in `dir`, oldest first, and answers it beside it: `<id>.answer` or `<id>.error`. */
+async function obeyControls(dir: string, client: RunningClient): Promise<void> {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const id = name.slice(0, -'.json'.length);
+    let outcome: [string, string];
+    try {
+      const request = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { hook?: string; deviceId?: unknown };
+      const control = CONTROLS[String(request.hook)];
+      if (!control) throw new Error(`no such request ${JSON.stringify(request.hook)} (one of ${Object.keys(CONTROLS).join(', ')})`);
+      await control(client, String(request.deviceId ?? ''));
+      outcome = ['answer', '{}\n'];
+    } catch (e) {
+      outcome = ['error', `${(e as Error).message}\n`];
+    }
+    rmSync(join(dir, name), { force: true });
+    writeFileSync(join(dir, `${id}.${outcome[0]}`), outcome[1]);
+  }
+}
+
+function readDisk(file: string): ClientDisk {
+  if (!existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as ClientDisk;
+  } catch (e) {
+    throw new UsageError(`${file}: the kept disk is no JSON (${(e as Error).message})`);
+  }
+}
+
+function readInput(file: string, keepsState: boolean): StartClientInput {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
@@ -54,6 +117,7 @@ function readInput(file: string): StartClientInput {
   const o = parsed as Record<string, unknown>;
   const missing = REQUIRED.filter((k) => typeof o?.[k] !== 'string');
   if (typeof parsed !== 'object' || parsed === null || missing.length) throw new UsageError(`${file}: not a startClient input (missing ${missing.join(', ')})`);
-  if (o['restart'] !== undefined) throw new UsageError(`${file}: a restart needs the disk of the client that stopped, which only the run's own hooks keep`);
+  if (o['restart'] !== undefined && o['restart'] !== 'keep-state' && o['restart'] !== 'lose-state') throw new UsageError(`${file}: restart is keep-state or lose-state, not ${JSON.stringify(o['restart'])}`);
+  if (o['restart'] === 'keep-state' && !keepsState) throw new UsageError(`${file}: a keep-state restart needs the disk of the client that stopped: give --state DIR`);
   return parsed as StartClientInput;
 }
