@@ -9,22 +9,24 @@ import { conformanceReporters } from './reports/reporters.ts';
 const root = dirname(fileURLToPath(import.meta.url));
 
 /** The parts of the run context this file needs; none before `wfmck run` or global setup wrote it. */
-function context(): { persona?: string; attend?: { timeoutMs: number } } {
-  const contextFile = process.env.WFMCK_CONTEXT;
-  return contextFile ? (JSON.parse(readFileSync(contextFile, 'utf8')) as ReturnType<typeof context>) : {};
+function readContext(): { persona?: string; outDir: string; attend?: { timeoutMs: number } } | undefined {
+  const file = process.env.WFMCK_CONTEXT;
+  return file ? (JSON.parse(readFileSync(file, 'utf8')) as NonNullable<ReturnType<typeof readContext>>) : undefined;
 }
+
+const context = readContext();
 
 /** Persona device runs only suites/device; every other persona never does (a device client is not a service). */
-function persona(): string {
-  return context().persona ?? 'wfm';
-}
+const persona = context?.persona ?? 'wfm';
 
-/** Attended mode: a check waits for its operator to start the client (a restart check starts one twice). */
-const attend = context().attend;
+/**
+ * Attended mode: a check waits for its operator to start the client (a restart check starts one twice). `wfmck run`
+ * also runs it with one worker (its --workers wins over this file).
+ */
+const attend = context?.attend;
 
 function outDir(): string {
-  const contextFile = process.env.WFMCK_CONTEXT;
-  if (contextFile) return (JSON.parse(readFileSync(contextFile, 'utf8')) as { outDir: string }).outDir;
+  if (context) return context.outDir;
   // Set once in the runner; workers inherit it, so every process agrees on one folder.
   process.env.WFMCK_OUT ??= resolve('reports', 'out', new Date().toISOString().replace(/[:.]/g, '-'));
   return resolve(process.env.WFMCK_OUT);
@@ -42,11 +44,10 @@ const reporter: ReporterDescription[] = [
 export default defineConfig({
   testDir: join(root, 'suites'),
   // WFMCK_LIST_ALL: `wfmck faults` lists every suite, each persona's, to name the checks no fault proves.
-  ...(process.env.WFMCK_LIST_ALL ? {} : persona() === 'device' ? { testMatch: 'device/**/*.spec.ts' } : { testIgnore: 'device/**' }),
+  ...(process.env.WFMCK_LIST_ALL ? {} : persona === 'device' ? { testMatch: 'device/**/*.spec.ts' } : { testIgnore: 'device/**' }),
   outputDir: join(out, 'test-results'),
   fullyParallel: false,
-  // One check at a time when a person starts each client.
-  workers: attend ? 1 : 2,
+  workers: 2,
   // A check that passes on a second try is flaky, and flaky is a failure.
   retries: 0,
   timeout: 60_000 + (attend ? 2 * attend.timeoutMs : 0),

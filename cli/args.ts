@@ -2,11 +2,20 @@
 import { isLoopbackHost } from '../spec/loopback.ts';
 import { UsageError } from './usage.ts';
 
-/** Only loopback addresses are ever served on or targeted by the kit's own services. */
-export function loopbackHost(host: string): string {
+/** Only loopback addresses are ever served on by the kit's own services: `localhost` reads as 127.0.0.1. */
+export function loopbackAddress(host: string): string {
   if (host === 'localhost') return '127.0.0.1';
   if (isLoopbackHost(host)) return host;
-  throw new UsageError(`--host must be a loopback address (127.0.0.0/8 or ::1), not "${host}"`);
+  throw new Error(`must be a loopback address (127.0.0.0/8 or ::1), not "${host}"`);
+}
+
+/** `--host` of a command: a loopback address, else a usage error. */
+export function loopbackHost(host: string): string {
+  try {
+    return loopbackAddress(host);
+  } catch (e) {
+    throw new UsageError(`--host ${(e as Error).message}`);
+  }
 }
 
 export function port(value: unknown, flag: string): number | undefined {

@@ -1,12 +1,11 @@
 // `wfmck client FOLDER|client.json`: the kit's own simulated device client, started from what a startClient hook gets
 // (the folder an attended run writes for each check), running until Ctrl-C or until the folder says the check is done.
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ANSWER_FILE, DONE_FILE, STARTED_FILE } from '../fixtures/attended-client.ts';
-import { startClientRunner, type ClientDisk, type RunningClient, type StartClientInput } from '../simulators/client-runner.ts';
+import { diskKey, startClientAnswer, startClientRunner, type ClientDisk, type RunningClient, type StartClientInput } from '../simulators/client-runner.ts';
 import { EXIT_OK, UsageError } from './usage.ts';
 
 const HELP = `usage: wfmck client FOLDER|client.json [--state DIR]
@@ -42,14 +41,13 @@ export async function run(argv: string[]): Promise<number> {
   const given = positionals[0]!;
   const folder = existsSync(given) && statSync(given).isDirectory() ? given : undefined;
   const input = readInput(folder ? join(folder, 'client.json') : given, values.state !== undefined);
-  const diskFile = values.state === undefined ? undefined : join(values.state, `${createHash('sha256').update(input.certPem).digest('hex').slice(0, 32)}.json`);
+  const diskFile = values.state === undefined ? undefined : join(values.state, `${diskKey(input.certPem).slice(0, 32)}.json`);
   const disk = diskFile && input.restart === 'keep-state' ? readDisk(diskFile) : {};
   const client = await startClientRunner(input, disk);
   // An attended check waits for the client's first request, or for this file (when it may never reach the WFM).
   // What a startClient hook would answer goes first, so the check reads it once it sees `started`.
   if (folder) {
-    const answer = { deviceId: client.deviceId, kind: client.kind, ...(client.opaque && { children: client.opaque.children, deploymentTypes: client.opaque.deploymentTypes }) };
-    writeFileSync(join(folder, ANSWER_FILE), JSON.stringify(answer, null, 2) + '\n');
+    writeFileSync(join(folder, ANSWER_FILE), JSON.stringify(startClientAnswer(client), null, 2) + '\n');
     writeFileSync(join(folder, STARTED_FILE), `${client.deviceId}\n`);
   }
   process.stdout.write(`wfmck client: ${client.kind} ${client.deviceId} talking to ${input.wfm}; Ctrl-C stops it\n`);

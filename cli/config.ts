@@ -9,6 +9,7 @@ import { resolveProfile, type Profile, type Strictness } from '../spec/profile.t
 import { HOOK_NAMES, PERSONA, PERSONAS, type HookBinding, type HookName, type Persona } from '../fixtures/run-context.ts';
 import { UsageError } from './usage.ts';
 import { isLoopbackHost } from '../spec/loopback.ts';
+import { loopbackAddress } from './args.ts';
 import { resolveFaults } from '../reference/faults/catalog.ts';
 import { parseShard } from '../simulators/fleet/shard.ts';
 import { CLIENT_FAULTS } from '../simulators/faults/client-faults.ts';
@@ -116,7 +117,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'targets.kitRegistry', env: 'WFMCK_KIT_REGISTRY', flag: 'kit-registry', boolean: true, doc: "the WFM's assignDeployment hook takes package {repository, version} and pulls from a registry the kit runs on 127.0.0.1 (plain HTTP): enables the §4.7 retrieval checks", parse: bool },
   { key: 'attend', env: 'WFMCK_ATTEND', flag: 'attend', boolean: true, doc: 'persona device: you start the client under test by hand for each check, from the folder the kit writes under <out>/attend/ (no startClient hook)', parse: bool },
   { key: 'attendTimeoutSeconds', env: 'WFMCK_ATTEND_TIMEOUT', flag: 'attend-timeout', doc: `attended mode: seconds the kit waits for each client to connect (default ${DEFAULT_ATTEND_TIMEOUT_S}; the check is skipped with that reason)`, parse: positiveInt },
-  { key: 'listen.host', env: 'WFMCK_LISTEN', flag: 'listen', doc: 'loopback address the embedded services listen on (default 127.0.0.1; ::1 allowed)', parse: listenHost },
+  { key: 'listen.host', env: 'WFMCK_LISTEN', flag: 'listen', doc: 'loopback address the embedded services listen on (default 127.0.0.1; ::1 allowed)', parse: (raw) => loopbackAddress(text(raw)) },
   { key: 'listen.wfmPort', env: 'WFMCK_WFM_PORT', flag: 'wfm-port', doc: 'port of the embedded WFM (default any free port)', parse: portNumber },
   { key: 'signing.sign', env: 'WFMCK_SIGN', flag: 'sign', boolean: true, doc: 'sign the reports (conformance.dsse.json); without keyFile, with a P-256 key made for the run', parse: bool },
   { key: 'signing.keyFile', env: 'WFMCK_SIGNING_KEY', flag: 'signing-key', doc: 'PEM PKCS#8 ECDSA P-256 private key that signs the reports (implies sign)', parse: file },
@@ -320,12 +321,6 @@ function integer(raw: unknown): number {
   return n;
 }
 
-function listenHost(raw: unknown): string {
-  const host = text(raw);
-  if (host === 'localhost') return '127.0.0.1';
-  if (!isLoopbackHost(host)) throw new Error(`must be a loopback address (127.0.0.0/8 or ::1): the kit's services are never reachable from elsewhere, not ${JSON.stringify(host)}`);
-  return host;
-}
 
 function portNumber(raw: unknown): number {
   const n = integer(raw);

@@ -1,7 +1,7 @@
 // The hooks of judging mode (device persona): what a client sent (clientExchanges), and the kit's own simulated
 // client started and stopped in this process (startClient, stopClient, removeChild, disconnectChild, changeCapabilities) as the client under test of the self-check.
-import { createHash, randomUUID } from 'node:crypto';
-import { startClientRunner, type ClientDisk, type RunningClient, type StartClientInput } from '../simulators/client-runner.ts';
+import { randomUUID } from 'node:crypto';
+import { diskKey, startClientAnswer, startClientRunner, type ClientDisk, type RunningClient, type StartClientInput } from '../simulators/client-runner.ts';
 import type { Hook } from './admin.ts';
 import type { ExchangeRecorder } from './wfm/recorder.ts';
 import type { WfmStateView } from './wfm/state-view.ts';
@@ -23,14 +23,14 @@ export function judgingHooks(recorder: ExchangeRecorder, state: WfmStateView, st
     async startClient(input) {
       const restart = input['restart'];
       if (restart !== undefined && restart !== 'keep-state' && restart !== 'lose-state') throw new Error(`startClient: restart is keep-state or lose-state, not ${JSON.stringify(restart)}`);
-      const key = createHash('sha256').update(String(input['certPem'] ?? '')).digest('hex');
+      const key = diskKey(String(input['certPem'] ?? ''));
       const lost = restart === 'lose-state' ? disks.get(key) : undefined;
       const disk = (restart === 'keep-state' && disks.get(key)) || {};
       disks.set(key, disk);
       const client = await startClientRunner(input as unknown as StartClientInput, disk, lost);
       const handle = randomUUID();
       running.set(handle, client);
-      return { handle, deviceId: client.deviceId, kind: client.kind, ...(client.opaque && { children: client.opaque.children, deploymentTypes: client.opaque.deploymentTypes }) };
+      return { handle, ...startClientAnswer(client) };
     },
     async removeChild(input) {
       const client = running.get(String(input['handle'] ?? ''));

@@ -80,6 +80,16 @@ export interface RunningClient {
   stop(): Promise<void>;
 }
 
+/** What a startClient hook answers for a running client (besides its handle): its id, kind, and an opaque gateway's word. */
+export function startClientAnswer(client: RunningClient): Record<string, unknown> {
+  return { deviceId: client.deviceId, kind: client.kind, ...(client.opaque && { children: client.opaque.children, deploymentTypes: client.opaque.deploymentTypes }) };
+}
+
+/** The name a client's disk is kept under: its certificate, which a restart gives it again. */
+export function diskKey(certPem: string): string {
+  return createHash('sha256').update(certPem).digest('hex');
+}
+
 /** The version each deployment held, from the state a client lost (client fault AMV-RESYNC keeps them apart). */
 function staleVersions(machine: MachineState | undefined): Map<string, number> | undefined {
   const held = (machine?.deployments ?? []).flatMap((d) => (d.adoption.held ? [[d.deploymentId, d.adoption.held.version] as const] : []));

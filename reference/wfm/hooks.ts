@@ -44,8 +44,9 @@ export function createHooks(store: WfmStore, profile: Profile, faults: ActiveFau
     queues.set(client, next.catch(() => undefined));
     return next;
   };
-  const republish = async (client: Client) => {
-    client.manifest = await buildManifest(client, client.manifest.version + 1, vendor);
+  /** The next manifest; `step` 0 or -1 only for the judging defects that repeat or lower its version (never below 1). */
+  const republish = async (client: Client, step = 1) => {
+    client.manifest = await buildManifest(client, Math.max(1, client.manifest.version + step), vendor);
   };
 
   return {
@@ -78,8 +79,7 @@ export function createHooks(store: WfmStore, profile: Profile, faults: ActiveFau
           client.active.push(deploymentId);
         }
         // Defects version-repeats and version-goes-down: the manifest carrying it reuses or lowers the version.
-        const step = input.defect === 'version-repeats' ? 0 : input.defect === 'version-goes-down' ? -1 : 1;
-        client.manifest = await buildManifest(client, Math.max(1, client.manifest.version + step), vendor);
+        await republish(client, input.defect === 'version-repeats' ? 0 : input.defect === 'version-goes-down' ? -1 : 1);
         return { deploymentId };
       });
     },

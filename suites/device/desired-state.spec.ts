@@ -5,9 +5,9 @@
 // the deployment is never reported installed from it.
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
-import { pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
+import { isManifestPoll, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
 import { startWitnessRegistry } from '../../fixtures/component-registry.ts';
-import { giveDeployment, isManifestPoll, reportsOf, sampleComponent, untilSettled, updateDeployment } from '../../fixtures/device-deployments.ts';
+import { giveDeployment, reportsOf, sampleComponent, untilSettled, updateDeployment } from '../../fixtures/device-deployments.ts';
 import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
 import { etagMatches } from '../../spec/rules/desired-state.ts';
 

@@ -3,7 +3,7 @@
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
-import { capabilitiesDeviceId, isCapabilitiesDelete, isCapabilitiesPut, jsonBody, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
+import { capabilitiesDeviceId, isCapabilitiesDelete, isCapabilitiesPut, isManifestPoll, jsonBody, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
 import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
 import { HOSTING_FIELDS, classifyDocument, semanticFindings } from '../../spec/rules/capabilities.ts';
 import { checkOpaqueAggregation } from '../../spec/rules/opaque-aggregation.ts';
@@ -26,7 +26,7 @@ async function gatewayRun(clientUnderTest: (o: { kind: 'see-thru-gateway' }) => 
   // Settled: two polls of the desired state after its registrations, or a refused registration (what it sent so far
   // is then all there is to judge).
   const puts = await client.waitFor('its see-thru registrations and two polls of the desired state', (xs) => {
-    const polls = xs.filter((x) => x.method === 'GET' && pathOf(x).endsWith('/deployments')).length;
+    const polls = xs.filter(isManifestPoll).length;
     const refused = capabilitiesPuts(xs).some((x) => x.status >= 400);
     return polls >= 2 || refused ? capabilitiesPuts(xs) : undefined;
   });
@@ -110,7 +110,7 @@ test.describe('§2.2 opaque gateways', () => {
   async function opaqueRun(clientUnderTest: (o: { kind: 'opaque-gateway' }) => Promise<ClientUnderTest>): Promise<{ client: ClientUnderTest; puts: RecordedExchange[] }> {
     const client = await clientUnderTest({ kind: 'opaque-gateway' });
     test.skip(client.kind !== 'opaque-gateway', 'the client under test did not say it is an opaque gateway (startClient answered no kind opaque-gateway)');
-    const puts = await client.waitFor('its capabilities and two polls of the desired state', (xs) => (xs.filter((x) => x.method === 'GET' && pathOf(x).endsWith('/deployments')).length >= 2 ? capabilitiesPuts(xs) : undefined));
+    const puts = await client.waitFor('its capabilities and two polls of the desired state', (xs) => (xs.filter(isManifestPoll).length >= 2 ? capabilitiesPuts(xs) : undefined));
     return { client, puts };
   }
 

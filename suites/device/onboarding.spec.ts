@@ -3,7 +3,7 @@
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
-import { capabilitiesPathId, isCapabilitiesPut, jsonBody, onboardedCertificate, pathOf } from '../../fixtures/client-under-test.ts';
+import { capabilitiesPathId, isCapabilitiesPut, isManifestPoll, jsonBody, onboardedCertificate, pathOf } from '../../fixtures/client-under-test.ts';
 import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
 import { validate } from '../../spec/schemas/index.ts';
 import { x509 } from '../../spec/x509.ts';
@@ -83,7 +83,7 @@ test.describe('P3 every Device API request signed (RFC 9421) with Content-Digest
   test('SIG-DEVICE-API-SIGNED SIG-KEYID SIG-COVERED-COMPONENTS SIG-CONTENT-DIGEST every request the client made is signed by its certificate\'s key, covers the P3 components, and every body has a Content-Digest', req('SIG-DEVICE-API-SIGNED', 'SIG-KEYID', 'SIG-COVERED-COMPONENTS', 'SIG-CONTENT-DIGEST'), async ({ clientUnderTest }) => {
     const client = await clientUnderTest();
     // Through its first capabilities and a few polls of the desired state, or until the WFM refused a request (400 no digest, 401 signature).
-    const exchanges = await client.waitFor('three polls of the desired state', (xs) => (xs.filter((x) => x.method === 'GET' && pathOf(x).endsWith('/deployments')).length >= 3 || xs.some((x) => x.status === 400 || x.status === 401) ? xs : undefined));
+    const exchanges = await client.waitFor('three polls of the desired state', (xs) => (xs.filter(isManifestPoll).length >= 3 || xs.some((x) => x.status === 400 || x.status === 401) ? xs : undefined));
     const findings = exchanges.filter((e) => pathOf(e) !== '/api/v1/onboarding/certificate').flatMap((x) => signatureFindings(x, client.who));
     expectEach(findings, 'P3: every request signed, with the right key, components and digest');
   });
