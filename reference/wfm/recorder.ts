@@ -2,6 +2,7 @@
 // kit can judge a real device client by what it shows on the wire. A client is named by the keyid of its request
 // signatures (seed: the SHA-256 of its certificate) or by its SPIFFE ID (miaf).
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { certificateKeyId, parseCertificate } from '../pki.ts';
 
 export interface RecordedExchange {
@@ -10,7 +11,10 @@ export interface RecordedExchange {
   at: string;
   /** keyid (seed) or SPIFFE ID (miaf); absent for an unsigned request (the Certificate API, or a client that forgot). */
   who?: string;
-  /** The TCP connection it came over (remote address and port): attributes unsigned requests to a signed neighbour. */
+  /**
+   * The TCP connection it came over (remote address and port, and the connection's number: the OS reuses a port once
+   * it is closed, for another client): attributes unsigned requests to a signed neighbour.
+   */
   conn: string;
   method: string;
   /** Path and query as received. */
@@ -35,6 +39,9 @@ const MAX_EXCHANGES = 100_000;
 export class ExchangeRecorder {
   private readonly exchanges: RecordedExchange[] = [];
   private seq = 0;
+  private connectionCount = 0;
+  /** A number per TCP connection seen, so two connections from one reused address and port stay apart. */
+  private readonly connections = new WeakMap<Socket, number>();
 
   /**
    * Records one answered request: `body` is what was read of it (nothing for one refused before its body), `peer`
@@ -47,9 +54,15 @@ export class ExchangeRecorder {
     const onboarding = method === 'POST' && target.split('?')[0] === '/api/v1/onboarding';
     const who = peer ?? (onboarding ? onboardingKeyId(body) : undefined) ?? keyIdOf(req.headers['signature-input']);
     this.record({
-      ...(who !== undefined && { who }), conn: `${req.socket.remoteAddress}:${req.socket.remotePort}`, method, target, headers: req.headers, body,
+      ...(who !== undefined && { who }), conn: this.connOf(req.socket), method, target, headers: req.headers, body,
       status: answer.status, ...(answer.body !== undefined && { responseBody: answer.body }), ...(answer.headers?.['etag'] !== undefined && { responseEtag: answer.headers['etag'] }),
     });
+  }
+
+  private connOf(socket: Socket): string {
+    let n = this.connections.get(socket);
+    if (n === undefined) this.connections.set(socket, (n = this.connectionCount++));
+    return `${socket.remoteAddress}:${socket.remotePort}#${n}`;
   }
 
   record(e: { who?: string; conn: string; method: string; target: string; headers: IncomingHttpHeaders; body: Buffer; status: number; responseBody?: Buffer | string; responseEtag?: string }): void {
