@@ -13,8 +13,11 @@ import { FIELDS, RUN_FLAGS, namesTargets, resolveConfig, type Config } from './c
 import { playwrightCli } from './playwright.ts';
 import { PERSONA_SUITES, type RunContext } from '../fixtures/run-context.ts';
 import { runSigningKey, signRunReports } from './report-signing.ts';
+import { REPLAY_FILE } from './replay-config.ts';
 import { ENVELOPE_FILE } from '../fixtures/run-context.ts';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from './usage.ts';
+import type { ConformanceReport } from '../reports/conformance-json.ts';
+import { summaryLine } from '../reports/console.ts';
 
 const HELP = `usage: wfmck run [options]
 
@@ -67,7 +70,7 @@ export async function run(argv: string[]): Promise<number> {
   const signals = catchSignals();
   let code: number | null = null;
   try {
-    const prepared = await prepareRun(config);
+    const prepared = await prepareRun(config, { cli: true });
     try {
       say(`${namesTargets(config) ? `targets ${namedTargetsLine(config)}` : 'embedded reference services'}; persona ${config.persona}; edition ${config.profile.edition}; strictness ${config.strictness}; seed ${config.seed}; ${config.runs} runs per property; out ${config.out}`);
       if (config.attend) attendBanner(prepared.context);
@@ -83,14 +86,14 @@ export async function run(argv: string[]): Promise<number> {
   if (signed) say(signed.line);
   if (signals.caught) {
     say(`interrupted (${signals.caught}); the reports hold what ran`);
-    printPaths(config, replayCommand(argv, config.seed));
+    printPaths(config, replayCommand(config));
     return signals.caught === 'SIGTERM' ? 143 : 130;
   }
   if (code === null) say('Playwright ended without an exit code');
   const result = await verdict(join(config.out, 'conformance.json'));
   say(config.shard ? `shard ${config.shard.index}/${config.shard.total}, a partial report: ${result.line}` : result.line);
   if (config.shard) say(`join every shard's output with: npx wfmck merge-reports <shard out dirs...> --out DIR`);
-  printPaths(config, replayCommand(argv, config.seed));
+  printPaths(config, replayCommand(config));
   return signed && !signed.ok && result.code === EXIT_OK ? EXIT_USAGE : result.code;
 }
 
@@ -195,22 +198,11 @@ function runPlaywright(config: Config, env: Record<string, string>, signals: Sig
   });
 }
 
-interface Summary {
-  verdict: string;
-  requirements: number;
-  pass: number;
-  fail: number;
-  warn: number;
-  skip: number;
-  untestable: number;
-  notCovered: number;
-  mustFailed: number;
-}
-
 /**
- * Reads the reporter's conformance.json: exit 1 iff a requirement failed (a MUST; in strict strictness also a SHOULD,
- * P9 — the reporter already weighs levels by strictness); else exit 2 when the kit itself broke
- * (the report lists problems: a suite that failed to load, a test naming no requirement); a missing report is exit 2.
+ * Reads the reporter's conformance.json. Exit 2 when the kit could not judge (a kit error, a problem of the run
+ * itself, nothing judged at all, or no readable report): that is never a verdict, whatever else the run found; else
+ * exit 1 iff a requirement failed (a MUST; in strict strictness also a SHOULD, P9: the reporter already weighs levels);
+ * else 0.
  */
 export async function verdict(file: string): Promise<{ code: number; line: string }> {
   let text: string;
@@ -219,35 +211,28 @@ export async function verdict(file: string): Promise<{ code: number; line: strin
   } catch {
     return { code: EXIT_USAGE, line: `no verdict: the requirement reporter wrote no ${file}` };
   }
-  let report: { summary?: Partial<Summary>; problems?: unknown };
+  let report: Pick<ConformanceReport, 'summary' | 'interrupted' | 'problems'>;
   try {
     report = JSON.parse(text) as typeof report;
   } catch {
     return { code: EXIT_USAGE, line: `no verdict: ${file} is not JSON` };
   }
-  const s = report.summary;
-  if (typeof s?.mustFailed !== 'number') return { code: EXIT_USAGE, line: `no verdict: ${file} has no summary.mustFailed` };
-  const counts = `${s.requirements} requirements: ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.skip} skip, ${s.untestable} untestable, ${s.notCovered} not covered`;
-  if (s.mustFailed > 0 || (s.fail ?? 0) > 0) {
-    return { code: EXIT_FAIL, line: `NOT CONFORMANT: ${s.fail} requirement(s) failed, ${s.mustFailed} of them MUST; ${counts}` };
-  }
+  const s = report.summary as Partial<ConformanceReport['summary']> | undefined;
+  if (typeof s?.mustFailed !== 'number' || typeof s.judged !== 'number') return { code: EXIT_USAGE, line: `no verdict: ${file} has no summary of this kit's version` };
+  const line = summaryLine(report);
   const problems = Array.isArray(report.problems) ? report.problems.map(String) : [];
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more in ${file})` : '';
-    return { code: EXIT_USAGE, line: `kit error, no verdict: ${problems[0]}${more}` };
+    return { code: EXIT_USAGE, line: `${line}; kit problem: ${problems[0]}${more}` };
   }
-  return { code: EXIT_OK, line: `no MUST failed (${s.verdict ?? 'verdict not given'}); ${counts}` };
+  if ((s.error ?? 0) > 0 || s.judged === 0) return { code: EXIT_USAGE, line };
+  return { code: s.mustFailed > 0 || (s.fail ?? 0) > 0 ? EXIT_FAIL : EXIT_OK, line };
 }
 
-/** The command that replays this run: the same flags with the seed fixed, and a fresh output folder. */
-export function replayCommand(argv: string[], seed: number): string {
-  const { tokens } = parseArgs({ args: argv, options: RUN_FLAGS, strict: false, tokens: true });
-  const kept: string[] = [];
-  for (const t of tokens ?? []) {
-    if (t.kind !== 'option' || ['seed', 'out', 'help'].includes(t.name)) continue;
-    kept.push(t.rawName, ...(t.value === undefined ? [] : [t.value]));
-  }
-  return ['npx', 'wfmck', 'run', '--seed', String(seed), ...kept].map(shellQuote).join(' ');
+/** The command that replays this run: its resolved configuration (replay.yaml) with the seed fixed, into a fresh folder. */
+export function replayCommand(config: Pick<Config, 'out' | 'seed' | 'grep'>): string {
+  const rel = (p: string) => (p.startsWith(process.cwd() + sep) ? relative(process.cwd(), p) : p);
+  return ['npx', 'wfmck', 'run', '--config', rel(join(config.out, REPLAY_FILE)), '--seed', String(config.seed), ...(config.grep ? ['--grep', config.grep] : [])].map(shellQuote).join(' ');
 }
 
 function printPaths(config: Config, replay: string): void {

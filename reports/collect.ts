@@ -1,11 +1,13 @@
 // From Playwright's TestCase/TestResult to the report's TestRecord: ids from `req` annotations, the status of the
-// last attempt, skip reasons, the fixed failure shape and (for failures only) the evidence attachment.
+// last attempt, the typed outcome its helpers noted (run/outcomes.ts), the fixed failure shape and, for every check
+// that did not pass, the evidence attachment.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
-import { failureOf, isKitError, stripAnsi } from './failure.ts';
+import { failureOf, reasonLine, stripAnsi } from './failure.ts';
+import { decidingNote, outcomeNotes } from '../run/outcomes.ts';
 import { EVIDENCE_ATTACHMENT, parseEvidence } from './evidence.ts';
-import { HELD_ANNOTATION, type TestRecord, type TestStatus } from './matrix.ts';
+import { FAILED_ANNOTATION, HELD_ANNOTATION, type TestRecord, type TestStatus } from './matrix.ts';
 
 export interface CollectOptions {
   /** Folder file paths are shown relative to (the project root). */
@@ -14,6 +16,8 @@ export interface CollectOptions {
   /** Every catalog id, so a replay --grep never selects a longer id by prefix. */
   allIds: readonly string[];
   interrupted: boolean;
+  /** The run's replay.yaml, which every replay command names (--config) so it tests the same target. */
+  replayConfig?: string;
 }
 
 type Annotation = { type: string; description?: string };
@@ -34,38 +38,71 @@ export function recordOf(test: CaseLike, opts: CollectOptions, problems: string[
     status,
     durationMs: Math.round(result?.duration ?? 0),
   });
-  if (result === undefined) return { ...at('skip'), reason: opts.interrupted ? 'not run: the run was interrupted' : 'not run' };
+  const interrupted = { skipCause: 'interrupted' as const };
+  if (result === undefined) return { ...at('skip'), ...(opts.interrupted ? interrupted : {}), reason: opts.interrupted ? 'not run: the run was interrupted' : 'not run' };
+  // The typed helpers (fixtures/outcome.ts) decide a non-pass: an error outranks a block, a block a typed skip.
+  const note = decidingNote(outcomeNotes(annotations));
+  const withEvidence = (message?: string) => {
+    const evidence = evidenceOf(result, title, problems);
+    const last = evidence.at(-1);
+    const expected = message === undefined ? undefined : expectedOf(message);
+    return {
+      ...(evidence.length > 0 && { evidence }),
+      ...(last !== undefined && message !== undefined && { brokeAt: { exchange: last.id, ...(expected !== undefined && { expected }) } }),
+    };
+  };
+  if (note?.outcome === 'error') return { ...at('error'), errorCode: note.code, reason: `${note.code}: ${firstLine(note.message)}`, error: { message: trim(note.message) }, ...withEvidence() };
+  if (note?.outcome === 'blocked' && result.status !== 'passed') return { ...at('blocked'), blockedBy: note.cause, reason: `blocked by ${note.cause}: ${firstLine(note.message)}`, error: { message: trim(note.message) }, ...withEvidence(note.message) };
   switch (result.status) {
     case 'passed': {
       // A departure the errata make a warning (warnUnlessStrict) must show in the matrix, never as a plain pass.
       const warnings = annotations.filter((a) => a.type === 'warning' && a.description).map((a) => stripAnsi(a.description!));
       return warnings.length ? { ...at('warn'), reason: [...new Set(warnings)].join('; ') } : at('pass');
     }
-    case 'skipped':
-      return { ...at('skip'), reason: skipReason(annotations) };
+    case 'skipped': {
+      const cause = note?.outcome === 'skip' ? note.cause : undefined;
+      if (cause === undefined) problems.push(`test "${title}" (${at('skip').file}:${test.location.line}) was skipped without a typed cause (fixtures/outcome.ts skipIf)`);
+      return { ...at('skip'), ...(cause !== undefined && { skipCause: cause }), reason: skipReason(annotations), ...(cause === 'unsupported' ? withEvidence() : {}) };
+    }
     case 'interrupted':
-      return { ...at('skip'), reason: 'interrupted before it finished' };
+      return { ...at('skip'), ...interrupted, reason: 'interrupted before it finished' };
     default: {
       const text = result.errors.map((e) => e.message ?? e.value ?? '').filter(Boolean).join('\n\n') || `test ${result.status}`;
-      const evidence = evidenceOf(result, title, problems);
-      const kitError = isKitError(text);
-      // expectEach: the ids whose own check held before the test failed on another.
-      const held = kitError ? [] : requirementIds.filter((id) => annotations.some((a) => a.type === HELD_ANNOTATION && a.description === id));
+      // judgeAs: the ids whose own check failed; the others it cut short are blocked by the first of them.
+      const failed = requirementIds.filter((id) => annotations.some((a) => a.type === FAILED_ANNOTATION && a.description === id));
+      // expectEach, judgeAs: the ids whose own check held (and never failed) before the test failed on another.
+      const held = requirementIds.filter((id) => !failed.includes(id) && annotations.some((a) => a.type === HELD_ANNOTATION && a.description === id));
+      const cutShort = failed.length > 0 ? requirementIds.filter((id) => !failed.includes(id) && !held.includes(id)) : [];
+      const failure = failureOf(text, failed[0] ?? requirementIds.find((id) => !held.includes(id)) ?? requirementIds[0], opts.runSeed, opts.allIds, opts.replayConfig);
       return {
-        ...at(kitError ? 'error' : 'fail'),
-        error: failureOf(text, requirementIds.find((id) => !held.includes(id)) ?? requirementIds[0], opts.runSeed, opts.allIds),
-        ...(evidence.length > 0 && { evidence }),
+        ...at('fail'),
+        reason: reasonLine(failure.message),
+        error: failure,
+        ...withEvidence(failure.message),
         ...(held.length > 0 && { held }),
+        ...(cutShort.length > 0 && { cutShort: { ids: cutShort, by: failed[0]! } }),
       };
     }
   }
+}
+
+/** What the matcher expected, as its failure text prints it ("Expected: 201"): display only, it marks an exchange. */
+function expectedOf(message: string): string | undefined {
+  return /^\s*Expected(?: value)?: (.{1,80})$/m.exec(stripAnsi(message))?.[1]?.trim();
+}
+
+function firstLine(text: string): string {
+  return stripAnsi(text).split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';
+}
+
+function trim(text: string): string {
+  return failureOf(text, undefined, undefined).message;
 }
 
 function skipReason(annotations: readonly Annotation[]): string {
   const reasons = annotations.filter((a) => (a.type === 'skip' || a.type === 'fixme') && a.description).map((a) => stripAnsi(a.description!));
   return reasons.length > 0 ? [...new Set(reasons)].join('; ') : 'skipped';
 }
-
 function evidenceOf(result: ResultLike, title: string, problems: string[]) {
   const texts: string[] = [];
   for (const a of result.attachments) {

@@ -2,7 +2,7 @@
 import type { Requirement } from '../spec/requirements.ts';
 import { SEED_PROFILE, type Edition, type Profile, type Strictness } from '../spec/profile.ts';
 import { PERSONA, type Persona, type RunContext } from '../fixtures/run-context.ts';
-import { buildMatrix, summarize, type RequirementResult, type Summary, type TestRecord } from './matrix.ts';
+import { buildMatrix, rootCauses, summarize, type RequirementResult, type RootCause, type Summary, type TestRecord } from './matrix.ts';
 import { withFaultProof } from './faults/proof.ts';
 import type { FaultEntry } from './faults/plan.ts';
 import { ALL_FAULTS } from './faults/all.ts';
@@ -41,6 +41,8 @@ export interface ConformanceReport extends RunMeta {
   endedAt: string;
   interrupted: boolean;
   summary: Summary;
+  /** Each requirement whose failed check blocked others, with those it blocked: "CAP-PUT-201 failed; 19 blocked by it". */
+  rootCauses: RootCause[];
   requirements: RequirementResult[];
   /** Problems of the run itself: global errors, tests naming no or unknown requirements. Never findings. */
   problems: string[];
@@ -113,6 +115,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     for (const id of r.requirementIds) {
       if (!known.has(id)) problems.push(`test "${r.title}" (${r.file}:${r.line}) names ${id}, which is not in spec/requirements.yaml`);
     }
+    if (r.blockedBy !== undefined && !known.has(r.blockedBy)) problems.push(`test "${r.title}" (${r.file}:${r.line}) is blocked by ${r.blockedBy}, which is not in spec/requirements.yaml`);
   }
   const requirements = withFaultProof(buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false, input.meta.edition, input.meta.persona), input.faults ?? ALL_FAULTS);
   return {
@@ -120,6 +123,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     endedAt: input.endedAt,
     interrupted: input.interrupted,
     summary: summarize(requirements, input.meta.strictness),
+    rootCauses: rootCauses(requirements),
     requirements,
     problems,
   };

@@ -14,21 +14,28 @@ export interface Failure {
 
 export const MAX_MESSAGE = 8_000;
 
-/** Codes a test fails with when the kit broke, not the target (transport codes like WFMCK_E_TIMEOUT are findings). */
-export const KIT_ERROR_CODES = ['WFMCK_E_INTERNAL', 'WFMCK_E_HOOK', 'WFMCK_E_ARCHIVE_CONTENT_NOT_KEPT'] as const;
-
-// fixtures/hooks.ts HookError writes "hook <name>: <reason>" without its code in the message.
-const HOOK_ERROR = /^(?:\w*Error: )?hook (?:assignDeployment|removeDeployment|retireClient|rotateTrustAnchor|trustClientCertificate): /m;
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 
 export function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
 }
 
-/** True when an error says the kit itself broke (an internal error or a hook that could not run). */
-export function isKitError(text: string): boolean {
-  const plain = stripAnsi(text);
-  return KIT_ERROR_CODES.some((code) => plain.includes(code)) || HOOK_ERROR.test(plain);
+/**
+ * The one line a collapsed report row shows for a failure: what the check said, then Expected and Received when the
+ * matcher printed them (display only: what happened is decided by the typed outcome, never by this text).
+ */
+export function reasonLine(message: string): string {
+  let lines = stripAnsi(message).split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  // A fast-check property: what failed is the error it got, after the counterexample.
+  const got = lines.findIndex((l) => l.startsWith('Got error: '));
+  if (got >= 0) lines = [lines[got]!.slice('Got error: '.length), ...lines.slice(got + 1)];
+  const first = (lines[0] ?? '').replace(/^(?:\w*Error: )+/, '');
+  // A matcher's own header says nothing a reader needs when Expected and Received follow.
+  const head = /^expect\(/.test(first) ? '' : first;
+  const pick = (label: string) => lines.find((l) => l.startsWith(`${label}:`));
+  const detail = [pick('Expected'), pick('Received')].filter((l): l is string => l !== undefined && !head.includes(l));
+  const line = [head || (detail.length ? '' : first), ...detail].filter((l) => l !== '').join(' · ');
+  return line.length > 400 ? `${line.slice(0, 399)}…` : line;
 }
 
 /** Seed and path from fast-check's failure text: `{ seed: -7, path: "2:1:0", endOnFailure: true }`. */
@@ -40,20 +47,26 @@ export function fastCheckReplay(text: string): { seed?: number; path?: string } 
 }
 
 /**
- * The command that reruns the tests of one requirement. `--grep` is a regular expression, so an id that is a
- * prefix of another (STATUS-PRECEDENCE, STATUS-PRECEDENCE-REMOVED) gets a guard that stops at the id's end.
- * The path travels as WFMCK_PATH: an env var the run does not know is ignored and the seed alone still replays.
+ * The command that reruns the tests of one requirement against the same target: `--config` names the run's
+ * replay.yaml (its whole resolved configuration). `--grep` is a regular expression, so an id that is a prefix of
+ * another (STATUS-PRECEDENCE, STATUS-PRECEDENCE-REMOVED) gets a guard that stops at the id's end. The path travels
+ * as WFMCK_PATH: an env var the run does not know is ignored and the seed alone still replays.
  */
-export function replayCommand(id: string, seed: number | undefined, path: string | undefined, allIds: readonly string[] = []): string {
+export function replayCommand(id: string, seed: number | undefined, path: string | undefined, allIds: readonly string[] = [], config?: string): string {
   const isPrefix = allIds.some((other) => other !== id && other.startsWith(id));
   const grep = isPrefix ? `${id}(?![-A-Z0-9])` : id;
   const env = path !== undefined ? `WFMCK_PATH=${path} ` : '';
+  const configFlag = config !== undefined ? ` --config ${shellWord(config)}` : '';
   const seedFlag = seed !== undefined ? ` --seed ${seed}` : '';
-  return `${env}npx wfmck run${seedFlag} --grep '${grep}'`;
+  return `${env}npx wfmck run${configFlag}${seedFlag} --grep '${grep}'`;
+}
+
+function shellWord(s: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The failure of one test: the property's own seed wins over the run's seed, since that is what replays it. */
-export function failureOf(text: string, requirementId: string | undefined, runSeed: number | undefined, allIds: readonly string[] = []): Failure {
+export function failureOf(text: string, requirementId: string | undefined, runSeed: number | undefined, allIds: readonly string[] = [], replayConfig?: string): Failure {
   const plain = stripAnsi(text).trim();
   const message = plain.length > MAX_MESSAGE ? `${plain.slice(0, MAX_MESSAGE)}\n... (${plain.length - MAX_MESSAGE} more characters)` : plain;
   const fc = fastCheckReplay(plain);
@@ -61,6 +74,6 @@ export function failureOf(text: string, requirementId: string | undefined, runSe
   return {
     message,
     ...fc,
-    ...(requirementId !== undefined && { replay: replayCommand(requirementId, seed, fc.path, allIds) }),
+    ...(requirementId !== undefined && { replay: replayCommand(requirementId, seed, fc.path, allIds, replayConfig) }),
   };
 }

@@ -1,9 +1,10 @@
 // The requirement matrix: test results in, one status per catalog requirement out. Pure (STYLE: the status lattice).
 //
-// Tests:        fail > error > skip > pass (worst wins). `error` = the kit broke; it never counts against the target.
+// Tests:        fail > error > warn > blocked > skip > pass (worst wins). `error` = the kit broke; it never counts against
+//               the target. `blocked` = a precondition broke, on another requirement's check (named): not a finding here.
 // Requirement:  a failure is then weighed by level and strictness (P9): MUST fails (in lenient, a MUST with errata
 //               warns), SHOULD warns (fails in strict), MAY only ever warns. `error` stays `error`: the requirement
-//               was not judged, so it is neither a pass nor a finding. With no test: `untestable` (catalog reason),
+//               was not judged, so it is neither a pass nor a finding; nor is `blocked`, whose cause is the finding. With no test: `untestable` (catalog reason),
 //               `skip` for a client's duty (the device persona judges it), else `not-covered` (a gap, never a pass).
 //               A requirement of another edition (P10) is `skip` with the editions named, and never blocks a verdict.
 import { appliesTo, isMandatory, type Level, type Observer, type Requirement } from '../spec/requirements.ts';
@@ -12,14 +13,15 @@ import type { Exchange } from '../simulators/transport/types.ts';
 import type { Failure } from './failure.ts';
 import { compareSections } from './sections.ts';
 import { PERSONA, PERSONA_OBSERVERS, type Persona } from '../fixtures/run-context.ts';
+import { SKIP_CAUSES, type KitErrorCode, type SkipCause } from '../run/outcomes.ts';
 
 /** `warn`: the test passed but noted a departure its errata make a warning at this strictness (warnUnlessStrict). */
-export type TestStatus = 'pass' | 'warn' | 'fail' | 'skip' | 'error';
-export type RequirementStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'error' | 'untestable' | 'not-covered';
+export type TestStatus = 'pass' | 'warn' | 'fail' | 'blocked' | 'skip' | 'error';
+export type RequirementStatus = 'pass' | 'fail' | 'warn' | 'blocked' | 'skip' | 'error' | 'untestable' | 'not-covered';
 export type Verdict = 'conformant' | 'not-conformant' | 'incomplete';
 
-export const TEST_STATUSES: readonly TestStatus[] = ['pass', 'warn', 'fail', 'skip', 'error'];
-export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['fail', 'error', 'warn', 'skip', 'not-covered', 'untestable', 'pass'];
+export const TEST_STATUSES: readonly TestStatus[] = ['pass', 'warn', 'fail', 'blocked', 'skip', 'error'];
+export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['fail', 'error', 'blocked', 'warn', 'skip', 'not-covered', 'untestable', 'pass'];
 
 /** One test as the report keeps it. */
 export interface TestEntry {
@@ -29,13 +31,27 @@ export interface TestEntry {
   status: TestStatus;
   durationMs: number;
   error?: Failure;
-  /** Why it was skipped (Playwright's skip annotation, e.g. "needs hook retireClient"). */
+  /** One line: why it did not pass (a failure's Expected/Received, a skip's reason, a block's cause, a kit error's code). */
   reason?: string;
+  /** blocked: the requirement whose check broke this test's precondition. */
+  blockedBy?: string;
+  /** skip: why, typed. */
+  skipCause?: SkipCause;
+  /** error: the kit error's code. */
+  errorCode?: KitErrorCode;
+  /**
+   * fail or blocked: the exchange the check stopped at (the last one it made), and what the check expected of it when
+   * the failure says so: the report marks it, coloured by that expectation, not by 2xx.
+   */
+  brokeAt?: { exchange: string; expected?: string };
 }
 
-/** A test with the requirement ids it checks and the exchanges it attached. */
 /** The annotation expectEach (fixtures/expect-each.ts) writes for each requirement whose own check held. */
 export const HELD_ANNOTATION = 'req-held';
+/** The annotation judgeAs (fixtures/expect-each.ts) writes for a requirement whose own check failed in a multi-id test. */
+export const FAILED_ANNOTATION = 'req-failed';
+
+/** A test with the requirement ids it checks and the exchanges it attached. */
 
 export interface TestRecord extends TestEntry {
   requirementIds: string[];
@@ -45,6 +61,11 @@ export interface TestRecord extends TestEntry {
    * test, so a client that breaks one rule fails exactly that requirement.
    */
   held?: string[];
+  /**
+   * Of a failed test judging several requirements (judgeAs): the ids whose checks the failure cut short, and the id
+   * that failed. Each is blocked by this test, never failed with it.
+   */
+  cutShort?: { ids: string[]; by: string };
 }
 
 export interface RequirementResult {
@@ -55,8 +76,12 @@ export interface RequirementResult {
   text: string;
   status: RequirementStatus;
   tests: TestEntry[];
-  /** Why the status is what it is, whenever it is not a plain pass or fail. */
+  /** Why the status is what it is, whenever it is not a plain pass (a failure's one-line reason too). */
   reason?: string;
+  /** blocked: the requirements whose failed checks kept this one's tests from judging it. */
+  blockedBy?: string[];
+  /** skip: why, typed (a test's cause, or the run's: another persona, edition, or an area not claimed). */
+  skipCause?: SkipCause;
   errata?: string;
   /** Exchanges of the failing tests, at most MAX_EVIDENCE. */
   evidence?: Exchange[];
@@ -77,14 +102,28 @@ export interface FaultProof {
   description: string;
 }
 
-export type Counts = Record<'pass' | 'fail' | 'warn' | 'skip' | 'error' | 'untestable' | 'notCovered', number>;
+export type Counts = Record<'pass' | 'fail' | 'warn' | 'blocked' | 'skip' | 'error' | 'untestable' | 'notCovered', number>;
+export type SkipCounts = Record<SkipCause, number>;
 
 export interface Summary extends Counts {
   requirements: number;
   /** Requirements of level MUST or MUST NOT whose status is fail: `wfmck run` exits 1 iff this is above 0. */
   mustFailed: number;
+  /** Requirements this run judged (pass, fail or warn): 0 means it showed nothing, and `wfmck run` exits 2. */
+  judged: number;
   verdict: Verdict;
-  byLevel: Record<Level, Counts & { requirements: number }>;
+  /** The skips by their typed cause. */
+  skipCauses: SkipCounts;
+  byLevel: Record<Level, Counts & { requirements: number; skipCauses: SkipCounts }>;
+}
+
+/** A failed (or otherwise unjudged) requirement and the requirements whose checks it blocked: one bug, one line. */
+export interface RootCause {
+  id: string;
+  level?: Level;
+  /** Its own status in this run; `not-run` when no test of this run judged it (a --grep left it out). */
+  status: RequirementStatus | 'not-run';
+  blocks: string[];
 }
 
 export const MAX_EVIDENCE = 20;
@@ -104,8 +143,9 @@ export function otherEditionReason(editions: readonly Edition[], run: Edition): 
   return `applies to edition ${editions.join(', ')}; this run is edition ${run}`;
 }
 
-// A warning is a finding, so it outranks a skip; an error or a failure outranks both.
-const TEST_RANK: Record<TestStatus, number> = { pass: 0, skip: 1, warn: 2, error: 3, fail: 4 };
+// A block outranks a skip (the target broke something, elsewhere); a warning is a finding, so it outranks both; an error
+// or a failure outranks all.
+const TEST_RANK: Record<TestStatus, number> = { pass: 0, skip: 1, blocked: 2, warn: 3, error: 4, fail: 5 };
 
 /** The worst status of a requirement's tests, or undefined when it has none. */
 export function worstTestStatus(statuses: readonly TestStatus[]): TestStatus | undefined {
@@ -137,8 +177,12 @@ function reasonFor(req: Requirement, status: RequirementStatus, tests: readonly 
       return filtered ? `${NOT_COVERED_REASON} (tests were filtered by --grep or --shard)` : NOT_COVERED_REASON;
     case 'skip':
       return unique(tests.filter((t) => t.status === 'skip').map((t) => t.reason ?? 'skipped')).join('; ');
+    case 'blocked':
+      return unique(tests.filter((t) => t.status === 'blocked').map((t) => t.reason ?? `blocked by ${t.blockedBy}`)).join('; ');
     case 'error':
-      return 'the kit could not judge it (kit error, not a finding against the target)';
+      return `kit error, no verdict: ${unique(tests.filter((t) => t.status === 'error').map((t) => t.reason ?? 'the kit broke')).join('; ')}`;
+    case 'fail':
+      return unique(tests.filter((t) => t.status === 'fail').map((t) => t.reason).filter((r): r is string => r !== undefined)).join('; ') || undefined;
     case 'warn':
       if (tests.some((t) => t.status === 'warn')) return unique(tests.filter((t) => t.status === 'warn').map((t) => t.reason ?? 'warned')).join('; ');
       if (req.level === 'MAY') return 'MAY: an optional behaviour never fails a run';
@@ -149,24 +193,33 @@ function reasonFor(req: Requirement, status: RequirementStatus, tests: readonly 
   }
 }
 
-/** One result per catalog requirement, in spec order; tests naming ids outside the catalog are the caller's problem. */
+/** One result per catalog requirement, in spec order; tests naming ids outside the catalog are the caller's problem.
+ * `unclaimed` names why a requirement lies outside what the component claims (claims), or undefined. */
 export function buildMatrix(
   catalog: readonly Requirement[], records: readonly TestRecord[], strictness: Strictness, filtered = false, edition: Edition = RUN_EDITION, persona: Persona = PERSONA,
+  unclaimed: (req: Requirement) => string | undefined = () => undefined,
 ): RequirementResult[] {
   const judged = PERSONA_OBSERVERS[persona];
   const byId = new Map<string, TestRecord[]>();
   for (const r of records) for (const id of unique(r.requirementIds)) byId.set(id, [...(byId.get(id) ?? []), r]);
   const ordered = catalog.map((req, index) => ({ req, index })).sort((a, b) => compareSections(a.req.section, b.req.section) || a.index - b.index);
   return ordered.map(({ req }) => {
-    const tests = (byId.get(req.id) ?? []).map((t) => (t.held?.includes(req.id) ? heldBy(t) : t));
+    const tests = (byId.get(req.id) ?? []).map((t) => (t.held?.includes(req.id) ? heldBy(t) : t.cutShort?.ids.includes(req.id) ? cutShortBy(t) : t));
     const inEdition = appliesTo(req, edition);
     const ours = req.observer === 'untestable' || judged.includes(req.observer);
+    const notClaimed = inEdition && ours ? unclaimed(req) : undefined;
     // A client duty the device persona sees in one edition only: in the other its checks skip, and it is untestable there.
     const blind = req.unseenIn?.[edition];
-    const status = !(inEdition && ours) ? 'skip' : blind !== undefined && tests.every((t) => t.status === 'skip') ? 'untestable' : requirementStatus(req, tests.map((t) => t.status), strictness);
-    const reason = !inEdition ? otherEditionReason(req.editions, edition) : !ours ? otherPersonaReason(req.observer, persona)
+    const status: RequirementStatus = !(inEdition && ours) || notClaimed !== undefined ? 'skip'
+      : blind !== undefined && tests.every((t) => t.status === 'skip') ? 'untestable' : requirementStatus(req, tests.map((t) => t.status), strictness);
+    const reason = !inEdition ? otherEditionReason(req.editions, edition) : !ours ? otherPersonaReason(req.observer, persona) : notClaimed !== undefined ? notClaimed
       : status === 'untestable' && blind !== undefined && req.unseen === undefined ? `not visible on the wire in edition ${edition}: ${blind}` : reasonFor(req, status, tests, strictness, filtered);
-    const evidence = status === 'pass' ? [] : tests.filter((t) => t.status === 'fail' || t.status === 'error').flatMap((t) => t.evidence ?? []).slice(0, MAX_EVIDENCE);
+    const skipCause: SkipCause | undefined = status !== 'skip' ? undefined : !inEdition ? 'other-edition' : !ours ? 'other-persona' : notClaimed !== undefined ? 'not-claimed'
+      : tests.find((t) => t.status === 'skip' && t.skipCause !== undefined)?.skipCause;
+    const blockedBy = status === 'blocked' ? unique(tests.flatMap((t) => (t.status === 'blocked' && t.blockedBy !== undefined ? [t.blockedBy] : []))) : [];
+    // A block keeps the exchanges that show its cause; an unsupported feature keeps the answer that says so.
+    const shows = (t: TestRecord) => t.status === 'fail' || t.status === 'error' || t.status === 'blocked' || (t.status === 'skip' && t.skipCause === 'unsupported');
+    const evidence = status === 'pass' ? [] : tests.filter(shows).flatMap((t) => t.evidence ?? []).slice(0, MAX_EVIDENCE);
     return {
       id: req.id,
       section: req.section,
@@ -176,6 +229,8 @@ export function buildMatrix(
       status,
       tests: tests.map(entryOf),
       ...(reason !== undefined && { reason }),
+      ...(blockedBy.length > 0 && { blockedBy }),
+      ...(skipCause !== undefined && { skipCause }),
       ...(req.errata !== undefined && { errata: req.errata }),
       ...(evidence.length > 0 && { evidence }),
       ...(!inEdition && { otherEdition: true as const }),
@@ -184,9 +239,34 @@ export function buildMatrix(
   });
 }
 
+/**
+ * One bug, one line: each requirement that blocked others, with its own status and the requirements it blocked,
+ * most blocking first. A cause that itself passed (the target answered its own check and a setup differently) or did
+ * not run still shows: its blocked requirements keep the verdict incomplete.
+ */
+export function rootCauses(results: readonly RequirementResult[]): RootCause[] {
+  const byId = new Map(results.map((r) => [r.id, r]));
+  const blocks = new Map<string, string[]>();
+  for (const r of results) for (const cause of r.blockedBy ?? []) blocks.set(cause, [...(blocks.get(cause) ?? []), r.id]);
+  return [...blocks.entries()]
+    .map(([id, blocked]): RootCause => {
+      const cause = byId.get(id);
+      const ran = cause !== undefined && cause.tests.some((t) => t.status !== 'skip');
+      return { id, ...(cause && { level: cause.level }), status: cause && ran ? cause.status : 'not-run', blocks: blocked };
+    })
+    .sort((a, b) => b.blocks.length - a.blocks.length || a.id.localeCompare(b.id));
+}
+
 function entryOf(r: TestRecord): TestEntry {
-  const { requirementIds: _ids, evidence: _evidence, held: _held, ...entry } = r;
+  const { requirementIds: _ids, evidence: _evidence, held: _held, cutShort: _cutShort, ...entry } = r;
   return entry;
+}
+
+/** A failed test seen from a requirement whose check its failure cut short: blocked by the requirement that failed. */
+function cutShortBy(r: TestRecord): TestRecord {
+  const { error: _error, ...rest } = r;
+  const by = r.cutShort!.by;
+  return { ...rest, status: 'blocked', blockedBy: by, reason: `blocked by ${by}: this test failed on it first${r.reason ? ` (${r.reason})` : ''}` };
 }
 
 /** A failed test seen from a requirement whose own check in it held: a pass, without the other checks' failure. */
@@ -196,7 +276,11 @@ function heldBy(r: TestRecord): TestRecord {
 }
 
 function emptyCounts(): Counts {
-  return { pass: 0, fail: 0, warn: 0, skip: 0, error: 0, untestable: 0, notCovered: 0 };
+  return { pass: 0, fail: 0, warn: 0, blocked: 0, skip: 0, error: 0, untestable: 0, notCovered: 0 };
+}
+
+function emptySkips(): SkipCounts {
+  return Object.fromEntries(SKIP_CAUSES.map((c) => [c, 0])) as SkipCounts;
 }
 
 function countKey(status: RequirementStatus): keyof Counts {
@@ -210,30 +294,36 @@ export function blockingLevel(level: Level, strictness: Strictness): boolean {
 
 /**
  * not-conformant: any requirement fails at this strictness. incomplete: a blocking requirement this run judges
- * (its persona's observers) is skipped, not covered or hit a kit error; one the catalog explains (untestable, or
+ * (its persona's observers, in what it claims) is blocked, skipped, not covered or hit a kit error; one the catalog explains (untestable, or
  * unseen by the device persona) never blocks. A lenient warn on a known
  * ambiguity does not block: the strictness is printed beside the verdict.
  */
 export function verdictOf(results: readonly RequirementResult[], strictness: Strictness): Verdict {
   if (results.some((r) => r.status === 'fail')) return 'not-conformant';
   const open = results.some(
-    (r) => !r.otherEdition && !r.otherPersona && r.status !== 'untestable' && blockingLevel(r.level, strictness) && r.status !== 'pass' && r.status !== 'warn',
+    (r) => !r.otherEdition && !r.otherPersona && r.skipCause !== 'not-claimed' && r.status !== 'untestable' && blockingLevel(r.level, strictness) && r.status !== 'pass' && r.status !== 'warn',
   );
   return open ? 'incomplete' : 'conformant';
 }
 
 export function summarize(results: readonly RequirementResult[], strictness: Strictness): Summary {
   const total = emptyCounts();
+  const skipCauses = emptySkips();
   const byLevel = Object.fromEntries(
-    (['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'MAY'] as const).map((l) => [l, { requirements: 0, ...emptyCounts() }]),
+    (['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'MAY'] as const).map((l) => [l, { requirements: 0, ...emptyCounts(), skipCauses: emptySkips() }]),
   ) as Summary['byLevel'];
   for (const r of results) {
     total[countKey(r.status)] += 1;
     byLevel[r.level][countKey(r.status)] += 1;
     byLevel[r.level].requirements += 1;
+    if (r.status === 'skip' && r.skipCause !== undefined) {
+      skipCauses[r.skipCause] += 1;
+      byLevel[r.level].skipCauses[r.skipCause] += 1;
+    }
   }
   const mustFailed = results.filter((r) => isMandatory(r.level) && r.status === 'fail').length;
-  return { requirements: results.length, ...total, mustFailed, verdict: verdictOf(results, strictness), byLevel };
+  const judged = total.pass + total.fail + total.warn;
+  return { requirements: results.length, ...total, mustFailed, judged, verdict: verdictOf(results, strictness), skipCauses, byLevel };
 }
 
 function unique<T>(items: readonly T[]): T[] {

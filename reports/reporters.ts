@@ -1,5 +1,5 @@
-// The reporters a conformance run writes into its output folder: the requirement matrix (the verdict), JUnit and
-// Playwright's HTML. playwright.config.ts uses them for a run; `wfmck merge-reports` for the merge of a sharded one.
+// The reporters a conformance run writes into its output folder: the requirement matrix (the verdict, and JUnit from
+// it, so CI sees the typed outcomes) and Playwright's HTML. playwright.config.ts uses them for a run; `wfmck merge-reports` for the merge of a sharded one.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RequirementReporterOptions } from './requirement-reporter.ts';
@@ -10,7 +10,6 @@ type Described = [string, Record<string, unknown>];
 
 export function conformanceReporters(out: string, requirement: Omit<RequirementReporterOptions, 'outDir' | 'catalog'> = {}): Described[] {
   return [
-    ['junit', { outputFile: join(out, 'junit.xml') }],
     ['html', { outputFolder: join(out, 'playwright-report'), open: 'never' }],
     // conformance.json and conformance.html: the requirement matrix, the run's verdict.
     [REQUIREMENT_REPORTER, { outDir: out, ...requirement }],

@@ -10,6 +10,8 @@ import { recordOf } from './collect.ts';
 import { EVIDENCE_DIR, withEvidenceFiles } from './evidence-files.ts';
 import { stripAnsi } from './failure.ts';
 import { renderHtml } from './html/render.ts';
+import { findingLines, summaryLine } from './console.ts';
+import { JUNIT_FILE, junitXml } from './junit.ts';
 import { parseSectionTitles } from './sections.ts';
 
 export interface RequirementReporterOptions {
@@ -41,6 +43,9 @@ export default class RequirementReporter implements Reporter {
   private filtered = false;
   private meta: RunMeta;
   private outDir: string;
+  /** True under `wfmck run`, which prints the summary line itself. */
+  private cli = false;
+  private replayConfig: string | undefined;
 
   constructor(opts: RequirementReporterOptions = {}) {
     this.opts = opts;
@@ -50,6 +55,8 @@ export default class RequirementReporter implements Reporter {
   /** Read again in onBegin: under plain `npx playwright test`, global setup writes the context after construction. */
   private loadContext(): [RunMeta, string] {
     const ctx = this.readContext(this.opts.contextFile ?? process.env.WFMCK_CONTEXT);
+    this.cli = ctx?.cli === true;
+    this.replayConfig = ctx?.replayConfig;
     const meta = ctx ? metaFromContext(ctx) : fallbackMeta(kitVersion(), this.startedAt.toISOString(), process.env);
     return [meta, resolve(this.opts.outDir ?? ctx?.outDir ?? join('reports', 'out', timestamp(this.startedAt)))];
   }
@@ -80,10 +87,12 @@ export default class RequirementReporter implements Reporter {
     }
     writeFileSync(join(this.outDir, JSON_FILE), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(this.outDir, HTML_FILE), renderHtml(report, specSectionTitles()));
+    writeFileSync(join(this.outDir, JUNIT_FILE), junitXml(report));
     if (this.opts.print !== false) {
-      const s = report.summary;
-      process.stdout.write(`wfmck: ${s.verdict} (${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.skip} skip, ${s.notCovered} not covered, `
-        + `${s.untestable} untestable${s.error > 0 ? `, ${s.error} kit error` : ''}; MUST failed: ${s.mustFailed}) -> ${join(this.outDir, HTML_FILE)}\n`);
+      const lines = findingLines(report);
+      // Under `wfmck run` the command prints the one summary line itself, after signing; else this reporter does.
+      if (!this.cli) lines.push(`wfmck: ${summaryLine(report)} -> ${join(this.outDir, HTML_FILE)}`);
+      if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
     }
   }
 
@@ -93,7 +102,7 @@ export default class RequirementReporter implements Reporter {
     const allIds = catalog.map((r) => r.id);
     const problems = [...this.problems];
     const records = (this.suite?.allTests() ?? []).map((t) =>
-      recordOf(t, { rootDir: this.rootDir, runSeed: this.meta.seed ?? undefined, allIds, interrupted }, problems),
+      recordOf(t, { rootDir: this.rootDir, runSeed: this.meta.seed ?? undefined, allIds, interrupted, ...(this.replayConfig && { replayConfig: this.replayConfig }) }, problems),
     );
     return buildReport({ meta: this.meta, catalog, records, endedAt: new Date().toISOString(), interrupted, filtered: this.filtered, problems });
   }

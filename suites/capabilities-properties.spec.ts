@@ -7,6 +7,7 @@ import { test, expect } from '../fixtures/wfmck.ts';
 import { req } from '../fixtures/req.ts';
 import { INVALID_BODY_ANSWERS, invalidity, judgedShapes, reasons, withId, type Invalidity } from '../fixtures/capabilities.ts';
 import { CapabilitiesModel, DeleteCommand, PutCommand } from '../fixtures/capabilities-model.ts';
+import { judgeAs } from '../fixtures/expect-each.ts';
 import type { RunContext } from '../fixtures/run-context.ts';
 import { isValidDeviceId } from '../spec/rules/device-id.ts';
 import type { DeviceCapabilities } from '../spec/types.ts';
@@ -42,10 +43,11 @@ test.describe('§2.1 and §4.1 as properties: random documents', () => {
         for (const d of sent) fc.pre(reasons(invalidity(d, profile.capabilitiesRoot)) === '');
         for (const d of sent) {
           const status = (await client.api.putCapabilities(d.properties.id, d)).status;
-          expect(status, `§3, §4.1: a valid document for a new deviceId (gateway first) is created: 201 (${d.properties.id})`).toBe(201);
+          await judgeAs('CAP-PUT-201', () => expect(status, `§3, §4.1: a valid document for a new deviceId (gateway first) is created: 201 (${d.properties.id})`).toBe(201));
         }
         const last = sent[sent.length - 1]!;
-        expect((await client.api.putCapabilities(last.properties.id, last)).status, '§3, §4.1: PUT of an existing document is an update: 200').toBe(200);
+        const updated = (await client.api.putCapabilities(last.properties.id, last)).status;
+        await judgeAs('CAP-PUT-200', () => expect(updated, '§3, §4.1: PUT of an existing document is an update: 200').toBe(200));
       }),
       settings(ctx, 20),
     );

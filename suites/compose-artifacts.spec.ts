@@ -8,6 +8,7 @@ import type { Finding } from '../spec/rules/finding.ts';
 import { readTarGz } from '../spec/rules/tar-read.ts';
 import { SEMVER_PATTERN } from '../spec/schemas/common.ts';
 import type { OciDescriptor, OciImageManifest } from '../spec/types.ts';
+import { kitError, requireThat, setup } from '../fixtures/outcome.ts';
 
 /** The artifactType of the container tooling's compose-publish command (§2.7 rule 9: an incompatible artifact). */
 const COMPOSE_PUBLISH_ARTIFACT = 'application/vnd.docker.compose.project';
@@ -21,7 +22,7 @@ async function componentManifest(registry: RegistryTarget, tag = registry.compos
 function archiveLayer(registry: RegistryTarget, manifest: OciImageManifest): OciDescriptor {
   const layers = Array.isArray(manifest.layers) ? manifest.layers.filter(isObject) : [];
   const layer = layers.find((l) => l.mediaType === registry.mt.composeLayer) ?? layers[0];
-  expect(layer, '§2.7: the compose component manifest has a layer, the archive').toBeDefined();
+  requireThat('COMPOSE-ONE-LAYER', layer !== undefined, 'the compose component manifest has no layer, so no archive');
   return layer as OciDescriptor;
 }
 
@@ -33,23 +34,28 @@ async function annotations(registry: RegistryTarget, tag?: string): Promise<Reco
 /** The archive pulled by its layer digest (verified, §2.7 rule 8) and read into entries. */
 async function archive(registry: RegistryTarget): Promise<{ bytes: Uint8Array; entries: TarEntry[] }> {
   const bytes = await registry.blob(registry.compose.repository, archiveLayer(registry, await componentManifest(registry)).digest);
-  const entries = await readTarGz(bytes).catch((e: Error) => e);
-  expect(entries instanceof Error ? entries.message : 'read', '§2.7: the compose archive is a gzip-compressed tar that tar readers agree on').toBe('read');
-  return { bytes, entries: entries as TarEntry[] };
+  const entries = await setup('COMPOSE-GZIP-TAR', '§2.7: the compose archive is read', async () => {
+    const read = await readTarGz(bytes).catch((e: Error) => e);
+    expect(read instanceof Error ? read.message : 'read', '§2.7: the compose archive is a gzip-compressed tar that tar readers agree on').toBe('read');
+    return read as TarEntry[];
+  });
+  return { bytes, entries };
 }
 
 /** The components of the published package that reference this compose repository. */
 async function referencing(registry: RegistryTarget): Promise<Record<string, unknown>[]> {
   const { description } = await registry.description(registry.app.repository, registry.app.versions[0]!);
   const found = componentsOf(description).filter((c) => isObject(c.properties) && c.properties.repository === registry.compose.reference);
-  expect(found.length, `setup (§2.7): the sample package names the component ${registry.compose.reference}`).toBeGreaterThan(0);
+  if (found.length === 0) kitError('WFMCK_E_INTERNAL', `the sample package the kit published names no component ${registry.compose.reference}`);
   return found;
 }
 
 async function tags(registry: RegistryTarget): Promise<string[]> {
-  const page = await registry.client.listTags(registry.compose.repository);
-  expect(page.response.status, `§4.7: GET /v2/${registry.compose.repository}/tags/list answers 200`).toBe(200);
-  return page.tags ?? [];
+  return setup('REG-TAGS-LIST', 'GET the component\'s tag list', async () => {
+    const page = await registry.client.listTags(registry.compose.repository);
+    expect(page.response.status, `§4.7: GET /v2/${registry.compose.repository}/tags/list answers 200`).toBe(200);
+    return page.tags ?? [];
+  });
 }
 
 test.describe('§2.7 compose component manifest', () => {

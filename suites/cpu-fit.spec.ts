@@ -17,8 +17,8 @@ async function expectDecisions(placement: Placement, cases: [Cpu[], CpuRequireme
 }
 
 test.describe('§2.1.1 CPU: placement by requiredResources.cpu', () => {
-  test('CPU-FIT-ONE-ENTRY an application is placed only where one cpus entry alone has the required cores', req('CPU-FIT-ONE-ENTRY'), async ({ device, hooks, profile }, testInfo) => {
-    const placement = await placementFor(await device(), hooks, profile.desiredState === 'v1', testInfo);
+  test('CPU-FIT-ONE-ENTRY an application is placed only where one cpus entry alone has the required cores', req('CPU-FIT-ONE-ENTRY'), async ({ device, hooks, profile }) => {
+    const placement = await placementFor(await device(), hooks, profile.desiredState === 'v1');
     await expectDecisions(placement, [
       [[{ cores: 1.5, architecture: 'amd64' }, { cores: 1, architecture: 'amd64' }], { cores: 2 }],
       [[{ cores: 1.5, architecture: 'amd64' }, { cores: 1, architecture: 'amd64' }], { cores: 1.5 }],
@@ -26,8 +26,8 @@ test.describe('§2.1.1 CPU: placement by requiredResources.cpu', () => {
     ], 'one entry with at least the required cores');
   });
 
-  test('CPU-FIT-ARCH with listed architectures, the entry that fits has one of them', req('CPU-FIT-ARCH'), async ({ device, hooks, profile }, testInfo) => {
-    const placement = await placementFor(await device(), hooks, profile.desiredState === 'v1', testInfo);
+  test('CPU-FIT-ARCH with listed architectures, the entry that fits has one of them', req('CPU-FIT-ARCH'), async ({ device, hooks, profile }) => {
+    const placement = await placementFor(await device(), hooks, profile.desiredState === 'v1');
     await expectDecisions(placement, [
       [[{ cores: 4, architecture: 'arm64' }, { cores: 1, architecture: 'amd64' }], { cores: 2, architectures: ['amd64'] }],
       [[{ cores: 4 }], { cores: 2, architectures: ['arm'] }],
@@ -35,8 +35,8 @@ test.describe('§2.1.1 CPU: placement by requiredResources.cpu', () => {
     ], 'the fitting entry has a listed architecture');
   });
 
-  test('CPU-NO-SUM cores of separate cpus entries are never summed to fit an application', req('CPU-NO-SUM'), async ({ device, hooks, profile }, testInfo) => {
-    const placement = await placementFor(await device(), hooks, profile.desiredState === 'v1', testInfo);
+  test('CPU-NO-SUM cores of separate cpus entries are never summed to fit an application', req('CPU-NO-SUM'), async ({ device, hooks, profile }) => {
+    const placement = await placementFor(await device(), hooks, profile.desiredState === 'v1');
     await expectDecisions(placement, [
       [[{ cores: 2, architecture: 'amd64' }, { cores: 2, architecture: 'amd64' }], { cores: 3 }],
       [[{ cores: 1, architecture: 'arm64' }, { cores: 1, architecture: 'arm64' }, { cores: 1, architecture: 'arm64' }], { cores: 2, architectures: ['arm64'] }],

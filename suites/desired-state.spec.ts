@@ -13,6 +13,7 @@ import { validate } from '../spec/schemas/index.ts';
 import type { StateManifest } from '../spec/types.ts';
 import { problemName } from '../fixtures/problems.ts';
 import { warnUnlessStrict } from '../fixtures/errata.ts';
+import { requireThat, skipFor, skipIf } from '../fixtures/outcome.ts';
 
 /** P4: `<algorithm>:<lowercase hex>`; the kit knows sha256 and sha512. */
 const DIGEST = /^(sha256:[0-9a-f]{64}|sha512:[0-9a-f]{128})$/;
@@ -29,7 +30,7 @@ function opaque(etag: string): string {
 }
 
 test.beforeEach(({ profile }) => {
-  test.skip(profile.desiredState !== 'v1', 'P4: the profile delivers desired state through a hook, not the v1 endpoints');
+  skipIf(profile.desiredState !== 'v1', 'disabled', 'P4: the profile delivers desired state through a hook, not the v1 endpoints');
 });
 
 test.describe('P4 GET /api/v1/clients/{clientId}/deployments: the state manifest', () => {
@@ -78,7 +79,7 @@ test.describe('P4 GET /api/v1/clients/{clientId}/deployments: the state manifest
 
   test('DS-BUNDLE-NULL-WHEN-EMPTY a client with no deployments gets bundle null', req('DS-BUNDLE-NULL-WHEN-EMPTY'), async ({ device }) => {
     const { manifest } = await currentManifest(await device());
-    expect(manifest.deployments, 'setup: a new client has no deployments').toEqual([]);
+    requireThat('DS-DEPLOYMENTS-ENTRIES', Array.isArray(manifest.deployments) && manifest.deployments.length === 0, `a new client has no deployments, yet its manifest lists ${JSON.stringify(manifest.deployments)?.slice(0, 200)}`);
     expect(manifest.bundle, 'P4: bundle is null when there are no deployments').toBeNull();
   });
 
@@ -86,7 +87,7 @@ test.describe('P4 GET /api/v1/clients/{clientId}/deployments: the state manifest
     const client = await device();
     await remove(client, hooks, await assign(client, hooks, await hostingDevice(client)));
     const { manifest } = await currentManifest(client);
-    expect(manifest.deployments, 'setup: the removed deployment is gone from the manifest').toEqual([]);
+    requireThat('DS-DEPLOYMENTS-ENTRIES', Array.isArray(manifest.deployments) && manifest.deployments.length === 0, `the removed deployment is still listed: ${JSON.stringify(manifest.deployments)?.slice(0, 200)}`);
     expect(manifest.bundle, 'P4: bundle is null when there are no deployments').toBeNull();
   });
 
@@ -188,7 +189,7 @@ test.describe('P4 GET {deployments[].url}: the ApplicationDeployment YAML', () =
     const { gateway } = await seeThruGateway(client);
     // MAY: a WFM that does not let the gateway choose refuses the assignment; its refusal is the evidence.
     const a = await assign(client, hooks, `${gateway}/*`).catch((e: unknown) => {
-      if (e instanceof HookError) test.skip(true, `unsupported by the target: assignDeployment to ${gateway}/* refused: ${e.message.slice(0, 200)}`);
+      if (e instanceof HookError) skipFor('unsupported', `assignDeployment to ${gateway}/* refused: ${e.message.slice(0, 200)}`);
       throw e;
     });
     const { doc } = await deploymentYaml(client, (await currentManifest(client)).manifest, a.deploymentId);
@@ -220,8 +221,9 @@ test.describe('P4 GET {bundle.url}: the deployment bundle', () => {
     const client = await device();
     await assign(client, hooks, await hostingDevice(client));
     const { bundle } = (await currentManifest(client)).manifest;
-    const res = await client.api.getBundle(bundle?.url ?? '');
-    expect(res.status, 'setup: the bundle URL answers 200').toBe(200);
+    requireThat('DS-BUNDLE-DESCRIPTOR', typeof bundle?.url === 'string' && typeof bundle.digest === 'string', `with a deployment the manifest's bundle is ${JSON.stringify(bundle)}`);
+    const res = await client.api.getBundle(bundle!.url);
+    expect(res.status, 'P4: the bundle URL answers 200 with the bundle').toBe(200);
     expect(sameDigest(res.body, bundle!.digest), 'P4: the bundle bytes hash to bundle.digest').toBe(true);
   });
 
@@ -231,8 +233,9 @@ test.describe('P4 GET {bundle.url}: the deployment bundle', () => {
     await assign(client, hooks, id);
     await assign(client, hooks, id, ['cache']);
     const { manifest } = await currentManifest(client);
-    const res = await client.api.getBundle(manifest.bundle?.url ?? '');
-    expect(res.status, 'setup: the bundle URL answers 200').toBe(200);
+    requireThat('DS-BUNDLE-DESCRIPTOR', typeof manifest.bundle?.url === 'string', `with deployments the manifest's bundle is ${JSON.stringify(manifest.bundle)}`);
+    const res = await client.api.getBundle(manifest.bundle!.url);
+    requireThat('DS-BUNDLE-DIGEST-MATCHES', res.status === 200, `GET the bundle answered ${res.status}`);
     const files = (await readTarGz(res.body)).filter((e) => e.type === 'file' || e.type === 'contiguous-file');
     const inBundle = files.map((f) => digestOf(f.content ?? new Uint8Array())).sort();
     const listed = [...new Set(manifest.deployments.map((d) => d.digest.toLowerCase()))].sort();
@@ -245,9 +248,11 @@ test.describe('P4 GET {bundle.url}: the deployment bundle', () => {
     const id = await hostingDevice(client);
     await assign(client, hooks, id);
     const { bundle } = (await currentManifest(client)).manifest;
-    const first = await client.api.getBundle(bundle?.url ?? '');
+    requireThat('DS-BUNDLE-DESCRIPTOR', typeof bundle?.url === 'string', `with a deployment the manifest's bundle is ${JSON.stringify(bundle)}`);
+    const first = await client.api.getBundle(bundle!.url);
+    requireThat('DS-BUNDLE-DIGEST-MATCHES', first.status === 200, `GET the bundle answered ${first.status}`);
     await assign(client, hooks, id, ['cache']);
-    const again = await client.api.getBundle(bundle?.url ?? '');
+    const again = await client.api.getBundle(bundle!.url);
     expect(again.status, 'P4: a bundle URL keeps answering after the manifest moves on').toBe(200);
     expect(Buffer.from(again.body).equals(Buffer.from(first.body)), 'P4: a bundle URL always answers the same bytes').toBe(true);
     const cc = (again.headers['cache-control'] ?? '').split(',').map((s) => s.trim().toLowerCase());
@@ -316,7 +321,7 @@ test.describe('P10 edition miaf: GET /api/v1/deployments, its deployment YAMLs a
     const client = await device();
     await assign(client, hooks, await hostingDevice(client));
     const { bundle } = (await currentManifest(client)).manifest;
-    expect(bundle, 'setup: one deployment, so a bundle').toBeTruthy();
+    requireThat('MIAF-DS-BUNDLE-NULL', bundle !== null && bundle !== undefined, 'with one deployment the manifest carries no bundle');
     expect(new URL(bundle!.url, 'https://wfm.invalid/api/v1/deployments').pathname, 'P10: /api/v1/bundles/{digest}').toBe(`/api/v1/bundles/${bundle!.digest}`);
     const res = await client.api.getBundle(bundle!.url);
     expect(res.status, 'P10: 200').toBe(200);

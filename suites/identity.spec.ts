@@ -9,6 +9,7 @@ import type { TrustBundle } from '../spec/types.ts';
 import { x509 } from '../spec/x509.ts';
 import { belongsTo, spiffeIdsOf } from '../spec/rules/spiffe-id.ts';
 import { validate } from '../spec/schemas/index.ts';
+import { requireThat, setup, skipIf } from '../fixtures/outcome.ts';
 
 /** An entity tag no server has sent: If-None-Match with it matches nothing. */
 const NEVER_SENT = '"wfmck-never-sent"';
@@ -30,12 +31,16 @@ async function revalidate(identity: IdentityTarget, url: string): Promise<HttpRe
   }
 }
 
+/** The discovery document, a precondition of the §2.5 checks: anything but a 200 with a JSON object blocks them (DISC-200). */
 async function discoveryDocument(identity: IdentityTarget): Promise<Record<string, unknown>> {
-  const res = await identity.get(identity.discoveryUrl());
-  expect(res.status, 'setup (§4.5): GET discovery answers 200').toBe(200);
-  const doc = jsonOf(res);
-  expect(isObject(doc), 'setup (§2.5): the discovery document is a JSON object').toBe(true);
-  return doc as Record<string, unknown>;
+  const url = identity.discoveryUrl();
+  return setup('DISC-200', 'GET the discovery document', async () => {
+    const res = await identity.get(url);
+    expect(res.status, '§4.5: GET discovery answers 200').toBe(200);
+    const doc = jsonOf(res);
+    expect(isObject(doc), '§2.5: the discovery document is a JSON object').toBe(true);
+    return doc as Record<string, unknown>;
+  });
 }
 
 /** The x509-svid entries of `bundle` with their position in `keys`. */
@@ -59,7 +64,7 @@ test.describe('§4.5 GET /.well-known/<vendor>: discovery', () => {
 
   test('DISC-ETAG a 200 discovery response includes an ETag', req('DISC-ETAG'), async ({ identity }) => {
     const res = await identity.get(identity.discoveryUrl());
-    expect(res.status, 'setup (§4.5): GET discovery answers 200').toBe(200);
+    requireThat('DISC-200', res.status === 200, `GET discovery answered ${res.status}`);
     expect(res.headers['etag'], '§4.5: the server SHOULD include an ETag').toBeTruthy();
   });
 
@@ -82,16 +87,22 @@ test.describe('§4.5 GET /.well-known/<vendor>: discovery', () => {
   });
 });
 
-/** Each listed discovery URL with its document (expected 200 with a schema-valid discovery document). */
+/**
+ * Each listed discovery URL with its document (expected 200 with a schema-valid discovery document). In the check of
+ * several domains that is the finding; elsewhere it is a precondition, blocked by DISC-200.
+ */
 async function documentsAt(identity: IdentityTarget, urls: string[]): Promise<{ url: string; doc: Record<string, unknown> }[]> {
   const out = [];
   for (const url of urls) {
-    const res = await identity.get(url);
-    expect(res.status, `§4.5: GET ${url} answers 200 with a discovery document`).toBe(200);
-    const doc = jsonOf(res);
-    const checked = validate('DiscoveryDocument', doc);
-    expect(checked.ok ? [] : checked.errors, `§2.5: ${url} serves a discovery document {trustDomain, trustBundleUri}`).toEqual([]);
-    out.push({ url, doc: doc as Record<string, unknown> });
+    const doc = await setup('DISC-200', `GET the discovery document at ${url}`, async () => {
+      const res = await identity.get(url);
+      expect(res.status, `§4.5: GET ${url} answers 200 with a discovery document`).toBe(200);
+      const body = jsonOf(res);
+      const checked = validate('DiscoveryDocument', body);
+      expect(checked.ok ? [] : checked.errors, `§2.5: ${url} serves a discovery document {trustDomain, trustBundleUri}`).toEqual([]);
+      return body as Record<string, unknown>;
+    });
+    out.push({ url, doc });
   }
   return out;
 }
@@ -99,7 +110,7 @@ async function documentsAt(identity: IdentityTarget, urls: string[]): Promise<{ 
 test.describe('§4.5 several trust domains at one origin', () => {
   test('DISC-SEVERAL-DOMAINS-OTHER-URLS each further trust domain\'s discovery document is served at its own absolute HTTPS URL', req('DISC-SEVERAL-DOMAINS-OTHER-URLS'), async ({ identity, ctx }) => {
     const extra = ctx.targets.extraDiscovery ?? [];
-    test.skip(extra.length === 0, 'no further discovery URLs configured (targets.extraDiscovery): the target serves one trust domain, or the run does not name its others');
+    skipIf(extra.length === 0, 'disabled', 'no further discovery URLs configured (targets.extraDiscovery): the target serves one trust domain, or the run does not name its others');
     const main = await discoveryDocument(identity);
     const seen = new Set([String(main.trustDomain)]);
     for (const { url, doc } of await documentsAt(identity, extra)) {
@@ -124,7 +135,7 @@ test.describe('§2.5 discovery document', () => {
     for (const { doc } of docs) {
       const domain = String(doc.trustDomain);
       const res = await identity.get(String(doc.trustBundleUri));
-      expect(res.status, `setup (§4.6): the bundle of ${domain} answers 200`).toBe(200);
+      requireThat('BUNDLE-200', res.status === 200, `the bundle of ${domain} answered ${res.status}`);
       for (const anchor of x509Anchors(jsonOf(res) as TrustBundle).anchors) {
         for (const id of spiffeIdsOf(anchor.certificate)) {
           seen += 1;
@@ -132,7 +143,7 @@ test.describe('§2.5 discovery document', () => {
         }
       }
     }
-    test.skip(seen === 0, 'no SPIFFE ID is observable: no trust anchor carries one (X509-SVID §3.2: a signing certificate SHOULD be an SVID), and this edition has no hook through which the identity role issues SVIDs');
+    skipIf(seen === 0, 'unsupported', 'no SPIFFE ID is observable: no trust anchor carries one (X509-SVID §3.2: a signing certificate SHOULD be an SVID), and this edition has no hook through which the identity role issues SVIDs');
   });
 
   test('DISC-TRUSTDOMAIN-REQUIRED the document carries trustDomain, a non-empty string', req('DISC-TRUSTDOMAIN-REQUIRED'), async ({ identity }) => {
@@ -166,7 +177,8 @@ test.describe('§5 authentication of the discovery and bundle endpoints', () => 
   test('AUTH-IDENTITY-HTTPS discovery and the trust bundle are served over HTTPS', req('AUTH-IDENTITY-HTTPS'), async ({ identity, ctx }) => {
     const urls = [...(ctx.targets.discovery ? [ctx.targets.discovery] : []), await identity.bundleUri()];
     for (const url of urls) expect(new URL(url).protocol, `§5: transport MUST be HTTPS (${url})`).toBe('https:');
-    for (const url of urls) expect((await identity.get(url)).status, `setup (§4.5, §4.6): ${url} answers over TLS`).toBe(200);
+    // Any HTTP answer shows the TLS connection held: what it answers is the other checks' business.
+    for (const url of urls) expect((await identity.get(url)).status, `§5: ${url} answers over TLS`).toBeGreaterThanOrEqual(100);
   });
 });
 
@@ -261,14 +273,14 @@ test.describe('§2.6 trust bundle (SPIFFE bundle, a JWK Set)', () => {
 
 // Last in the file: a faulty role that obeys a write changes what the later tests would read.
 test.describe('§1 read-only identity endpoints', () => {
-  test('DISC-READ-ONLY PUT, POST and DELETE never change the discovery document or the trust bundle', req('DISC-READ-ONLY'), async ({ identity, wfm }) => {
+  test('DISC-READ-ONLY PUT, POST and DELETE never change the discovery document or the trust bundle', req('DISC-READ-ONLY'), async ({ identity }) => {
     const url = identity.discoveryUrl();
     const bundleUri = await identity.bundleUri();
     const before = await identity.get(url);
-    expect(before.status, 'setup (§4.5): GET discovery answers 200').toBe(200);
+    requireThat('DISC-200', before.status === 200, `GET discovery answered ${before.status}`);
     const written = { keys: [], trustDomain: 'written.by.wfmck', trustBundleUri: 'https://127.0.0.1/written-by-wfmck' };
     for (const target of [url, bundleUri]) {
-      for (const method of ['PUT', 'POST', 'DELETE']) await wfm.request({ method, url: target, ...(method === 'DELETE' ? {} : { json: written }) });
+      for (const method of ['PUT', 'POST', 'DELETE']) await identity.request({ method, url: target, ...(method === 'DELETE' ? {} : { json: written }) });
     }
     const after = await identity.get(url);
     expect([after.status, after.text()], '§1: a write request never changes the discovery document').toEqual([200, before.text()]);

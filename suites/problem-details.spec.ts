@@ -10,12 +10,13 @@ import { RESERVED_PROBLEMS, type ProblemName } from '../spec/rules/problem-types
 import { validate } from '../spec/schemas/index.ts';
 import { digestOf } from '../spec/rules/desired-state.ts';
 import type { HttpResponse } from '../simulators/transport/types.ts';
+import { requireThat, skipIf } from '../fixtures/outcome.ts';
 
 /** Polls fired at once from one client to meet a WFM's rate limit (the reference WFM's is 50 in 10 s). */
 const BURST = 120;
 
 test.beforeEach(({ profile }) => {
-  test.skip(profile.errors !== 'problem-details', 'P10: the profile answers errors as P6 {"error"} bodies, not problem details');
+  skipIf(profile.errors !== 'problem-details', 'disabled', 'P10: the profile answers errors as P6 {"error"} bodies, not problem details');
 });
 
 /** One request per reserved condition the Device API can be driven into, with the problem it must carry. */
@@ -55,19 +56,24 @@ test.describe('P10 problem details (RFC 9457)', () => {
     expect(wrong, 'P10: every reserved condition carries its problem').toEqual([]);
   });
 
-  test('PROBLEM-ABOUT-BLANK a path the Device API does not have (404) and a method it does not take (405) answer type about:blank', req('PROBLEM-ABOUT-BLANK'), async ({ device, profile }) => {
+  test('PROBLEM-ABOUT-BLANK a path the Device API does not have (404) and a method it does not take (405, or 404) answer type about:blank', req('PROBLEM-ABOUT-BLANK'), async ({ device, profile }) => {
     const client = await device();
     const unknownPath = await client.api.raw({ method: 'GET', url: '/api/v1/no-such-resource' });
     const wrongMethod = await client.api.raw({ method: 'POST', url: `/api/v1/capabilities/${client.deviceId()}`, json: {} });
     expect([unknownPath.status, problemName(unknownPath, profile)], 'P10: no reserved condition: about:blank').toEqual([404, 'about:blank']);
-    expect([wrongMethod.status, problemName(wrongMethod, profile)], 'P10: no reserved condition: about:blank').toEqual([405, 'about:blank']);
+    // Errata of PROBLEM-ABOUT-BLANK: a method the path does not take is 405 (RFC 9110), or 404 from a WFM that routes by
+    // method and path together; neither is a reserved condition.
+    expect([404, 405], `P10: POST on a capabilities path is refused with 405 or 404, got ${wrongMethod.status}`).toContain(wrongMethod.status);
+    expect(problemName(wrongMethod, profile), 'P10: no reserved condition: about:blank').toBe('about:blank');
   });
 
   test('PROBLEM-422-ERRORS a 422 problem lists errors as {field, message}', req('PROBLEM-422-ERRORS'), async ({ device }) => {
     const client = await device();
     const id = client.deviceId();
     const res = await client.api.putCapabilities(id, capabilities(id, { supportedRuntimes: ['custom'] }, { labels: {} }));
-    expect(res.status, 'setup: custom without labels is a semantic error').toBe(422);
+    // P9 lets a WFM refuse a semantic error with 400: then it never answers this 422, and there is nothing to judge.
+    skipIf(res.status === 400, 'unsupported', 'the WFM refuses custom without labels with 400 (P9 allows it), so no 422 shows its errors');
+    requireThat('CAP-PUT-422', res.status === 422, `custom without labels is a semantic error (§2.1.1), answered ${res.status}`);
     const errors = problemOf(res)?.['errors'];
     expect(Array.isArray(errors) && errors.length > 0 && errors.every((e) => typeof e?.field === 'string' && typeof e?.message === 'string'), `P10 SHOULD: errors [{field, message}], got ${JSON.stringify(errors)}`).toBe(true);
   });
@@ -77,7 +83,7 @@ test.describe('P10 problem details (RFC 9457)', () => {
     const client = await device();
     const answers = await Promise.all(Array.from({ length: BURST }, () => client.api.raw({ method: 'GET', url: '/api/v1/deployments' })));
     const busy = answers.find((r) => r.status === 429 || r.status === 503);
-    test.skip(busy === undefined, `P10: the WFM answered no 429 or 503 to a burst of ${BURST} requests, and no hook can provoke one`);
+    skipIf(busy === undefined, 'unsupported', `P10: the WFM answered no 429 or 503 to a burst of ${BURST} requests, and no hook can provoke one`);
     const body = problemOf(busy!);
     expect([busy!.headers['retry-after'] !== undefined, body?.['retryable'], body?.['backoffStrategy']], 'P10: Retry-After, retryable true, exponential').toEqual([true, true, 'exponential']);
   });

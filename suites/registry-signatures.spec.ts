@@ -3,7 +3,8 @@
 // with `subject` naming the package manifest; the check finds it the way a WFM would, through the referrers API.
 import { generateKeyPairSync } from 'node:crypto';
 import { test as registryTest, expect, isObject } from '../fixtures/registry.ts';
-import { guardTitles, req } from '../fixtures/req.ts';
+import { req } from '../fixtures/req.ts';
+import { block, guarded } from '../fixtures/outcome.ts';
 import { pushArtifact } from '../simulators/publish/push.ts';
 import { buildSignature, SIGNATURE_ANNOTATION, SIGNATURE_ARTIFACT_TYPE, SIMPLE_SIGNING, signatureVerifies } from '../simulators/publish/signature.ts';
 import { RegistryClient } from '../simulators/registry-client.ts';
@@ -16,8 +17,11 @@ interface Signed {
   publicKeyPem: string;
 }
 
-const test = guardTitles(registryTest.extend<object, { signed: Signed | undefined }>({
-  signed: [
+/** The worker's signature push, or the requirement whose check its refusal breaks (a block of the test that needs it). */
+type Signing = { ok: true; value: Signed } | { ok: false; cause: string; message: string };
+
+const test = guarded(registryTest.extend<object, { signing: Signing | undefined }>({
+  signing: [
     async ({ published, caPems }, use) => {
       if (published === undefined) return use(undefined);
       const transport = createTransport({ baseUrl: published.url, ...(caPems.length ? { ca: caPems } : {}), timeoutMs: 30_000 });
@@ -26,11 +30,12 @@ const test = guardTitles(registryTest.extend<object, { signed: Signed | undefine
         const { repository, versions, digests } = published.app;
         const subject = digests[versions[0]!]!;
         const pulled = await client.getManifest(repository, subject);
-        if (pulled.response.status !== 200) throw new Error(`setup: GET the package manifest ${subject} answered ${pulled.response.status}`);
+        if (pulled.response.status !== 200) return await use({ ok: false, cause: 'REG-MANIFEST-BY-DIGEST', message: `GET the package manifest ${subject} answered ${pulled.response.status}` });
         const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
         const signature = buildSignature({ mediaType: OCI_MANIFEST, digest: subject, size: pulled.bytes.length }, `${new URL(published.url).host}/${repository}`, privateKey);
-        await pushArtifact(client, repository, signature);
-        await use({ subject, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() });
+        const pushed = await pushArtifact(client, repository, signature).then(() => undefined, (e: Error) => e.message);
+        if (pushed !== undefined) return await use({ ok: false, cause: 'REG-PUSH-OCI', message: `the registry refused the signature artifact: ${pushed}` });
+        await use({ ok: true, value: { subject, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() } });
       } finally {
         await transport.close();
       }
@@ -40,8 +45,9 @@ const test = guardTitles(registryTest.extend<object, { signed: Signed | undefine
 }));
 
 test.describe('§4.7 signed packages', () => {
-  test('REG-SIGNED-PACKAGES the package has a signature artifact, listed by the referrers API, that verifies against it', req('REG-SIGNED-PACKAGES'), async ({ registry, signed, caPems, transcript }, testInfo) => {
-    const { subject, publicKeyPem } = signed!;
+  test('REG-SIGNED-PACKAGES the package has a signature artifact, listed by the referrers API, that verifies against it', req('REG-SIGNED-PACKAGES'), async ({ registry, signing, caPems, transcript }, testInfo) => {
+    if (!signing!.ok) block(signing!.cause, signing!.message);
+    const { subject, publicKeyPem } = signing!.value;
     const name = registry.app.repository;
     const transport = createTransport({ baseUrl: registry.url, ...(caPems.length ? { ca: caPems } : {}), transcript, testId: testInfo.testId });
     try {

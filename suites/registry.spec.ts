@@ -9,15 +9,18 @@ import { OCI_EMPTY_DESCRIPTOR, OCI_MANIFEST, RESOURCE_KINDS } from '../spec/medi
 import { digestOf } from '../spec/rules/desired-state.ts';
 import { DIGEST_PATTERN, OCI_TAG_PATTERN, SEMVER_PATTERN } from '../spec/schemas/common.ts';
 import { formatSchemaErrors, validate } from '../spec/schemas/index.ts';
+import { kitError, setup } from '../fixtures/outcome.ts';
 
 const TITLE = 'org.opencontainers.image.title';
 
-/** The tags of the package repository from one unpaginated GET, expected 200 with a tag list. */
+/** The tags of the package repository from one unpaginated GET, expected 200 with a tag list (REG-TAGS-LIST's check). */
 async function allTags(registry: RegistryTarget): Promise<string[]> {
-  const page = await registry.client.listTags(registry.app.repository);
-  expect(page.response.status, `§4.7: GET /v2/${registry.app.repository}/tags/list answers 200`).toBe(200);
-  expect(page.tags, '§2.7: the tag list document carries tags, an array').toBeDefined();
-  return page.tags!;
+  return setup('REG-TAGS-LIST', 'GET the tag list', async () => {
+    const page = await registry.client.listTags(registry.app.repository);
+    expect(page.response.status, `§4.7: GET /v2/${registry.app.repository}/tags/list answers 200`).toBe(200);
+    expect(page.tags, '§2.7: the tag list document carries tags, an array').toBeDefined();
+    return page.tags!;
+  });
 }
 
 /** The first published version's manifest, pulled by tag as the WFM retrieval workflow does. */
@@ -28,8 +31,8 @@ async function packageManifest(registry: RegistryTarget) {
 const layersOf = (m: { layers?: unknown }) => (Array.isArray(m.layers) ? m.layers.filter(isObject) : []);
 
 test.describe('§4.7 registry endpoints (OCI Distribution Specification)', () => {
-  test('REG-OCI-DIST GET /v2/ answers 200, or 401 with an authentication challenge', req('REG-OCI-DIST'), async ({ registry, wfm }) => {
-    const res = await wfm.request({ method: 'GET', url: `${registry.url}/v2/` });
+  test('REG-OCI-DIST GET /v2/ answers 200, or 401 with an authentication challenge', req('REG-OCI-DIST'), async ({ registry }) => {
+    const res = await registry.transport.request({ method: 'GET', url: `${registry.url}/v2/` });
     const ok = res.status === 200 || (res.status === 401 && res.headers['www-authenticate'] !== undefined);
     expect(ok, `§1, OCI end-1: GET /v2/ answers 200 (or 401 with WWW-Authenticate), got ${res.status}`).toBe(true);
   });
@@ -55,7 +58,7 @@ test.describe('§4.7 registry endpoints (OCI Distribution Specification)', () =>
   });
 
   test('REG-TAGS-N tags/list?n=2 answers at most 2 tags', req('REG-TAGS-N'), async ({ registry }) => {
-    expect(registry.app.versions.length, 'setup: more versions published than the page size, so a page can be too long').toBeGreaterThan(2);
+    if (registry.app.versions.length <= 2) kitError('WFMCK_E_INTERNAL', 'the kit published no more versions than the page size, so no page can be too long');
     const page = await registry.client.listTags(registry.app.repository, { n: 2 });
     expect(page.response.status, '§4.7: tags/list with n answers 200').toBe(200);
     expect((page.tags ?? []).length, `§4.7, §8: n=2 answers at most 2 tags; it answered ${page.tags?.length}: ${(page.tags ?? []).join(', ')}`).toBeLessThanOrEqual(2);
@@ -187,14 +190,14 @@ test.describe('§2.7 application package manifest', () => {
   test('PKG-COMPONENT-REPOSITORY-OCI components[].properties.repository is an oci:// URI', req('PKG-COMPONENT-REPOSITORY-OCI'), async ({ registry }) => {
     const { description } = await registry.description(registry.app.repository, registry.app.versions[0]!);
     const repositories = componentsOf(description).map((c) => (isObject(c.properties) ? c.properties.repository : undefined));
-    expect(repositories.length, 'setup (§2.7): the sample package lists its compose component').toBeGreaterThan(0);
+    if (repositories.length === 0) kitError('WFMCK_E_INTERNAL', 'the sample package the kit published lists no compose component');
     expect(repositories.filter((r) => typeof r !== 'string' || !/^oci:\/\/[^/\s]+\/\S+$/.test(r)), '§2.7: repository is an oci:// URI').toEqual([]);
   });
 
   test('PKG-COMPONENT-REVISION-SEMVER components[].properties.revision is an OCI tag matching SemVer 2.0', req('PKG-COMPONENT-REVISION-SEMVER'), async ({ registry }) => {
     const { description } = await registry.description(registry.app.repository, registry.app.versions[0]!);
     const revisions = componentsOf(description).map((c) => (isObject(c.properties) ? c.properties.revision : undefined));
-    expect(revisions.length, 'setup (§2.7): the sample package lists its compose component').toBeGreaterThan(0);
+    if (revisions.length === 0) kitError('WFMCK_E_INTERNAL', 'the sample package the kit published lists no compose component');
     const bad = revisions.filter((r) => typeof r !== 'string' || !new RegExp(SEMVER_PATTERN).test(r) || !new RegExp(OCI_TAG_PATTERN).test(r));
     expect(bad, '§2.7: revision is an OCI tag matching SemVer 2.0').toEqual([]);
   });

@@ -6,6 +6,7 @@ import { test, expect } from '../fixtures/wfmck.ts';
 import { req } from '../fixtures/req.ts';
 import { assign, hostingDevice } from '../fixtures/desired-state.ts';
 import { statusReport } from '../fixtures/status.ts';
+import { judgeAs } from '../fixtures/expect-each.ts';
 import { componentStates } from '../simulators/data/arbitraries.ts';
 import { judgeOverallState, overallState } from '../spec/rules/status-precedence.ts';
 import { DEPLOYMENT_STATES, type ComponentStatus, type DeploymentState } from '../spec/types.ts';
@@ -34,7 +35,7 @@ test('STATUS-POST-201 STATUS-POST-200 every consistent report of random componen
   // ambiguous state would be tolerated, and a WFM answering 200 to it would pass unseen.
   const first = COMPONENTS.map((name) => ({ name, state: 'pending' as const }));
   const created = await client.api.postStatus(a.deploymentId, statusReport(a, { components: first }));
-  expect(created.status, '§2.4, §4.4: the first report for a deployment (every component pending) creates its status: 201').toBe(201);
+  await judgeAs('STATUS-POST-201', () => expect(created.status, '§2.4, §4.4: the first report for a deployment (every component pending) creates its status: 201').toBe(201));
   // Renamed inside the arbitrary, so a counterexample shows the report exactly as it was sent.
   const reports = componentStates({ minLength: COMPONENTS.length, maxLength: COMPONENTS.length }).map((g) => onto(COMPONENTS, g));
   const property = fc.asyncProperty(reports, async (components) => {
@@ -44,7 +45,7 @@ test('STATUS-POST-201 STATUS-POST-200 every consistent report of random componen
       expect(res.status, `P7: [${states.join(', ')}] is ambiguous in the spec; any answer but a 5xx is tolerated`).toBeLessThan(500);
       return;
     }
-    expect(res.status, `§2.4, §4.4: a later report of [${states.join(', ')}] with status.state "${overallState(states)}" updates it: 200`).toBe(200);
+    await judgeAs('STATUS-POST-200', () => expect(res.status, `§2.4, §4.4: a later report of [${states.join(', ')}] with status.state "${overallState(states)}" updates it: 200`).toBe(200));
   });
   // Each run is one HTTP exchange with the WFM: a few dozen runs keep the default run fast.
   await fc.assert(property, { seed: ctx.seed, numRuns: Math.min(ctx.runs, 30), path: process.env.WFMCK_PATH });

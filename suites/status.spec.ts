@@ -6,6 +6,7 @@ import { req } from '../fixtures/req.ts';
 import { assign, currentManifest, deploymentYaml, hostingDevice, seeThruGateway } from '../fixtures/desired-state.ts';
 import { NO_ERROR, accepted, statusReport } from '../fixtures/status.ts';
 import { RESERVED_GATEWAY_CODES } from '../spec/rules/status-report.ts';
+import { requireThat, setup } from '../fixtures/outcome.ts';
 
 test.describe('§4.4 POST /api/v1/deployments/{deploymentId}/status', () => {
   test('STATUS-POST-201 the first report for a deployment creates its status: 201', req('STATUS-POST-201'), async ({ device, hooks }) => {
@@ -17,7 +18,7 @@ test.describe('§4.4 POST /api/v1/deployments/{deploymentId}/status', () => {
   test('STATUS-POST-200 a second report for the same deployment updates its status: 200', req('STATUS-POST-200'), async ({ device, hooks }) => {
     const client = await device();
     const a = await assign(client, hooks, await hostingDevice(client));
-    expect(accepted((await client.api.postStatus(a.deploymentId, statusReport(a, { state: 'installing' }))).status), 'the first report is accepted').toBe(true);
+    await setup('STATUS-POST-201', '§4.4: the first report is accepted', async () => expect(accepted((await client.api.postStatus(a.deploymentId, statusReport(a, { state: 'installing' }))).status), '§4.4: the first report is accepted (201)').toBe(true));
     expect((await client.api.postStatus(a.deploymentId, statusReport(a, { state: 'installed' }))).status, '§4.4: 200 status updated').toBe(200);
   });
 
@@ -128,7 +129,7 @@ test.describe('§2.4.1 adoptedManifestVersion: what the WFM accepts', () => {
     const id = await hostingDevice(client);
     const older = await assign(client, hooks, id);
     const newer = await assign(client, hooks, id, ['cache']);
-    expect(newer.manifestVersion, 'setup: the second assignment publishes a newer manifest').toBeGreaterThan(older.manifestVersion);
+    requireThat('DS-VERSION-STRICTLY-INCREASING', newer.manifestVersion > older.manifestVersion, `the second assignment published manifestVersion ${newer.manifestVersion}, not above ${older.manifestVersion}`);
     const res = await client.api.postStatus(older.deploymentId, statusReport(older, { state: 'installing' }));
     expect(accepted(res.status), `§2.4.1 rule 3: a client on the older revision ${older.manifestVersion} reports it; the WFM accepts it (200/201)`).toBe(true);
   });

@@ -18,7 +18,8 @@ export const faults: FaultDefinition[] = [
   {
     id: 'CAP-PUT-201',
     service: 'wfm',
-    breaks: ['CAP-PUT-201'],
+    // CAP-LIFE-CREATED is its §3 twin: the lifecycle table says the same 201.
+    breaks: ['CAP-PUT-201', 'CAP-LIFE-CREATED'],
     description: 'answers 200 instead of 201 when PUT creates a capabilities document',
     rewrite: status('PUT', 201, 200),
   },

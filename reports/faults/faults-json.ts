@@ -11,6 +11,10 @@ export interface FaultResult {
   caught: boolean;
   /** Union over the repeats of the requirements that failed (with --full, collateral failures show here). */
   failedRequirements: string[];
+  /** Union over the repeats of the requirements blocked by a failed one (their setup broke on the fault). */
+  blockedRequirements: string[];
+  /** The requirements that failed are exactly its `breaks`: one bug reads as its own failures, the rest blocked. */
+  exact: boolean;
   /** Wall time of all its runs. */
   durationMs: number;
   /** The seed of its first run (`wfmck run --seed`). */
@@ -40,6 +44,8 @@ export interface FaultsSummary {
   missed: number;
   falseFailuresOnClean: number;
   flaky: number;
+  /** Per service: faults whose failed requirements are exactly their `breaks`, of all its faults. */
+  exactness: Record<string, { exact: number; total: number }>;
 }
 
 export interface FaultsReport {
@@ -69,12 +75,15 @@ export function faultResult(fault: FaultEntry, runs: readonly RunOutcome[]): Fau
   const caught = runs.every((r) => r.caught);
   const flaky = runs.some((r) => !sameResult(r, first));
   const reason = runs.find((r) => r.reason !== undefined)?.reason;
+  const failedRequirements = union(runs.map((r) => r.failedRequirements));
   return {
     id: fault.id,
     service: fault.service,
     requirements: [...fault.breaks],
     caught,
-    failedRequirements: union(runs.map((r) => r.failedRequirements)),
+    failedRequirements,
+    blockedRequirements: union(runs.map((r) => r.blockedRequirements ?? [])),
+    exact: failedRequirements.join(' ') === [...new Set(fault.breaks)].sort().join(' '),
     durationMs: runs.reduce((n, r) => n + r.durationMs, 0),
     seed: first.seed,
     ...(reason !== undefined && { reason }),
@@ -109,8 +118,19 @@ export function buildFaultsReport(input: FaultsReportInput): FaultsReport {
       missed: input.faults.length - caught,
       falseFailuresOnClean: input.clean.failedRequirements.length,
       flaky: input.faults.filter((f) => f.flaky).length,
+      exactness: exactness(input.faults),
     },
   };
+}
+
+function exactness(faults: readonly FaultResult[]): FaultsSummary['exactness'] {
+  const out: FaultsSummary['exactness'] = {};
+  for (const f of faults) {
+    const s = (out[f.service] ??= { exact: 0, total: 0 });
+    s.total += 1;
+    if (f.exact) s.exact += 1;
+  }
+  return out;
 }
 
 /** A fault passes when it is caught, every time. */

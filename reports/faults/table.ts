@@ -25,10 +25,10 @@ function brief(ids: readonly string[], most = 4): string {
 
 /** The catch table: one row per fault, ✓ only when every repeat caught it. */
 export function faultsTable(report: FaultsReport): string {
-  const rows = [['fault', 'service', 'caught', 'failed requirements', 'time']];
+  const rows = [['fault', 'service', 'caught', 'exact', 'failed requirements', 'blocked', 'time']];
   for (const f of report.faults) {
     const mark = f.flaky ? (f.caught ? '✓ flaky' : '✗ flaky') : f.caught ? '✓' : '✗';
-    rows.push([f.id, f.service, mark, brief(f.failedRequirements), seconds(f.durationMs)]);
+    rows.push([f.id, f.service, mark, f.exact ? '=' : '≠', brief(f.failedRequirements), String(f.blockedRequirements.length), seconds(f.durationMs)]);
   }
   return `${columns(rows)}\n`;
 }
@@ -59,6 +59,10 @@ export function notes(report: FaultsReport): string {
   else lines.push(`clean services (${scope}): nothing failed (${seconds(c.durationMs)})`);
   if (c.erroredRequirements.length > 0) lines.push(listed('clean services: kit errors', c.erroredRequirements));
   if (report.unprovenRequirements.length > 0) lines.push(listed('unproven requirements (checked by the suites, broken by no fault)', report.unprovenRequirements));
+  const inexact = report.faults.filter((f) => f.caught && !f.exact);
+  for (const f of inexact) lines.push(`inexact ${f.id}: failed ${f.failedRequirements.filter((id) => !f.requirements.includes(id)).join(',')} beyond what it breaks`);
+  const exactness = Object.entries(report.summary.exactness).map(([service, e]) => `${service} ${e.exact} of ${e.total}`).join(', ');
+  if (exactness) lines.push(`exactness (failed requirements = the fault's breaks): ${exactness}`);
   for (const p of report.problems) lines.push(`problem: ${p}`);
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

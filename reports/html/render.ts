@@ -5,7 +5,10 @@ import { LEVELS, OBSERVERS } from '../../spec/requirements.ts';
 import type { ClientStarter, ConformanceReport } from '../conformance-json.ts';
 import { REQUIREMENT_STATUSES, type RequirementResult, type Verdict } from '../matrix.ts';
 import { esc, token } from './escape.ts';
+import { causesHtml } from './causes.ts';
 import { sectionHtml } from './rows.ts';
+import { SKIP_CAUSE_TEXT } from './skip-causes.ts';
+import type { SkipCause } from '../../run/outcomes.ts';
 import { SCRIPT } from './script.ts';
 import { STYLE } from './style.ts';
 
@@ -19,7 +22,8 @@ const STATUS_HELP: Record<string, string> = {
   pass: 'every test passed',
   fail: 'a test failed and the level fails at this strictness',
   warn: 'a test failed; the level only warns at this strictness',
-  skip: 'not judged: a test was skipped, or a device client duty',
+  blocked: 'not judged: a precondition failed on another requirement\'s check (its cause is the finding)',
+  skip: 'not judged: needs a hook or setting, unsupported by the target, another persona\'s or edition\'s, or not claimed',
   error: 'the kit broke; not held against the target',
   'not-covered': 'no test checked it in this run',
   untestable: 'cannot be observed from outside (reason given)',
@@ -42,7 +46,7 @@ function verdictNote(r: ConformanceReport): string {
     const others = s.fail - s.mustFailed;
     return `${s.mustFailed} MUST or MUST NOT requirement${s.mustFailed === 1 ? '' : 's'} failed${others > 0 ? `, and ${others} SHOULD (strict)` : ''}`;
   }
-  if (s.verdict === 'incomplete') return 'no failure, but not every MUST judged by this run passed (skipped, not covered or kit error)';
+  if (s.verdict === 'incomplete') return 'no failure, but not every MUST judged by this run passed (blocked, skipped, not covered or kit error)';
   return s.warn > 0 ? `every MUST passed; ${s.warn} warning${s.warn === 1 ? '' : 's'}` : 'every MUST passed';
 }
 
@@ -85,7 +89,7 @@ function signingHtml(r: ConformanceReport): string {
 }
 
 function levelsHtml(s: ConformanceReport['summary']): string {
-  const cols = ['pass', 'fail', 'warn', 'skip', 'error', 'notCovered', 'untestable'] as const;
+  const cols = ['pass', 'fail', 'warn', 'blocked', 'skip', 'error', 'notCovered', 'untestable'] as const;
   const head = `<tr><th>Level</th><th>total</th>${cols.map((c) => `<th>${c === 'notCovered' ? 'not covered' : c}</th>`).join('')}</tr>`;
   const body = LEVELS.filter((l) => s.byLevel[l].requirements > 0).map((l) => {
     const c = s.byLevel[l];
@@ -96,10 +100,10 @@ function levelsHtml(s: ConformanceReport['summary']): string {
 
 function summaryHtml(r: ConformanceReport): string {
   const s = r.summary;
-  // Most skips of a service run are device-client duties; saying so keeps them from reading as skipped checks.
-  const duties = r.requirements.filter((q) => q.status === 'skip' && q.tests.length === 0).length;
-  const notes: Record<string, string> = duties > 0 ? { skip: `${duties} device-client dut${duties === 1 ? 'y' : 'ies'}` } : {};
-  const count = { pass: s.pass, fail: s.fail, warn: s.warn, skip: s.skip, error: s.error, 'not-covered': s.notCovered, untestable: s.untestable };
+  // What the skips are, by cause: most skips of a run are another persona's or edition's, never skipped checks.
+  const causes = Object.entries(s.skipCauses).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${n} ${SKIP_CAUSE_TEXT[c as SkipCause]}`);
+  const notes: Record<string, string> = causes.length > 0 ? { skip: causes.join(', ') } : {};
+  const count = { pass: s.pass, fail: s.fail, warn: s.warn, blocked: s.blocked, skip: s.skip, error: s.error, 'not-covered': s.notCovered, untestable: s.untestable };
   const chip = (status: string, n: number) =>
     `<button type="button" class="chip st-${token(status)}" data-filter-status="${esc(status)}" title="${esc(STATUS_HELP[status] ?? '')}">`
     + `<b>${n}</b>${esc(status.replace('-', ' '))}${notes[status] ? `<small>${esc(notes[status])}</small>` : ''}</button>`;
@@ -144,7 +148,7 @@ export function renderHtml(report: ConformanceReport, sectionTitles: ReadonlyMap
     + `<header><h1>WFM conformance report <span class="verdict verdict-${token(verdict)}">${esc(VERDICT_TEXT[verdict])}</span>`
     + `<span class="verdict-note">${esc(verdictNote(report))} &middot; strictness ${esc(report.strictness)}</span></h1>`
     + `<div class="head-grid">${metaHtml(report)}${levelsHtml(report.summary)}</div></header>`
-    + summaryHtml(report) + problems + filtersHtml(sections)
+    + summaryHtml(report) + causesHtml(report) + problems + filtersHtml(sections)
     + `<main>${sections.map(([n, t]) => sectionHtml(n, t, groups.get(n)!)).join('')}<p id="none" class="muted" hidden>No requirement matches the filters.</p></main>`
     + '<footer>Requirements from spec/requirements.yaml (interfaces.md and the readings of profiles.md). '
     + 'Every string from the target is shown as text.</footer>'

@@ -21,7 +21,11 @@ function testHtml(t: TestEntry): string {
 }
 
 function failingCount(r: RequirementResult): number {
-  return r.tests.filter((t) => t.status === 'fail' || t.status === 'error').length;
+  return r.tests.filter((t) => t.status === 'fail' || t.status === 'error' || t.status === 'blocked').length;
+}
+
+function brokeAt(r: RequirementResult): Map<string, string | undefined> {
+  return new Map(r.tests.flatMap((t) => (t.brokeAt ? [[t.brokeAt.exchange, t.brokeAt.expected] as const] : [])));
 }
 
 export const UNPROVEN_HELP = 'checked by tests, but no fault in reference/faults/ shows the checks can fail: not trusted yet';
@@ -41,12 +45,12 @@ function detailsHtml(r: RequirementResult): string {
   const exchanges = r.evidence?.length ?? 0;
   const label = n === 0 ? `${proofs} fault${proofs === 1 ? '' : 's'}`
     : failing > 0
-      ? `${failing} of ${n} test${n === 1 ? '' : 's'} failed${exchanges > 0 ? `, ${exchanges} exchange${exchanges === 1 ? '' : 's'} of evidence` : ''}`
+      ? `${failing} of ${n} test${n === 1 ? '' : 's'} ${r.status === 'blocked' ? 'blocked' : r.status === 'error' ? 'erred' : 'failed'}${exchanges > 0 ? `, ${exchanges} exchange${exchanges === 1 ? '' : 's'} of evidence` : ''}`
       : `${n} test${n === 1 ? '' : 's'}`;
   // Failures first: the reader opened this to see what went wrong.
   const tests = [...r.tests].sort((a, b) => Number(b.error !== undefined) - Number(a.error !== undefined));
   return `<details class="${failing > 0 ? 'failure' : 'tests'}"><summary>${esc(label)}</summary>`
-    + `${tests.map(testHtml).join('')}${faultsHtml(r)}${evidenceHtml(r.evidence ?? [])}</details>`;
+    + `${tests.map(testHtml).join('')}${faultsHtml(r)}${evidenceHtml(r.evidence ?? [], brokeAt(r))}</details>`;
 }
 
 function searchText(r: RequirementResult): string {
@@ -55,7 +59,8 @@ function searchText(r: RequirementResult): string {
 }
 
 export function rowHtml(r: RequirementResult): string {
-  const reason = r.reason !== undefined ? `<div class="reason">${esc(r.reason)}</div>` : '';
+  const blocked = r.blockedBy?.length ? `<div class="reason">blocked by ${r.blockedBy.map((id) => `<a href="#${esc(id)}"><code>${esc(id)}</code></a>`).join(', ')}</div>` : '';
+  const reason = (r.reason !== undefined ? `<div class="reason">${esc(r.reason)}</div>` : '') + blocked;
   const errata = r.errata !== undefined ? `<div class="errata"><span class="label">Errata</span> ${esc(r.errata)}</div>` : '';
   return `<tr class="req" id="${esc(r.id)}" data-status="${esc(r.status)}" data-level="${esc(r.level)}" data-section="${esc(r.section)}" data-observer="${esc(r.observer)}" data-search="${esc(searchText(r))}">`
     + `<td class="id"><a href="#${esc(r.id)}">${esc(r.id)}</a></td>`

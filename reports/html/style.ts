@@ -1,12 +1,12 @@
 // The report's only stylesheet, inlined so the file stands alone (no network, allowed by its CSP hash).
 export const STYLE = `
 :root { --fg:#1d2330; --muted:#667085; --line:#e3e6ec; --bg:#f6f7f9; --card:#fff;
-  --pass:#1a7f37; --fail:#cf222e; --warn:#9a6700; --skip:#57606a; --error:#8250df; --untestable:#6e7781; --nc:#bc4c00; }
+  --pass:#1a7f37; --fail:#cf222e; --warn:#9a6700; --skip:#57606a; --error:#8250df; --blocked:#b35900; --untestable:#6e7781; --nc:#bc4c00; }
 * { box-sizing: border-box; }
 [hidden] { display: none !important; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
 code, pre, .id, .url { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
-header, .summary, .problems, .filters, main { max-width: 1320px; margin: 0 auto; padding: 0 20px; }
+header, .summary, .causes, .problems, .filters, main { max-width: 1320px; margin: 0 auto; padding: 0 20px; }
 header { padding-top: 20px; }
 h1 { font-size: 22px; margin: 0 0 12px; display: flex; align-items: center; gap: 12px; flex-wrap: wrap; }
 .verdict { font-size: 14px; padding: 3px 12px; border-radius: 999px; color: #fff; text-transform: uppercase; letter-spacing: .04em; }
@@ -24,12 +24,20 @@ h1 { font-size: 22px; margin: 0 0 12px; display: flex; align-items: center; gap:
 .chip small { display: block; color: var(--muted); font-size: 11.5px; }
 .chip.st-pass b { color: var(--pass); } .chip.st-fail b { color: var(--fail); } .chip.st-warn b { color: var(--warn); }
 .chip.st-skip b { color: var(--skip); } .chip.st-error b { color: var(--error); } .chip.st-not-covered b { color: var(--nc); }
-.chip.st-untestable b { color: var(--untestable); } .chip.must-failed b { color: var(--fail); }
+.chip.st-untestable b { color: var(--untestable); } .chip.st-blocked b { color: var(--blocked); } .chip.must-failed b { color: var(--fail); }
 .levels { border-collapse: separate; border-spacing: 0; background: var(--card); border: 1px solid var(--line); border-radius: 8px; font-size: 12.5px; }
 .levels th, .levels td { padding: 4px 9px; text-align: right; border-bottom: 1px solid var(--line); }
 .levels tr:last-child td { border-bottom: none; } .levels th { color: var(--muted); font-weight: 600; }
 .levels th:first-child, .levels td:first-child { text-align: left; }
 .levels td.zero { color: #c0c4cc; }
+.causes h2 { margin-top: 4px; } .causes ul { list-style: none; margin: 0 0 12px; padding: 0; }
+.cause { background: var(--card); border: 1px solid var(--line); border-left: 3px solid var(--fail); border-radius: 6px; padding: 6px 10px; margin-bottom: 6px; }
+.cause-reason { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; color: var(--fail); margin-top: 3px; overflow-wrap: anywhere; }
+.blocks { color: var(--muted); font-size: 12.5px; margin-top: 3px; }
+.matrix tr[data-status="blocked"] td:first-child { box-shadow: inset 3px 0 0 var(--blocked); }
+.matrix tr[data-status="fail"] .reason { color: var(--fail); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.exchange.x-broke { border-color: var(--fail); box-shadow: 0 0 0 1px var(--fail); } .broke { color: var(--fail); font-weight: 600; }
+.x-expected { color: var(--pass); font-weight: 700; } .x-unexpected { color: var(--fail); font-weight: 700; }
 .problems { color: var(--error); } .problems ul { margin: 4px 0 12px; }
 .filters { position: sticky; top: 0; z-index: 2; background: var(--bg); padding-top: 8px; padding-bottom: 8px;
   display: flex; flex-wrap: wrap; gap: 10px; align-items: center; border-bottom: 1px solid var(--line); }
@@ -55,6 +63,7 @@ table.matrix { width: 100%; border-collapse: collapse; table-layout: fixed; back
 .badge { display: inline-block; min-width: 64px; text-align: center; padding: 1px 8px; border-radius: 999px; font-size: 12px; font-weight: 600; color: #fff; white-space: nowrap; }
 .st-pass.badge { background: var(--pass); } .st-fail.badge { background: var(--fail); } .st-warn.badge { background: #d4a72c; color: #3b2300; }
 .st-skip.badge { background: #d0d7de; color: #24292f; } .st-error.badge { background: var(--error); }
+.st-blocked.badge { background: #fff; color: var(--blocked); border: 1px solid var(--blocked); }
 .st-untestable.badge { background: #fff; color: var(--untestable); border: 1px dashed #8c959f; }
 .st-not-covered.badge { background: #fff1e5; color: var(--nc); border: 1px solid #f3b07a; }
 .unproven { display: inline-block; margin-top: 3px; padding: 0 6px; border: 1px dashed var(--nc); border-radius: 999px; color: var(--nc); font-size: 11.5px; font-weight: 600; }

@@ -22,7 +22,7 @@ test.describe('§2.1, §2.1.1 the capabilities documents the client sends', () =
       const puts = await client.waitFor('its capabilities', (xs) => {
         const p = xs.filter(isCapabilitiesPut);
         return p.length ? p : undefined;
-      });
+      }, undefined, 'CAP-FIRST-EXCHANGE');
       const findings: LintFinding[] = puts.flatMap((x) => {
         try {
           return lintCapabilities(x.body ?? '', pathOf(x)).findings.map(toLintFinding);
@@ -41,7 +41,7 @@ test.describe('§2.1, §2.1.1 the capabilities documents the client sends', () =
 test.describe('§2.1 the client sends its capabilities again when they change', () => {
   test('CAP-UPDATE-ON-CHANGE after what the client reports changes (hook changeCapabilities), it PUTs its own capabilities again with a changed document', req('CAP-UPDATE-ON-CHANGE'), async ({ clientUnderTest }) => {
     const client = await clientUnderTest();
-    const first = await client.waitFor('its first capabilities, accepted', (xs) => xs.find((x) => isCapabilitiesPut(x) && x.status < 300));
+    const first = await client.waitFor('its first capabilities, accepted', (xs) => xs.find((x) => isCapabilitiesPut(x) && x.status < 300), undefined, 'CAP-FIRST-EXCHANGE');
     const own = pathOf(first);
     const before = (await client.observe()).exchanges.filter((x) => isCapabilitiesPut(x) && pathOf(x) === own).at(-1)!;
     await client.changeCapabilities();

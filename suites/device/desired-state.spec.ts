@@ -7,7 +7,7 @@ import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { isManifestPoll, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
 import { startWitnessRegistry } from '../../fixtures/component-registry.ts';
-import { giveDeployment, reportsOf, sampleComponent, untilSettled, updateDeployment } from '../../fixtures/device-deployments.ts';
+import { REPORTS_WHILE_APPLYING, giveDeployment, reportsOf, sampleComponent, untilSettled, updateDeployment } from '../../fixtures/device-deployments.ts';
 import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
 import { etagMatches } from '../../spec/rules/desired-state.ts';
 
@@ -24,7 +24,7 @@ function watch(client: ClientUnderTest, what: string, met: (x: RecordedExchange)
     const at = all.findIndex(met);
     if (at < 0) return undefined;
     return refusedNot(all) || all.slice(at).filter(isManifestPoll).length >= WATCH_POLLS ? all : undefined;
-  }, WATCH_MS);
+  }, WATCH_MS, REPORTS_WHILE_APPLYING);
 }
 
 /** Reports of the deployment saying it installed. */
@@ -47,13 +47,13 @@ test.describe('P4 the client fetches its desired state', () => {
   test('DS-CLIENT-IF-NONE-MATCH a poll that revalidates names the ETag of the last state manifest it got', req('DS-CLIENT-IF-NONE-MATCH'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     const client = await clientUnderTest();
     // The desired state changes once the client has a manifest, so the ETag of that first one goes stale.
-    await client.waitFor('its first state manifest', (xs) => (xs.some((x) => isManifestPoll(x) && x.status === 200) ? true : undefined));
+    await client.waitFor('its first state manifest', (xs) => (xs.some((x) => isManifestPoll(x) && x.status === 200) ? true : undefined), undefined, REPORTS_WHILE_APPLYING);
     const { deploymentId } = await giveDeployment(client, hooks, [await sampleComponent(ctx, caPems, profile.vendor)]);
     const polls = await client.waitFor(`${WATCH_POLLS} polls after its desired state changed`, (all) => {
       const xs = all.filter(isManifestPoll);
       const changed = xs.findIndex((x) => x.status === 200 && (x.responseBody ?? '').includes(deploymentId));
       return changed >= 0 && xs.length - changed > WATCH_POLLS ? xs : undefined;
-    });
+    }, undefined, REPORTS_WHILE_APPLYING);
     const findings: string[] = [];
     let last: string | undefined;
     for (const x of polls) {

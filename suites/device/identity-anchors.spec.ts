@@ -5,7 +5,8 @@
 // anchors at that moment validate the WFM.
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
-import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
+import { expectEach, judgeAs } from '../../fixtures/expect-each.ts';
+import { setup } from '../../fixtures/outcome.ts';
 import { stage, target } from '../../fixtures/scripted-stage.ts';
 import type { ScriptedIdentity } from '../../fixtures/scripted-identity.ts';
 import type { ScriptedWfm } from '../../fixtures/scripted-wfm.ts';
@@ -21,12 +22,15 @@ function plain(keys: BundleJwk[], sequence = 1): unknown {
   return { spiffe_sequence: sequence, spiffe_refresh_hint: 1, keys };
 }
 
-/** Waits until the client retrieved its bundle again after `mark` (a request, or for an offline endpoint an attempt cut). */
+/**
+ * Waits until the client retrieved its bundle again after `mark` (a request, or for an offline endpoint an attempt cut):
+ * the bundle hints 1 s, so a client that never comes back is BUNDLE-REFRESH-HINT's finding, and this check is blocked.
+ */
 async function retrievedSince(identity: ScriptedIdentity, mark: { requests: number; refusals: number }, offline = false): Promise<void> {
-  await expect.poll(
+  await setup('BUNDLE-REFRESH-HINT', 'the client went back to its trust bundle endpoint', () => expect.poll(
     () => (offline ? identity.refusals > mark.refusals : identity.requests.slice(mark.requests).some((r) => r.resource === 'bundle')),
-    { message: 'setup: the client went back to its trust bundle endpoint', timeout: 10_000 },
-  ).toBe(true);
+    { message: 'the client went back to its trust bundle endpoint (refresh hint 1 s)', timeout: 10_000 },
+  ).toBe(true));
 }
 
 function markOf(identity: ScriptedIdentity): { requests: number; refusals: number } {
@@ -45,6 +49,11 @@ async function talking(wfm: ScriptedWfm, what: string): Promise<void> {
   await expect.poll(() => wfm.since(from), { message: what, timeout: 20_000 }).toBeGreaterThan(0);
 }
 
+/** A precondition: with a bundle whose anchor validates it, the client talks to its WFM (its first exchange, CAP-FIRST-EXCHANGE). */
+function reaches(wfm: ScriptedWfm): Promise<void> {
+  return setup('CAP-FIRST-EXCHANGE', 'with a bundle whose anchor validates its WFM, the client reaches it', () => talking(wfm, 'the client reaches its WFM with a bundle whose anchor validates it'));
+}
+
 test.describe('§4.6 the client validates its WFM against the anchors of its trust bundle (miaf)', () => {
   test('BUNDLE-CLIENT-TOLERATE-UNKNOWN a bundle with members §2.6 does not name is used: the client reaches the WFM its anchor validates', req('BUNDLE-CLIENT-TOLERATE-UNKNOWN'), async ({ clientUnderTest, ctx, profile, transcript }) => {
     const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor }) => ({
@@ -61,7 +70,7 @@ test.describe('§4.6 the client validates its WFM against the anchors of its tru
     const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor, other }) => plain([other, { ...anchor, use: 'jwt-svid', kid: 'wfmck-jwt' }, { ...anchor, use: 'x-wfmck-other' }]));
     try {
       await retrievedSince(s.identity, { requests: 0, refusals: 0 });
-      await expect.poll(() => s.wfm.connections, { message: 'setup: the client tried to reach its WFM', timeout: 20_000 }).toBeGreaterThan(0);
+      await setup('CAP-FIRST-EXCHANGE', 'the client tried to reach its WFM', () => expect.poll(() => s.wfm.connections, { message: 'the client tried to reach its WFM', timeout: 20_000 }).toBeGreaterThan(0));
       expect(await requestsInWindow(s.wfm), '§2.6: the WFM\'s CA is in the bundle only under use jwt-svid and x-wfmck-other; ignored, it validates nothing').toBe(0);
     } finally {
       await s.close();
@@ -74,8 +83,9 @@ test.describe('§4.6 the client validates its WFM against the anchors of its tru
     const good = identity.script.bundle;
     const jwtOnly = plain([await jwtSvidJwk()], 2);
     try {
-      await talking(wfm, 'setup: with the first bundle the client reaches its WFM');
-      const findings: TaggedFinding[] = [];
+      await reaches(wfm);
+      // One phase after another, each its requirement's own check: a client that stops validating is that phase's
+      // finding; the phases after it never ran, so their requirements are blocked, not failed (judgeAs).
       const phases: [string, string, () => void, () => void, boolean][] = [
         ['BUNDLE-REJECT-NO-ANCHORS', 'a bundle whose only key is a jwt-svid entry (rule 1)', () => void (identity.script.bundle = jwtOnly), () => void (identity.script.bundle = good), false],
         ['BUNDLE-KEEP-CURRENT', 'the bundle endpoint answering 503 (rule 2)', () => void (identity.script.bundleStatus = 503), () => void delete identity.script.bundleStatus, false],
@@ -86,11 +96,9 @@ test.describe('§4.6 the client validates its WFM against the anchors of its tru
         apply();
         await retrievedSince(identity, mark, offline);
         const seen = await requestsInWindow(wfm);
-        if (seen === 0) findings.push({ id, message: `after ${what} the WFM got no request in ${WATCH_MS / 1000} s: the client stopped validating it with its current anchors` });
         undo();
-        if (seen === 0) await talking(wfm, `the client reaches its WFM again once the bundle is back (after ${what})`);
+        await judgeAs(id, () => expect(seen, `§4.6 rules 1, 2 and 5: after ${what} the WFM got no request in ${WATCH_MS / 1000} s: the client stopped validating it with its current anchors`).toBeGreaterThan(0));
       }
-      expectEach(findings, '§4.6 rules 1, 2 and 5: the current bundle stays in use');
     } finally {
       await s.close();
     }
@@ -100,7 +108,7 @@ test.describe('§4.6 the client validates its WFM against the anchors of its tru
     hooks.require('stopClient');
     const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor }) => plain([anchor]));
     try {
-      await talking(s.wfm, 'setup: with the bundle the client reaches its WFM');
+      await reaches(s.wfm);
       const mark = markOf(s.identity);
       // Its initial trust covers the identity role, never the WFM: after the restart only a cached bundle validates it.
       await s.client.restart({ loseState: false, whileDown: async () => void (s.identity.script.offline = true) });
@@ -114,7 +122,7 @@ test.describe('§4.6 the client validates its WFM against the anchors of its tru
   test('BUNDLE-REPLACE-ANCHORS BUNDLE-NO-COMBINE after a rotation to a bundle of another CA alone, the WFM only the old CA validates gets no request', req('BUNDLE-REPLACE-ANCHORS', 'BUNDLE-NO-COMBINE'), async ({ clientUnderTest, ctx, profile, transcript }) => {
     const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor }) => plain([anchor]));
     try {
-      await talking(s.wfm, 'setup: with the first bundle the client reaches its WFM');
+      await reaches(s.wfm);
       const mark = markOf(s.identity);
       s.identity.script.bundle = plain([s.other], 2);
       await retrievedSince(s.identity, mark);

@@ -7,6 +7,8 @@ import { capabilitiesPathId, isCapabilitiesPut, isManifestPoll, jsonBody, onboar
 import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
 import { validate } from '../../spec/schemas/index.ts';
 import { x509 } from '../../spec/x509.ts';
+import { requireThat } from '../../fixtures/outcome.ts';
+import { REPORTS_WHILE_APPLYING } from '../../fixtures/device-deployments.ts';
 
 const isOnboarding = (x: RecordedExchange) => x.method === 'POST' && pathOf(x) === '/api/v1/onboarding';
 
@@ -16,7 +18,7 @@ test.describe('§1 the client sequence', () => {
     const exchanges = await client.waitFor('its first capabilities', (xs) => (xs.some(isCapabilitiesPut) ? xs : undefined));
     // seed: everything after the accepted onboarding; miaf: everything (there is no onboarding).
     const start = profile.edition === 'seed' ? exchanges.findIndex((x) => isOnboarding(x) && x.status === 201) + 1 : 0;
-    expect(start, 'setup: the client was onboarded').toBeGreaterThan(profile.edition === 'seed' ? 0 : -1);
+    requireThat('ONB-SIGNED', start > (profile.edition === 'seed' ? 0 : -1), 'the client sent its capabilities without being onboarded first');
     const first = exchanges[start];
     expect(first && `${first.method} ${pathOf(first)}`, '§1: capabilities are the first exchange').toMatch(/^PUT \/api\/v1\/capabilities\//);
   });
@@ -25,7 +27,7 @@ test.describe('§1 the client sequence', () => {
 test.describe('§2.3, §4.3 OnboardingRequest', () => {
   test('ONB-APIVERSION-REQUIRED ONB-KIND ONB-CERT-BASE64 the onboarding body is an OnboardingRequest carrying the client\'s own certificate, base64', req('ONB-APIVERSION-REQUIRED', 'ONB-KIND', 'ONB-CERT-BASE64'), async ({ clientUnderTest, profile }) => {
     const client = await clientUnderTest();
-    const onboarding = await client.waitFor('an onboarding request', (xs) => xs.find(isOnboarding));
+    const onboarding = await client.waitFor('an onboarding request', (xs) => xs.find(isOnboarding), undefined, 'ONB-SIGNED');
     const body = jsonBody(onboarding);
     const checked = validate('OnboardingRequest', body, { vendor: profile.vendor });
     // Each schema error names the field it is about; one about no field says the body is no OnboardingRequest (kind).
@@ -52,7 +54,7 @@ test.describe('§2.3, §4.3 OnboardingRequest', () => {
 test.describe('§4 the shape of every request', () => {
   test('API-JSON-REQUESTS CAP-DEVICEID-GRAMMAR every request body is JSON, and every capabilities path names a deviceId of unreserved segments', req('API-JSON-REQUESTS', 'CAP-DEVICEID-GRAMMAR'), async ({ clientUnderTest }) => {
     const client = await clientUnderTest();
-    const exchanges = await client.waitFor('its capabilities', (xs) => (xs.some(isCapabilitiesPut) ? xs : undefined));
+    const exchanges = await client.waitFor('its capabilities', (xs) => (xs.some(isCapabilitiesPut) ? xs : undefined), undefined, 'CAP-FIRST-EXCHANGE');
     expectEach([
       ...exchanges.filter((x) => x.body !== undefined && jsonBody(x) === undefined).map((x) => ({ id: 'API-JSON-REQUESTS', message: `§4: ${x.method} ${pathOf(x)}: a body that is no JSON: ${x.body!.slice(0, 60)}` })),
       ...exchanges.filter(isCapabilitiesPut).map(capabilitiesPathId).filter((id) => !/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(id)).map((id) => ({ id: 'CAP-DEVICEID-GRAMMAR', message: `§4.1: ${id} is not <id>[/<id>...] of RFC 3986 unreserved characters` })),
@@ -83,7 +85,7 @@ test.describe('P3 every Device API request signed (RFC 9421) with Content-Digest
   test('SIG-DEVICE-API-SIGNED SIG-KEYID SIG-COVERED-COMPONENTS SIG-CONTENT-DIGEST every request the client made is signed by its certificate\'s key, covers the P3 components, and every body has a Content-Digest', req('SIG-DEVICE-API-SIGNED', 'SIG-KEYID', 'SIG-COVERED-COMPONENTS', 'SIG-CONTENT-DIGEST'), async ({ clientUnderTest }) => {
     const client = await clientUnderTest();
     // Through its first capabilities and a few polls of the desired state, or until the WFM refused a request (400 no digest, 401 signature).
-    const exchanges = await client.waitFor('three polls of the desired state', (xs) => (xs.filter(isManifestPoll).length >= 3 || xs.some((x) => x.status === 400 || x.status === 401) ? xs : undefined));
+    const exchanges = await client.waitFor('three polls of the desired state', (xs) => (xs.filter(isManifestPoll).length >= 3 || xs.some((x) => x.status === 400 || x.status === 401) ? xs : undefined), undefined, REPORTS_WHILE_APPLYING);
     const findings = exchanges.filter((e) => pathOf(e) !== '/api/v1/onboarding/certificate').flatMap((x) => signatureFindings(x, client.who));
     expectEach(findings, 'P3: every request signed, with the right key, components and digest');
   });

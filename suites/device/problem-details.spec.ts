@@ -3,6 +3,8 @@
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { stage, target } from '../../fixtures/scripted-stage.ts';
+import { setup } from '../../fixtures/outcome.ts';
+import { REPORTS_WHILE_APPLYING } from '../../fixtures/device-deployments.ts';
 
 const RETRY_AFTER_S = 3;
 /** Clock and scheduling noise between the WFM's two timestamps. */
@@ -13,10 +15,13 @@ test.describe('P10 the client under test and the problem details of its WFM', ()
     const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor }) => ({ spiffe_sequence: 1, keys: [anchor] }));
     const polls = () => s.wfm.requests.filter((r) => r.line === 'GET /api/v1/deployments');
     try {
-      await expect.poll(() => polls().length, { message: 'setup: the client polls its desired state', timeout: 20_000 }).toBeGreaterThan(0);
+      // A client that does not poll its desired state, or stops after a 429, follows no desired state at all.
+      const polled = (message: string, timeout: number, condition: () => boolean) =>
+        setup(REPORTS_WHILE_APPLYING, message, () => expect.poll(condition, { message, timeout }).toBe(true));
+      await polled('the client polls its desired state', 20_000, () => polls().length > 0);
       s.wfm.throttleNextPoll(RETRY_AFTER_S);
-      await expect.poll(() => polls().some((r) => r.throttled), { message: 'setup: a poll answered 429', timeout: 10_000 }).toBe(true);
-      await expect.poll(() => polls().findIndex((r) => r.throttled) < polls().length - 1, { message: 'setup: the client polled again after the 429', timeout: (RETRY_AFTER_S + 10) * 1000 }).toBe(true);
+      await polled('a poll answered 429', 10_000, () => polls().some((r) => r.throttled));
+      await polled('the client polled again after the 429', (RETRY_AFTER_S + 10) * 1000, () => polls().findIndex((r) => r.throttled) < polls().length - 1);
       const all = polls();
       const at = all.findIndex((r) => r.throttled);
       const gap = all[at + 1]!.atMs - all[at]!.atMs;

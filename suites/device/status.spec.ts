@@ -3,7 +3,8 @@
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { capabilitiesDeviceId, isCapabilitiesPut, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
-import { deploymentNameOf, firstManifestVersion, giveDeployment, reportsOf, sampleComponent, servedRevisions, untilSettled, updateDeployment, type Report } from '../../fixtures/device-deployments.ts';
+import { REPORTS_WHILE_APPLYING, deploymentNameOf, firstManifestVersion, giveDeployment, reportsOf, sampleComponent, servedRevisions, untilSettled, updateDeployment, type Report } from '../../fixtures/device-deployments.ts';
+import { requireThat, skipIf } from '../../fixtures/outcome.ts';
 import type { Hooks } from '../../fixtures/wfmck.ts';
 import type { RunContext } from '../../fixtures/run-context.ts';
 import { RESERVED_GATEWAY_CODES, componentsFindings, deviceIdFindings, errorSourceFindings, isNoError } from '../../spec/rules/status-report.ts';
@@ -38,7 +39,7 @@ async function deploy(client: ClientUnderTest, ctx: RunContext, caPems: string[]
   const { deploymentId } = await giveDeployment(client, hooks, COMPONENTS.map((name) => ({ ...component, name })));
   const reports = await untilSettled(client, deploymentId);
   const version = firstManifestVersion((await client.observe()).exchanges, deploymentId);
-  expect(version, 'setup: the client fetched a state manifest carrying the deployment').toBeDefined();
+  requireThat(REPORTS_WHILE_APPLYING, version !== undefined, 'the client reported on the deployment without fetching a state manifest that carries it');
   return { deploymentId, version: version!, reports };
 }
 
@@ -149,7 +150,7 @@ test.describe('§2.4 reports on behalf of a device behind a see-thru gateway', (
 /** The client under test as a see-thru gateway; a skip (with the reason) when it says it is another kind. */
 async function seeThruGateway(clientUnderTest: (o: { kind: 'see-thru-gateway' }) => Promise<ClientUnderTest>): Promise<ClientUnderTest> {
   const client = await clientUnderTest({ kind: 'see-thru-gateway' });
-  test.skip(client.kind !== undefined && client.kind !== 'see-thru-gateway', 'the client under test is no see-thru gateway');
+  skipIf(client.kind !== undefined && client.kind !== 'see-thru-gateway', 'unsupported', `the client under test is no see-thru gateway (startClient answered kind ${client.kind})`);
   return client;
 }
 
@@ -182,11 +183,11 @@ test.describe('§2.4.1 a deployment updated to a new revision', () => {
     const xs = await client.waitFor(`a settled report of the second revision (it lists ${ADDED})`, (all) => {
       const settled = reportsOf(all, given.deploymentId).some((r) => ofSecondRevision(r) && ['installed', 'failed'].includes(String(r.report?.status?.state)));
       return settled ? all : undefined;
-    });
+    }, undefined, REPORTS_WHILE_APPLYING);
     const served = servedRevisions(xs, given.deploymentId);
     const first = served[0]!;
     const second = served.find((r) => r.digest !== first.digest);
-    expect(second, 'setup: the client fetched a state manifest with the second revision').toBeDefined();
+    requireThat(REPORTS_WHILE_APPLYING, second !== undefined, 'the client reported on the second revision without fetching a state manifest that carries it');
     // The client holds revision 2 once the WFM has answered its YAML (or a bundle, which holds every YAML): no report
     // recorded before that answer can come from a client that began applying it (§2.4.1 rules 1 and 4).
     const heldAt = xs.find((x) => x.seq > second!.seq && x.method === 'GET' && x.status === 200 && (pathOf(x).includes(`/deployments/${given.deploymentId}/${second!.digest}`) || pathOf(x).includes('/bundles/')))?.seq ?? Infinity;
@@ -224,9 +225,9 @@ test.describe('§2.4.1 a client that lost its local state', () => {
     const after = await client.waitFor(`after the restart, a settled report of the second revision (it lists ${ADDED})`, (all) => {
       const since = all.filter((x) => x.seq > afterSeq);
       return reportsOf(since, given.deploymentId).some((r) => ofSecondRevision(r) && ['installed', 'failed'].includes(String(r.report?.status?.state))) ? since : undefined;
-    }, 40_000);
+    }, 40_000, REPORTS_WHILE_APPLYING);
     const resync = servedRevisions(after, given.deploymentId)[0];
-    expect(resync, 'setup: after the restart the client fetched a state manifest carrying the deployment').toBeDefined();
+    requireThat(REPORTS_WHILE_APPLYING, resync !== undefined, 'after the restart the client reported without fetching a state manifest that carries the deployment');
     test.info().annotations.push({ type: 'note', description: `exchanges after #${afterSeq} follow the restart; the client resynchronized against manifestVersion ${resync!.version} (#${resync!.seq})` });
     const wrong = reportsOf(after, given.deploymentId).filter(({ report }) => typeof report?.adoptedManifestVersion === 'number' && report.adoptedManifestVersion !== resync!.version);
     expect(wrong.map(({ report, exchange }) => `report #${exchange.seq}: adoptedManifestVersion ${report.adoptedManifestVersion}`), `§2.4.1 rule 6: every report after the resynchronization carries ${resync!.version}`).toEqual([]);
@@ -244,7 +245,7 @@ test.describe('§2.4 a deployment removed from the desired state', () => {
     const reports = await client.waitFor('a report of the removed deployment with every component removed', (xs) => {
       const all = reportsOf(xs, given.deploymentId);
       return all.some(gone) ? all : undefined;
-    });
+    }, undefined, REPORTS_WHILE_APPLYING);
     const early = reports.filter(({ report }) => report?.status?.state === 'removed' && (report.components ?? []).some((c) => c?.state !== 'removed'));
     expect(early.map(({ report, exchange }) => `report #${exchange.seq}: removed while ${(report.components ?? []).map((c) => `${c?.name} ${c?.state}`).join(', ')}`), '§2.4: removed only when every component is removed').toEqual([]);
   });

@@ -19,9 +19,9 @@ test('faults.json has the shape the issue names, with the clean control and the 
   const r = report([faultResult(fault('CAP-PUT-201'), [outcome(true, ['CAP-PUT-201'])])]);
   assert.deepEqual(Object.keys(r), ['startedAt', 'endedAt', 'seed', 'repeat', 'full', 'faults', 'clean', 'unprovenRequirements', 'problems', 'summary']);
   assert.deepEqual(r.faults[0], {
-    id: 'CAP-PUT-201', service: 'wfm', requirements: ['CAP-PUT-201'], caught: true, failedRequirements: ['CAP-PUT-201'], durationMs: 1000, seed: 1,
+    id: 'CAP-PUT-201', service: 'wfm', requirements: ['CAP-PUT-201'], caught: true, failedRequirements: ['CAP-PUT-201'], blockedRequirements: [], exact: true, durationMs: 1000, seed: 1,
   });
-  assert.deepEqual(r.summary, { total: 1, caught: 1, missed: 0, falseFailuresOnClean: 0, flaky: 0 });
+  assert.deepEqual(r.summary, { total: 1, caught: 1, missed: 0, falseFailuresOnClean: 0, flaky: 0, exactness: { wfm: { exact: 1, total: 1 } } });
   assert.equal(exitCodeOf(r), 0);
 });
 
@@ -31,7 +31,7 @@ test('a fault whose check passes (a fake breaks id that nothing fails) is missed
   const r = report([faultResult(fault('CAP-PUT-201'), [outcome(true, ['CAP-PUT-201'])]), faultResult(fake, [run])]);
   assert.equal(r.faults[1]!.caught, false);
   assert.equal(r.faults[1]!.reason, 'CAP-PUT-400: pass');
-  assert.deepEqual(r.summary, { total: 2, caught: 1, missed: 1, falseFailuresOnClean: 0, flaky: 0 });
+  assert.deepEqual(r.summary, { total: 2, caught: 1, missed: 1, falseFailuresOnClean: 0, flaky: 0, exactness: { wfm: { exact: 1, total: 2 } } });
   assert.equal(exitCodeOf(r), 1);
 });
 
@@ -43,7 +43,9 @@ test('repeats: caught only when caught every time; any disagreement is flaky, an
   const sometimes = faultResult(fault('A-1'), [outcome(true, ['A-1']), outcome(false, []), outcome(true, ['A-1'])]);
   assert.deepEqual([sometimes.caught, sometimes.flaky, sometimes.reason], [false, true, 'X: pass']);
   const collateral = faultResult(fault('A-1'), [outcome(true, ['A-1']), outcome(true, ['A-1', 'B-1'])]);
-  assert.deepEqual([collateral.caught, collateral.flaky, collateral.failedRequirements], [true, true, ['A-1', 'B-1']]);
+  assert.deepEqual([collateral.caught, collateral.flaky, collateral.failedRequirements, collateral.exact], [true, true, ['A-1', 'B-1'], false]);
+  const blocked = faultResult(fault('A-1'), [outcome(true, ['A-1'], { blockedRequirements: ['B-1', 'C-1'] })]);
+  assert.deepEqual([blocked.exact, blocked.blockedRequirements], [true, ['B-1', 'C-1']], 'what the fault only disturbs is blocked, and it stays exact');
   const r = report([steady, collateral]);
   assert.deepEqual([r.summary.caught, r.summary.flaky, exitCodeOf(r)], [2, 1, 1]);
   assert.throws(() => faultResult(fault('A-1'), []), /no run/);

@@ -22,11 +22,11 @@ test('end to end: --only CAP-PUT-201 is caught, the clean services fail nothing,
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const report = JSON.parse(readFileSync(join(out, 'faults.json'), 'utf8')) as FaultsReport;
   assert.deepEqual(report.faults.map((f) => [f.id, f.service, f.requirements, f.caught, f.failedRequirements.includes('CAP-PUT-201'), f.seed]), [
-    ['CAP-PUT-201', 'wfm', ['CAP-PUT-201'], true, true, 11],
+    ['CAP-PUT-201', 'wfm', ['CAP-PUT-201', 'CAP-LIFE-CREATED'], true, true, 11],
   ]);
-  assert.deepEqual(report.summary, { total: 1, caught: 1, missed: 0, falseFailuresOnClean: 0, flaky: 0 });
+  assert.deepEqual(report.summary, { total: 1, caught: 1, missed: 0, falseFailuresOnClean: 0, flaky: 0, exactness: { wfm: { exact: 1, total: 1 } } });
   assert.equal(report.clean.scope, FAULTS.length === 1 ? 'all' : 'selected', 'a subset checks its own tests on the clean services');
-  assert.match(r.stdout, /^CAP-PUT-201 +wfm +✓ +\S*CAP-PUT-201\S* +\d+\.\d s$/m);
+  assert.match(r.stdout, /^CAP-PUT-201 +wfm +✓ += +\S*CAP-PUT-201\S* +\d+ +\d+\.\d s$/m);
   assert.match(r.stdout, /faults: 1 passed, 0 failed\n$/);
   const run = JSON.parse(readFileSync(join(out, 'CAP-PUT-201', 'conformance.json'), 'utf8')) as ConformanceReport;
   const put = run.requirements.find((q) => q.id === 'CAP-PUT-201')!;

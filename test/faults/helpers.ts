@@ -10,7 +10,7 @@ export function req(id: string, status: JudgedRequirement['status'], tests?: Tes
 }
 
 export function outcome(caught: boolean, failedRequirements: string[], over: Partial<RunOutcome> = {}): RunOutcome {
-  return { caught, failedRequirements, durationMs: 1000, seed: 1, ...(caught ? {} : { reason: 'X: pass' }), ...over };
+  return { caught, failedRequirements, blockedRequirements: [], durationMs: 1000, seed: 1, ...(caught ? {} : { reason: 'X: pass' }), ...over };
 }
 
 export function fault(id: string, service: FaultEntry['service'] = 'wfm', breaks: string[] = [id.split(':')[0]!]): FaultEntry {

@@ -18,12 +18,12 @@ function sample() {
   });
 }
 
-test('the table: id, service, ✓/✗ (flaky said), failed requirements, time; columns aligned', () => {
+test('the table: id, service, ✓/✗ (flaky said), exact or not, failed requirements, blocked, time; columns aligned', () => {
   const lines = faultsTable(sample()).trimEnd().split('\n');
-  assert.match(lines[0]!, /^fault +service +caught +failed requirements +time$/);
-  assert.match(lines[1]!, /^CAP-PUT-201 +wfm +✓ +CAP-PUT-201 +8\.2 s$/);
-  assert.match(lines[2]!, /^DISC-ETAG +identity +✗ +- +2\.0 s$/);
-  assert.match(lines[3]!, /^REG-TAGS-LAST +registry +✗ flaky +REG-TAGS-LAST +2\.0 s$/);
+  assert.match(lines[0]!, /^fault +service +caught +exact +failed requirements +blocked +time$/);
+  assert.match(lines[1]!, /^CAP-PUT-201 +wfm +✓ += +CAP-PUT-201 +0 +8\.2 s$/);
+  assert.match(lines[2]!, /^DISC-ETAG +identity +✗ +≠ +- +0 +2\.0 s$/);
+  assert.match(lines[3]!, /^REG-TAGS-LAST +registry +✗ flaky += +REG-TAGS-LAST +0 +2\.0 s$/);
   const column = (line: string) => [...line].indexOf('f', 10);
   assert.equal(column(lines[0]!), [...lines[1]!].indexOf('C', 10), 'the failed-requirements column starts at one place');
 });

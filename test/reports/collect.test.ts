@@ -71,8 +71,16 @@ test('a timeout is a failure; a kit error is an error; evidence from a file atta
     const timedOut = recordOf(testCase([result({ status: 'timedOut', errors: [{ message: 'Test timeout of 30000ms exceeded.' }], attachments: [{ name: 'evidence', contentType: 'application/json', path: file }] })]), opts);
     assert.equal(timedOut.status, 'fail');
     assert.equal(timedOut.evidence?.length, 2);
-    const kit = recordOf(testCase([result({ status: 'failed', errors: [{ message: 'Error: hook retireClient: exited with code 3' }] })]), opts);
-    assert.equal(kit.status, 'error');
+    const note = (n: object) => ({ type: 'wfmck-outcome', description: JSON.stringify(n) });
+    const kit = recordOf(testCase([result({ status: 'failed', errors: [{ message: 'Error: hook retireClient: exited with code 3' }], annotations: [note({ outcome: 'error', code: 'WFMCK_E_HOOK', message: 'hook retireClient: exited with code 3' })] })]), opts);
+    assert.deepEqual([kit.status, kit.errorCode], ['error', 'WFMCK_E_HOOK']);
+    const words = recordOf(testCase([result({ status: 'failed', errors: [{ message: 'Error: hook retireClient: exited with code 3 WFMCK_E_INTERNAL' }] })]), opts);
+    assert.equal(words.status, 'fail', 'message text never decides the outcome: only a typed note does');
+    const blocked = recordOf(testCase([result({ status: 'skipped', annotations: [note({ outcome: 'blocked', cause: 'CAP-PUT-201', message: 'setup: PUT answered 200' })], attachments: [evidence([exchange()])] })]), opts);
+    assert.deepEqual([blocked.status, blocked.blockedBy, blocked.evidence?.length], ['blocked', 'CAP-PUT-201', 1]);
+    assert.equal(blocked.reason, 'blocked by CAP-PUT-201: setup: PUT answered 200');
+    const both = recordOf(testCase([result({ status: 'failed', annotations: [note({ outcome: 'blocked', cause: 'CAP-PUT-201', message: 'm' }), note({ outcome: 'error', code: 'WFMCK_E_HOOK', message: 'h' })] })]), opts);
+    assert.equal(both.status, 'error', 'a kit error outranks a block');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

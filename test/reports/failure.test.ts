@@ -1,9 +1,8 @@
-// The fixed failure shape: fast-check's seed and path read back from its own text, one replay command, kit errors told apart.
+// The fixed failure shape: fast-check's seed and path read back from its own text, one replay command, one reason line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { HookError } from '../../fixtures/hooks.ts';
-import { MAX_MESSAGE, failureOf, fastCheckReplay, isKitError, replayCommand, stripAnsi } from '../../reports/failure.ts';
+import { MAX_MESSAGE, failureOf, fastCheckReplay, reasonLine, replayCommand, stripAnsi } from '../../reports/failure.ts';
 
 function fastCheckMessage(seed: number): string {
   try {
@@ -49,14 +48,19 @@ test('replayCommand: one command; a prefix of another id is guarded; the path ri
   assert.ok(!grep.test('STATUS-PRECEDENCE-REMOVED all removed is removed'), 'the longer id is not selected');
 });
 
-test('isKitError: internal errors and hooks that could not run; transport failures and assertions are findings', () => {
-  assert.ok(isKitError('WFMCK_E_INTERNAL: fixture crashed'));
-  assert.ok(isKitError(new HookError('retireClient', 'exited with code 1', 'boom').message));
-  assert.ok(isKitError(`Error: ${new HookError('rotateTrustAnchor', 'took longer than its timeout of 30000 ms', '').message}`));
-  assert.ok(!isKitError('WFMCK_E_TIMEOUT: no answer within 10000 ms'));
-  assert.ok(!isKitError('WFMCK_E_CONNECTION: ECONNREFUSED'));
-  assert.ok(!isKitError('Error: expect(received).toBe(expected)\n\nExpected: 201\nReceived: 500'));
-  assert.ok(!isKitError('expected the hook to be configured'), 'a sentence mentioning a hook is not a HookError');
+test('replayCommand names the run\'s replay.yaml, so it tests the same target', () => {
+  assert.equal(replayCommand('CAP-PUT-201', 42, undefined, [], '/out/run 1/replay.yaml'), "npx wfmck run --config '/out/run 1/replay.yaml' --seed 42 --grep 'CAP-PUT-201'");
+  assert.equal(failureOf('x', 'CAP-PUT-201', 3, [], '/o/replay.yaml').replay, "npx wfmck run --config /o/replay.yaml --seed 3 --grep 'CAP-PUT-201'");
+});
+
+test('reasonLine: what the check said, with Expected and Received, on one line', () => {
+  const msg = '\u001b[31mError: §4.1: the first PUT creates the document\u001b[39m\n\nexpect(received).toBe(expected) // Object.is equality\n\nExpected: \u001b[32m201\u001b[39m\nReceived: \u001b[31m200\u001b[39m';
+  assert.equal(reasonLine(msg), '§4.1: the first PUT creates the document · Expected: 201 · Received: 200');
+  assert.equal(reasonLine('WFMCK_E_TIMEOUT: no answer within 10000 ms'), 'WFMCK_E_TIMEOUT: no answer within 10000 ms');
+  assert.ok(reasonLine('x'.repeat(1000)).length <= 400);
+  assert.equal(reasonLine('Error: expect(received).toBe(expected) // Object.is equality\n\nExpected: 201\nReceived: 200'), 'Expected: 201 · Received: 200');
+  const property = 'Error: Property failed after 1 tests\n{ seed: 9, path: "0" }\nCounterexample: [1]\nShrunk 2 time(s)\nGot error: §3: a new document is created: 201\n\nexpect(received).toBe(expected)\n\nExpected: 201\nReceived: 200\n    at check (x.ts:1:1)';
+  assert.equal(reasonLine(property), '§3: a new document is created: 201 · Expected: 201 · Received: 200', 'a property: the error it got, not its header');
 });
 
 test('failureOf: colours stripped, long texts trimmed, the property seed wins over the run seed', () => {

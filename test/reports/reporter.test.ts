@@ -28,14 +28,25 @@ test('CAP-PUT-200 PUT updates', req('CAP-PUT-200'), async ({}, info) => {
   await info.attach('evidence', { body: evidence, contentType: 'application/json' });
   expect(500, 'second PUT answers 200').toBe(200);
 });
+const note = (n: object) => test.info().annotations.push({ type: 'wfmck-outcome', description: JSON.stringify(n) });
 test('CAP-PUT-403 retired client', req('CAP-PUT-403'), async () => {
+  note({ outcome: 'skip', cause: 'disabled', detail: 'needs hook retireClient' });
   test.skip(true, 'needs hook retireClient');
+});
+test('CAP-DELETE-204 delete', req('CAP-DELETE-204'), async ({}, info) => {
+  await info.attach('evidence', { body: evidence, contentType: 'application/json' });
+  note({ outcome: 'blocked', cause: 'CAP-PUT-200', message: 'setup: the PUT answered 500' });
+  test.skip(true, 'blocked by CAP-PUT-200');
+});
+test('CAP-DELETE-404 untyped skip', req('CAP-DELETE-404'), async () => {
+  test.skip(true, 'no reason given in code');
 });
 test('CAP-EXT-NOT-REJECTED CAP-EXT-IGNORED extensions', req('CAP-EXT-NOT-REJECTED', 'CAP-EXT-IGNORED'), async () => {
   fc.assert(fc.property(fc.integer(), (n) => n < 5), { seed: 1234 });
 });
 test('REG-TAGS-LAST kit broke', req('REG-TAGS-LAST'), async () => {
-  throw new Error('WFMCK_E_INTERNAL: fixture crashed');
+  note({ outcome: 'error', code: 'WFMCK_E_HOOK', message: 'hook retireClient: exited with code 127' });
+  throw new Error('hook retireClient: exited with code 127');
 });
 test('DISC-READ-ONLY slow', req('DISC-READ-ONLY'), async () => {
   if (!process.env.SLOW) return;
@@ -82,11 +93,11 @@ test('a real Playwright run writes conformance.json and .html into the context o
     writeFileSync(ctxFile, JSON.stringify(context(outDir)));
     assert.equal(await run(dir, { WFMCK_CONTEXT: ctxFile }), 1);
     const r = read(outDir);
-    assert.deepEqual(Object.keys(r), ['kit', 'persona', 'edition', 'component', 'signing', 'embedded', 'targets', 'profile', 'strictness', 'seed', 'runs', 'hooks', 'startedAt', 'endedAt', 'interrupted', 'summary', 'requirements', 'problems']);
+    assert.deepEqual(Object.keys(r), ['kit', 'persona', 'edition', 'component', 'signing', 'embedded', 'targets', 'profile', 'strictness', 'seed', 'runs', 'hooks', 'startedAt', 'endedAt', 'interrupted', 'summary', 'rootCauses', 'requirements', 'problems']);
     assert.deepEqual([r.kit.version, r.seed, r.runs, r.strictness, r.interrupted, r.hooks], ['9.9.9', 77, 10, 'default', false, ['assignDeployment']]);
     // A context written before personas and signing: the wfm persona, no component named, not signed.
     assert.deepEqual([r.persona, r.edition, r.component, r.signing], ['wfm', 'seed', {}, null]);
-    assert.deepEqual(r.problems, []);
+    assert.deepEqual(r.problems, ['test "CAP-DELETE-404 untyped skip" (suites/capabilities.spec.ts:25) was skipped without a typed cause (fixtures/outcome.ts skipIf)']);
 
     const pass = byId(r, 'CAP-PUT-201');
     assert.equal(pass.status, 'pass');
@@ -100,14 +111,24 @@ test('a real Playwright run writes conformance.json and .html into the context o
     assert.equal(fail.tests[0]!.error!.replay, "npx wfmck run --seed 77 --grep 'CAP-PUT-200'");
     assert.equal(fail.evidence?.[0]?.responseBody, '<script>alert(1)</script>');
 
-    assert.deepEqual([byId(r, 'CAP-PUT-403').status, byId(r, 'CAP-PUT-403').reason], ['skip', 'needs hook retireClient']);
+    assert.deepEqual([byId(r, 'CAP-PUT-403').status, byId(r, 'CAP-PUT-403').reason, byId(r, 'CAP-PUT-403').skipCause], ['skip', 'needs hook retireClient', 'disabled']);
+    const blocked = byId(r, 'CAP-DELETE-204');
+    assert.deepEqual([blocked.status, blocked.blockedBy, blocked.tests[0]!.status], ['blocked', ['CAP-PUT-200'], 'blocked']);
+    assert.equal(blocked.evidence?.length, 1, 'a block keeps the evidence of its cause');
+    assert.deepEqual(r.rootCauses, [{ id: 'CAP-PUT-200', level: 'MUST', status: 'fail', blocks: ['CAP-DELETE-204'] }]);
     for (const id of ['CAP-EXT-NOT-REJECTED', 'CAP-EXT-IGNORED']) {
       const e = byId(r, id).tests[0]!.error!;
       assert.equal(e.seed, 1234, `${id}: the property's seed`);
       assert.match(e.path!, /^\d+(:\d+)*$/);
       assert.equal(e.replay, `WFMCK_PATH=${e.path} npx wfmck run --seed 1234 --grep 'CAP-EXT-NOT-REJECTED'`);
     }
-    assert.equal(byId(r, 'REG-TAGS-LAST').status, 'error');
+    assert.deepEqual([byId(r, 'REG-TAGS-LAST').status, byId(r, 'REG-TAGS-LAST').tests[0]!.errorCode], ['error', 'WFMCK_E_HOOK']);
+    assert.equal(r.summary.blocked, 1);
+    assert.equal(r.summary.mustFailed, 3, 'a block is not a second failure');
+    const junit = readFileSync(join(outDir, 'junit.xml'), 'utf8');
+    assert.match(junit, /<error type="WFMCK_E_HOOK"/);
+    assert.match(junit, /<skipped message="blocked by CAP-PUT-200: /);
+    assert.match(junit, /<skipped message="disabled: needs hook retireClient"/);
     assert.equal(byId(r, 'CAP-LABELS-STABLE-NAMES').status, 'untestable');
     assert.equal(byId(r, 'CAP-FIRST-EXCHANGE').status, 'skip');
     assert.equal(byId(r, 'ONB-CLIENTID-UNIQUE').status, 'not-covered');

@@ -1,0 +1,39 @@
+// replay.yaml: the run's whole resolved configuration (flags, env and YAML, defaults filled in) as a configuration file,
+// so `npx wfmck run --config <out>/replay.yaml --seed N --grep '<id>'` tests the same target the same way. Secrets
+// travel by path only (key files, CA files); hook commands are kept as given. What only names this one run (its
+// output folder, a filter, a shard, a signature) is left out: a replay writes its own.
+import { stringify } from 'yaml';
+import type { Config } from './config.ts';
+
+export const REPLAY_FILE = 'replay.yaml';
+
+function defined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0))) as Partial<T>;
+}
+
+/** The replay configuration of `config`, as the keys of cli/config.ts FIELDS read it back. */
+export function replayConfig(config: Config): Record<string, unknown> {
+  const { strictness: _s, edition, ...profile } = config.profile;
+  const hooks = Object.fromEntries(Object.entries(config.hooks).map(([name, h]) => [name, { command: h.command, timeoutMs: h.timeoutMs }]));
+  return defined({
+    persona: config.persona,
+    edition,
+    strictness: config.strictness,
+    seed: config.seed,
+    runs: config.runs,
+    workers: config.workers,
+    targets: defined({ ...config.targets }),
+    tls: config.tls.caFiles.length ? { caFiles: config.tls.caFiles } : undefined,
+    deviceCa: config.deviceCa,
+    profile,
+    hooks: Object.keys(hooks).length ? hooks : undefined,
+    faults: config.faults,
+    component: Object.keys(config.component).length ? config.component : undefined,
+    ...(config.attend && { attend: true, attendTimeoutSeconds: Math.round(config.attend.timeoutMs / 1000) }),
+    listen: defined({ ...config.listen }),
+  });
+}
+
+export function replayYaml(config: Config): string {
+  return `# wfmck run's resolved configuration, written for replay commands: npx wfmck run --config <this file> --seed N --grep ID\n${stringify(replayConfig(config))}`;
+}

@@ -1,0 +1,18 @@
+// One printer for text a target, a hook or an archive supplied, on its way to a terminal: control characters (escape
+// sequences above all) and line breaks are shown escaped, so what a target sends can never erase a finding or paint a
+// line of its own. JSON and HTML have their own escaping; this is for the console only.
+
+// C0 controls but tab, DEL, C1 controls, and the Unicode line/paragraph separators and bidi overrides that reorder a line.
+const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+function escapeChar(c: string): string {
+  if (c === '\n') return '\\n';
+  if (c === '\r') return '\\r';
+  const code = c.codePointAt(0)!;
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** `text` as one terminal-safe line: every control character and line break escaped (\x1b, \n, \u202e ...). */
+export function terminalSafe(text: string): string {
+  return text.replace(UNSAFE, escapeChar);
+}
