@@ -5,6 +5,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { conformanceReporters } from './reports/reporters.ts';
+import { watchParent } from './run/watchdog.ts';
+
+// Under `wfmck run`: die with it (its pipe on fd 3 closes when it does).
+watchParent();
 
 const root = dirname(fileURLToPath(import.meta.url));
 

@@ -6,7 +6,8 @@ import { delimiter, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { resolveProfile, type Profile, type Strictness } from '../spec/profile.ts';
-import { HOOK_NAMES, PERSONA, PERSONAS, type HookBinding, type HookName, type Persona } from '../fixtures/run-context.ts';
+import { HOOK_NAMES, PERSONA, PERSONAS, PERSONA_OBSERVERS, type HookBinding, type HookName, type Persona } from '../fixtures/run-context.ts';
+import { areasFor } from '../run/claims.ts';
 import { UsageError } from './usage.ts';
 import { isLoopbackHost } from '../spec/loopback.ts';
 import { loopbackAddress } from './args.ts';
@@ -35,6 +36,8 @@ export interface Config {
   faults: string[];
   /** The component under test as the report names it (issue 10: vendor, name, version). */
   component: { vendor?: string; name?: string; version?: string };
+  /** The areas the component claims (run/claims.ts); absent = every area of its persona. */
+  claims?: string[];
   /** Sign the reports (conformance.dsse.json) with keyFile, or with a key generated for the run when only `sign`. */
   signing?: { keyFile?: string; certFile?: string };
   /**
@@ -104,7 +107,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'runs', env: 'WFMCK_RUNS', flag: 'runs', doc: 'runs per property (default by strictness: 25 / 100 / 500)', parse: positiveInt },
   ...HOOK_NAMES.map((name): Field => ({
     key: `hooks.${name}`, env: `WFMCK_HOOK_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`,
-    doc: `P5 hook ${name}: a shell command, or {command, timeoutMs}`, parse: hook,
+    doc: `P5 hook ${name}: a shell command, or {command, timeoutMs, cwd}; it runs in cwd, by default the folder of the YAML that names it`, parse: hook,
   })),
   { key: 'grep', env: 'WFMCK_GREP', flag: 'grep', doc: 'run only tests whose title matches this regular expression', parse: regex },
   { key: 'shard', env: 'WFMCK_SHARD', flag: 'shard', doc: "run only shard i/n of the suites (Playwright --shard); join the shards' outputs with `wfmck merge-reports`", parse: shardSpec },
@@ -114,6 +117,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'component.vendor', env: 'WFMCK_COMPONENT_VENDOR', flag: 'component-vendor', doc: 'vendor of the component under test, as the report names it', parse: text },
   { key: 'component.name', env: 'WFMCK_COMPONENT_NAME', flag: 'component-name', doc: 'name of the component under test', parse: text },
   { key: 'component.version', env: 'WFMCK_COMPONENT_VERSION', flag: 'component-version', doc: 'version of the component under test', parse: text },
+  { key: 'claims', env: 'WFMCK_CLAIMS', flag: 'claims', doc: 'the areas the component claims (e.g. pull,push,packages for a registry); the others are skipped as not claimed (default: all of its persona\'s; the areas are listed in wfmck run --help)', parse: names },
   { key: 'targets.kitRegistry', env: 'WFMCK_KIT_REGISTRY', flag: 'kit-registry', boolean: true, doc: "the WFM's assignDeployment hook takes package {repository, version} and pulls from a registry the kit runs on 127.0.0.1 (plain HTTP): enables the §4.7 retrieval checks", parse: bool },
   { key: 'attend', env: 'WFMCK_ATTEND', flag: 'attend', boolean: true, doc: 'persona device: you start the client under test by hand for each check, from the folder the kit writes under <out>/attend/ (no startClient hook)', parse: bool },
   { key: 'attendTimeoutSeconds', env: 'WFMCK_ATTEND_TIMEOUT', flag: 'attend-timeout', doc: `attended mode: seconds the kit waits for each client to connect (default ${DEFAULT_ATTEND_TIMEOUT_S}; the check is skipped with that reason)`, parse: positiveInt },
@@ -182,8 +186,8 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
   if (signCert && !signKey) throw new UsageError('signing.certFile: give the signing.keyFile it certifies (a key made for the run has no certificate)');
   const hooks: Config['hooks'] = {};
   for (const name of HOOK_NAMES) {
-    const h = get<{ command: string; timeoutMs?: number }>(`hooks.${name}`);
-    if (h) hooks[name] = { kind: 'command', command: h.command, timeoutMs: h.timeoutMs ?? profile.hookTimeoutMs };
+    const h = get<{ command: string; timeoutMs?: number; cwd: string }>(`hooks.${name}`);
+    if (h) hooks[name] = { kind: 'command', command: h.command, timeoutMs: h.timeoutMs ?? profile.hookTimeoutMs, cwd: h.cwd };
   }
   const attend = get<boolean>('attend');
   if (attend && v.has('hooks.startClient')) throw new UsageError('attend: you start the client under test by hand; give no hooks.startClient as well');
@@ -214,6 +218,7 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     workers: get<number>('workers') ?? DEFAULT_WORKERS,
     faults: get<string[]>('faults') ?? [],
     component: stripUndefined({ vendor: get<string>('component.vendor'), name: get<string>('component.name'), version: get<string>('component.version') }),
+    ...(v.has('claims') && { claims: checkedClaims(get<string[]>('claims')!, get<Persona>('persona') ?? PERSONA) }),
     ...((get<boolean>('signing.sign') || signKey) && { signing: stripUndefined({ keyFile: signKey, certFile: signCert }) }),
     ...(attend && { attend: { timeoutMs: (get<number>('attendTimeoutSeconds') ?? DEFAULT_ATTEND_TIMEOUT_S) * 1000 } }),
     listen: stripUndefined({ host: get<string>('listen.host') ?? '127.0.0.1', wfmPort: get<number>('listen.wfmPort') }),
@@ -341,6 +346,20 @@ function faultIds(raw: unknown): string[] {
   return ids;
 }
 
+function names(raw: unknown): string[] {
+  const list = (Array.isArray(raw) ? raw.map(String) : text(raw).split(',')).map((s) => s.trim()).filter(Boolean);
+  if (list.length === 0) throw new Error('expected at least one name');
+  return [...new Set(list)];
+}
+
+/** Claims name areas of the run's persona (run/claims.ts). */
+function checkedClaims(claims: string[], persona: Persona): string[] {
+  const known = areasFor(PERSONA_OBSERVERS[persona]).map((a) => a.name);
+  const unknown = claims.filter((c) => !known.includes(c));
+  if (unknown.length) throw new UsageError(`claims: ${unknown.join(', ')} ${unknown.length === 1 ? 'is no area' : 'are no areas'} of persona ${persona}; its areas: ${[...new Set(known)].join(', ')}`);
+  return claims;
+}
+
 function seed(raw: unknown): number {
   const n = integer(raw);
   // fast-check seeds are 32-bit integers.
@@ -380,11 +399,12 @@ function files(raw: unknown, base: string): string[] {
   return list.map((f) => file(f, base));
 }
 
-function hook(raw: unknown): { command: string; timeoutMs?: number } {
-  if (typeof raw === 'string') return { command: text(raw) };
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('expected a shell command or {command, timeoutMs}');
-  const extra = Object.keys(raw).filter((k) => k !== 'command' && k !== 'timeoutMs');
-  if (extra.length) throw new Error(`unknown key "${extra[0]}" (a hook has command and timeoutMs)`);
-  const h = raw as { command?: unknown; timeoutMs?: unknown };
-  return { command: text(h.command), ...(h.timeoutMs !== undefined && { timeoutMs: positiveInt(h.timeoutMs) }) };
+/** A hook runs where its relative paths were written: the folder of the YAML that names it, else wfmck's own. */
+function hook(raw: unknown, base: string): { command: string; timeoutMs?: number; cwd: string } {
+  if (typeof raw === 'string') return { command: text(raw), cwd: base };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('expected a shell command or {command, timeoutMs, cwd}');
+  const extra = Object.keys(raw).filter((k) => k !== 'command' && k !== 'timeoutMs' && k !== 'cwd');
+  if (extra.length) throw new Error(`unknown key "${extra[0]}" (a hook has command, timeoutMs and cwd)`);
+  const h = raw as { command?: unknown; timeoutMs?: unknown; cwd?: unknown };
+  return { command: text(h.command), ...(h.timeoutMs !== undefined && { timeoutMs: positiveInt(h.timeoutMs) }), cwd: h.cwd === undefined ? base : resolve(base, text(h.cwd)) };
 }

@@ -14,7 +14,7 @@ function defined<T extends object>(o: T): Partial<T> {
 /** The replay configuration of `config`, as the keys of cli/config.ts FIELDS read it back. */
 export function replayConfig(config: Config): Record<string, unknown> {
   const { strictness: _s, edition, ...profile } = config.profile;
-  const hooks = Object.fromEntries(Object.entries(config.hooks).map(([name, h]) => [name, { command: h.command, timeoutMs: h.timeoutMs }]));
+  const hooks = Object.fromEntries(Object.entries(config.hooks).map(([name, h]) => [name, { command: h.command, timeoutMs: h.timeoutMs, ...(h.cwd && { cwd: h.cwd }) }]));
   return defined({
     persona: config.persona,
     edition,
@@ -29,6 +29,7 @@ export function replayConfig(config: Config): Record<string, unknown> {
     hooks: Object.keys(hooks).length ? hooks : undefined,
     faults: config.faults,
     component: Object.keys(config.component).length ? config.component : undefined,
+    claims: config.claims,
     ...(config.attend && { attend: true, attendTimeoutSeconds: Math.round(config.attend.timeoutMs / 1000) }),
     listen: defined({ ...config.listen }),
   });

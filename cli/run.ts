@@ -1,21 +1,22 @@
 // `wfmck run`: certify a WFM, its identity role and its registry (or the embedded default) with the Playwright suites.
 // The verdict is the requirement report's (conformance.json), not Playwright's exit code: only a failed MUST fails a run.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { Agent, request } from 'undici';
 import { prepareRun } from '../fixtures/global-setup.ts';
 import { BLOB_DIR, BLOB_DIR_ENV } from '../reports/blob.ts';
-import { FIELDS, RUN_FLAGS, namesTargets, resolveConfig, type Config } from './config.ts';
+import { FIELDS, namesTargets, resolveConfig, type Config } from './config.ts';
 import { playwrightCli } from './playwright.ts';
-import { PERSONA_SUITES, type RunContext } from '../fixtures/run-context.ts';
+import { PERSONAS, PERSONA_OBSERVERS, PERSONA_SUITES, type RunContext } from '../fixtures/run-context.ts';
+import { areasFor } from '../run/claims.ts';
 import { runSigningKey, signRunReports } from './report-signing.ts';
 import { REPLAY_FILE } from './replay-config.ts';
 import { ENVELOPE_FILE } from '../fixtures/run-context.ts';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from './usage.ts';
+import { checkConfiguration, probeTargets } from './preflight.ts';
+import { catchSignals, runPlaywrightProcess, signalExitCode, type Signals } from './playwright-process.ts';
+import { writeInterruptedReport } from '../reports/write-report.ts';
+import { existsSync } from 'node:fs';
 import type { ConformanceReport } from '../reports/conformance-json.ts';
 import { summaryLine } from '../reports/console.ts';
 
@@ -53,10 +54,10 @@ Precedence: flags > env > YAML > default. Every setting, by YAML key and env nam
 
 function help(): string {
   const rows = FIELDS.map((f) => `  ${f.key.padEnd(32)} ${f.env.padEnd(36)} ${f.doc}`);
-  return `${HELP}\n${rows.join('\n')}\n`;
+  const areas = PERSONAS.map((p) => `  ${p.padEnd(10)} ${[...new Set(areasFor(PERSONA_OBSERVERS[p]).map((a) => a.name))].join(', ')}`);
+  return `${HELP}\n${rows.join('\n')}\n\nClaim areas by persona (claims, --claims; every area when none is named):\n${areas.join('\n')}\n`;
 }
 
-const PROBE_TIMEOUT_MS = 10_000;
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 export async function run(argv: string[]): Promise<number> {
@@ -64,9 +65,10 @@ export async function run(argv: string[]): Promise<number> {
   const config = resolveConfig(argv, process.env, process.cwd());
   // Persona device: the kit is the WFM, identity role and registry; the client under test comes through startClient.
   if (config.persona === 'device' && namesTargets(config)) throw new UsageError('--persona device runs the kit\'s own services as the WFM your client talks to: name no targets (your client is started by hooks.startClient)');
+  checkConfiguration(config);
   const signingKey = runSigningKey(config);
-  if (namesTargets(config)) await probeTargets(config);
-  // From here on Ctrl-C never kills wfmck outright: the embedded services stop and the reporter finishes.
+  await probeTargets(config);
+  // From here on a signal never kills wfmck outright: the embedded services stop and the reporter finishes.
   const signals = catchSignals();
   let code: number | null = null;
   try {
@@ -75,6 +77,10 @@ export async function run(argv: string[]): Promise<number> {
       say(`${namesTargets(config) ? `targets ${namedTargetsLine(config)}` : 'embedded reference services'}; persona ${config.persona}; edition ${config.profile.edition}; strictness ${config.strictness}; seed ${config.seed}; ${config.runs} runs per property; out ${config.out}`);
       if (config.attend) attendBanner(prepared.context);
       if (!signals.caught) code = await runPlaywright(config, prepared.env, signals);
+      // A runner killed after the grace period (or never started) wrote nothing: the streamed records still tell.
+      if (signals.caught && (signals.killed || !existsSync(join(config.out, 'conformance.json')))) {
+        writeInterruptedReport(prepared.context, `wfmck run got ${signals.caught}${signals.killed ? ' and Playwright did not stop in time' : ''}`);
+      }
     } finally {
       await prepared.close();
     }
@@ -85,9 +91,9 @@ export async function run(argv: string[]): Promise<number> {
   const signed = signingKey && signRunReports(config, signingKey);
   if (signed) say(signed.line);
   if (signals.caught) {
-    say(`interrupted (${signals.caught}); the reports hold what ran`);
+    say(`interrupted (${signals.caught}); the reports hold what ran (interrupted: true)`);
     printPaths(config, replayCommand(config));
-    return signals.caught === 'SIGTERM' ? 143 : 130;
+    return signalExitCode(signals.caught);
   }
   if (code === null) say('Playwright ended without an exit code');
   const result = await verdict(join(config.out, 'conformance.json'));
@@ -95,31 +101,6 @@ export async function run(argv: string[]): Promise<number> {
   if (config.shard) say(`join every shard's output with: npx wfmck merge-reports <shard out dirs...> --out DIR`);
   printPaths(config, replayCommand(config));
   return signed && !signed.ok && result.code === EXIT_OK ? EXIT_USAGE : result.code;
-}
-
-interface Signals {
-  caught: NodeJS.Signals | undefined;
-  child: ChildProcess | undefined;
-  dispose(): void;
-}
-
-/** Records SIGINT/SIGTERM and forwards each to the Playwright child once it exists. */
-function catchSignals(): Signals {
-  const state: Signals = {
-    caught: undefined,
-    child: undefined,
-    dispose: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
-  function onSignal(signal: NodeJS.Signals): void {
-    state.caught = signal;
-    state.child?.kill(signal);
-  }
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return state;
 }
 
 /** Attended mode: what to give the client under test, once; each check then names its own folder of credentials. */
@@ -144,40 +125,6 @@ function namedTargetsLine(config: Config): string {
   return Object.entries(config.targets).filter(([k, v]) => k !== 'registryRepository' && v !== undefined).map(([k, v]) => `${k} ${v}`).join(', ');
 }
 
-/** One GET per named target before anything runs: any HTTP answer is reachable, a refused connection or TLS failure is not. */
-export async function probeTargets(config: Config): Promise<void> {
-  const ca = config.tls.caFiles.map((f) => readFileSync(f, 'utf8'));
-  const dispatcher = new Agent({ connect: { ...(ca.length && { ca }), timeout: PROBE_TIMEOUT_MS } });
-  const t = config.targets;
-  const discovery = t.discovery ?? (t.identity && `${t.identity}/.well-known/${config.profile.vendor}`);
-  const probes: [string, string | undefined][] = [
-    ['WFM Certificate API', t.wfm && `${t.wfm}${config.profile.certificatePath}`],
-    ['discovery document', discovery],
-    ['trust bundle', t.trustBundleUri],
-    ['registry', t.registry && `${t.registry}/v2/`],
-  ];
-  try {
-    for (const [what, url] of probes) {
-      if (!url) continue;
-      try {
-        const res = await request(url, { dispatcher, headersTimeout: PROBE_TIMEOUT_MS, bodyTimeout: PROBE_TIMEOUT_MS });
-        await res.body.dump();
-      } catch (e) {
-        throw Object.assign(new Error(`unreachable target: ${what} ${url}: ${probeReason(e as Error & { code?: string })}`), { code: 'WFMCK_E_UNREACHABLE' });
-      }
-    }
-  } finally {
-    await dispatcher.close();
-  }
-}
-
-function probeReason(e: Error & { code?: string; cause?: unknown }): string {
-  const code = e.code ?? (e.cause as { code?: string } | undefined)?.code ?? '';
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (/CERT|SELF_SIGNED|UNABLE_TO|ERR_TLS|ERR_SSL|EPROTO/.test(code)) return `TLS failure (${code}: ${e.message}); give the target's CA in tls.caFiles`;
-  return `${code ? `${code}: ` : ''}${e.message}`;
-}
-
 function runPlaywright(config: Config, env: Record<string, string>, signals: Signals): Promise<number | null> {
   // Attended mode: one check at a time, since a person starts each client.
   const workers = config.attend ? 1 : config.workers;
@@ -188,14 +135,7 @@ function runPlaywright(config: Config, env: Record<string, string>, signals: Sig
   // A shard also writes Playwright's blob report, which `wfmck merge-reports` joins with the other shards'.
   if (config.shard) args.push('--shard', `${config.shard.index}/${config.shard.total}`);
   const blob = config.shard ? { [BLOB_DIR_ENV]: join(config.out, BLOB_DIR) } : {};
-  // Its own process group: a terminal's Ctrl-C reaches only wfmck, which forwards it once (a second SIGINT would
-  // make Playwright stop without its reporters).
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, ...blob }, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
-  signals.child = child;
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => resolve(code));
-  });
+  return runPlaywrightProcess(args, { cwd: root, env: { ...process.env, ...env, ...blob } }, signals);
 }
 
 /**

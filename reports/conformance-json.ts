@@ -6,6 +6,7 @@ import { buildMatrix, rootCauses, summarize, type RequirementResult, type RootCa
 import { withFaultProof } from './faults/proof.ts';
 import type { FaultEntry } from './faults/plan.ts';
 import { ALL_FAULTS } from './faults/all.ts';
+import { unclaimedReason } from '../run/claims.ts';
 
 /** What the report echoes about the run (from the RunContext; never a secret). */
 export interface RunMeta {
@@ -16,6 +17,8 @@ export interface RunMeta {
   edition: Edition;
   /** The component under test as configured (component.vendor|name|version); empty when not configured. */
   component: { vendor?: string; name?: string; version?: string };
+  /** The areas it claims (run/claims.ts); null = every area of its persona. */
+  claims: string[] | null;
   /** Present when the run is signed: the envelope file written after the reports (it cannot sit inside them). */
   signing: { envelope: string } | null;
   /** True when the targets were the embedded reference services; null when no run context was given. */
@@ -54,6 +57,7 @@ export function metaFromContext(ctx: RunContext): RunMeta {
     persona: ctx.persona ?? PERSONA,
     edition: ctx.profile.edition,
     component: { ...ctx.component },
+    claims: ctx.claims ? [...ctx.claims] : null,
     signing: ctx.signing ? { ...ctx.signing } : null,
     embedded: ctx.embedded,
     targets: { ...ctx.targets },
@@ -82,6 +86,7 @@ export function fallbackMeta(version: string, startedAt: string, env: Record<str
     persona: PERSONA,
     edition: SEED_PROFILE.edition,
     component: {},
+    claims: null,
     signing: null,
     embedded: null,
     targets: {},
@@ -117,7 +122,11 @@ export function buildReport(input: ReportInput): ConformanceReport {
     }
     if (r.blockedBy !== undefined && !known.has(r.blockedBy)) problems.push(`test "${r.title}" (${r.file}:${r.line}) is blocked by ${r.blockedBy}, which is not in spec/requirements.yaml`);
   }
-  const requirements = withFaultProof(buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false, input.meta.edition, input.meta.persona), input.faults ?? ALL_FAULTS);
+  const claims = input.meta.claims ?? undefined;
+  const requirements = withFaultProof(
+    buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false, input.meta.edition, input.meta.persona, (req) => unclaimedReason(claims, req)),
+    input.faults ?? ALL_FAULTS,
+  );
   return {
     ...input.meta,
     endedAt: input.endedAt,

@@ -8,9 +8,9 @@ const MAX_LISTED = 8;
 
 /** The verdict's words, as the exit code means them. */
 export function verdictWords(s: Pick<Summary, 'verdict' | 'mustFailed' | 'fail' | 'error' | 'judged'>): string {
-  if (s.judged === 0) return 'NO VERDICT: nothing was judged';
   if (s.mustFailed > 0 || s.fail > 0) return `NOT CONFORMANT: ${s.fail} requirement${s.fail === 1 ? '' : 's'} failed, ${s.mustFailed} of them MUST`;
   if (s.error > 0) return `KIT ERROR, no verdict for ${s.error} requirement${s.error === 1 ? '' : 's'}`;
+  if (s.judged === 0) return 'NO VERDICT: nothing was judged';
   return s.verdict === 'conformant' ? 'CONFORMANT' : 'INCOMPLETE: no failure, but not every MUST was judged';
 }
 

@@ -1,18 +1,15 @@
-// The Playwright reporter of a conformance run: reads the RunContext (env WFMCK_CONTEXT), and on onEnd, also for an
-// interrupted run, writes conformance.json and conformance.html into the context's outDir.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The Playwright reporter of a conformance run: reads the RunContext (env WFMCK_CONTEXT), streams each ended test to
+// records.jsonl, and on onEnd, also for an interrupted run, writes the report folder (reports/write-report.ts).
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError } from '@playwright/test/reporter';
 import { loadRequirements, type Requirement } from '../spec/requirements.ts';
 import type { RunContext } from '../fixtures/run-context.ts';
 import { buildReport, fallbackMeta, metaFromContext, type ConformanceReport, type RunMeta } from './conformance-json.ts';
 import { recordOf } from './collect.ts';
-import { EVIDENCE_DIR, withEvidenceFiles } from './evidence-files.ts';
 import { stripAnsi } from './failure.ts';
-import { renderHtml } from './html/render.ts';
 import { findingLines, summaryLine } from './console.ts';
-import { JUNIT_FILE, junitXml } from './junit.ts';
-import { parseSectionTitles } from './sections.ts';
+import { HTML_FILE, RECORDS_FILE, writeReportFiles } from './write-report.ts';
 
 export interface RequirementReporterOptions {
   /** Output folder; default: the RunContext's outDir, else reports/out/<timestamp>. */
@@ -27,8 +24,7 @@ export interface RequirementReporterOptions {
   catalog?: readonly Requirement[];
 }
 
-export const JSON_FILE = 'conformance.json';
-export const HTML_FILE = 'conformance.html';
+export { HTML_FILE, JSON_FILE, specSectionTitles } from './write-report.ts';
 
 export function timestamp(now: Date): string {
   return now.toISOString().replace(/[:.]/g, '-');
@@ -76,18 +72,21 @@ export default class RequirementReporter implements Reporter {
     this.problems.push(`run error: ${stripAnsi(error.message ?? error.value ?? 'unknown error').split('\n')[0]}`);
   }
 
-  onEnd(result: FullResult): void {
-    const { report, files } = withEvidenceFiles(this.build(result.status === 'interrupted'));
-    mkdirSync(this.outDir, { recursive: true });
-    // A reused output folder must not keep evidence of an earlier run that the report no longer names.
-    rmSync(join(this.outDir, EVIDENCE_DIR), { recursive: true, force: true });
-    for (const f of files) {
-      mkdirSync(dirname(join(this.outDir, f.path)), { recursive: true });
-      writeFileSync(join(this.outDir, f.path), f.text);
+  /** Streams each ended test's record, so a runner that is killed still leaves what ran (cli/run.ts reads it). */
+  onTestEnd(test: TestCase): void {
+    try {
+      const record = recordOf(test, { rootDir: this.rootDir, runSeed: this.meta.seed ?? undefined, allIds: this.allIds(), interrupted: false, ...(this.replayConfig && { replayConfig: this.replayConfig }) });
+      mkdirSync(this.outDir, { recursive: true });
+      appendFileSync(join(this.outDir, RECORDS_FILE), `${JSON.stringify(record)}\n`);
+    } catch (e) {
+      this.problems.push(`records stream: ${(e as Error).message}`);
     }
-    writeFileSync(join(this.outDir, JSON_FILE), `${JSON.stringify(report, null, 2)}\n`);
-    writeFileSync(join(this.outDir, HTML_FILE), renderHtml(report, specSectionTitles()));
-    writeFileSync(join(this.outDir, JUNIT_FILE), junitXml(report));
+  }
+
+  onEnd(result: FullResult): void {
+    const report = writeReportFiles(this.outDir, this.build(result.status === 'interrupted'));
+    // The full report supersedes the stream.
+    rmSync(join(this.outDir, RECORDS_FILE), { force: true });
     if (this.opts.print !== false) {
       const lines = findingLines(report);
       // Under `wfmck run` the command prints the one summary line itself, after signing; else this reporter does.
@@ -99,12 +98,17 @@ export default class RequirementReporter implements Reporter {
   /** The report as it stands now: tests that never ran count as skipped. */
   build(interrupted: boolean): ConformanceReport {
     const catalog = this.opts.catalog ?? loadRequirements();
-    const allIds = catalog.map((r) => r.id);
+    const allIds = this.allIds();
     const problems = [...this.problems];
     const records = (this.suite?.allTests() ?? []).map((t) =>
       recordOf(t, { rootDir: this.rootDir, runSeed: this.meta.seed ?? undefined, allIds, interrupted, ...(this.replayConfig && { replayConfig: this.replayConfig }) }, problems),
     );
     return buildReport({ meta: this.meta, catalog, records, endedAt: new Date().toISOString(), interrupted, filtered: this.filtered, problems });
+  }
+
+  private ids: string[] | undefined;
+  private allIds(): string[] {
+    return (this.ids ??= (this.opts.catalog ?? loadRequirements()).map((r) => r.id));
   }
 
   private readContext(file: string | undefined): RunContext | undefined {
@@ -131,10 +135,4 @@ function kitVersion(): string {
   } catch {
     return 'unknown';
   }
-}
-
-/** Headings of interfaces.md and profiles.md by section number, for the HTML's section titles. */
-export function specSectionTitles(): Map<string, string> {
-  const read = (name: string) => readFileSync(new URL(`../spec/source/${name}`, import.meta.url), 'utf8');
-  return new Map([...parseSectionTitles(read('interfaces.md')), ...parseSectionTitles(read('profiles.md'))]);
 }

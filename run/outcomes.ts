@@ -81,7 +81,8 @@ export function decidingNote(notes: readonly OutcomeNote[]): OutcomeNote | undef
 }
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?(?:-----END \1-----|$)/g;
-const SECRET_ASSIGNMENT = /\b(bearer\s+|(?:token|password|passwd|secret|apikey|api-key|api_key|authorization)\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"',}]+)/gi;
+const BEARER = /\b(bearer\s+)[^\s"',}]+/gi;
+const SECRET_ASSIGNMENT = /\b((?:token|password|passwd|secret|apikey|api-key|api_key|authorization)"?\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"',}]+)/gi;
 // A JWT or a long base64/hex run that is not inside a word: how keys and tokens look when a hook echoes them.
 const TOKEN_LIKE = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*|(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{64,}={0,2}(?![A-Za-z0-9+/=_-])/g;
 
@@ -93,6 +94,7 @@ const TOKEN_LIKE = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*|(?
 export function redactSecrets(text: string): string {
   return text
     .replace(PEM_BLOCK, (_m, label: string) => `[${label.toLowerCase()} removed]`)
+    .replace(BEARER, '$1[removed]')
     .replace(SECRET_ASSIGNMENT, '$1[removed]')
     .replace(TOKEN_LIKE, '[token removed]');
 }

@@ -57,6 +57,7 @@ function metaHtml(r: ConformanceReport): string {
   const rows: [string, string][] = [
     ['Kit', `${esc(r.kit.name)} ${esc(r.kit.version)}`],
     ['Component', componentHtml(r.component)],
+    ['Claims', r.claims ? `${esc(r.claims.join(', '))} <span class="muted">(every other area is skipped as not claimed)</span>` : '<span class="muted">every area of the persona</span>'],
     ['Persona', `${esc(r.persona)} <span class="muted">&middot; edition ${esc(r.edition)}</span>`],
     ['Targets', (targets || '<span class="muted">not recorded (run without wfmck run)</span>') + (r.embedded ? ' <span class="muted">(embedded reference services)</span>' : '')],
     ['Profile', profile],
