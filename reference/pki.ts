@@ -111,7 +111,8 @@ export async function issueCertificate(issuer: Issued, opts: LeafOptions): Promi
     await x509.AuthorityKeyIdentifierExtension.create(issuer.keys.publicKey),
     await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
   ];
-  if (!opts.ca) {
+  // A CA has no ExtendedKeyUsage unless one is asked for (a CA certificate made to pass as a TLS leaf, SVID-LEAF-NOT-CA).
+  if (!opts.ca || opts.usage) {
     extensions.push(
       new x509.ExtendedKeyUsageExtension(
         usage.map((u) => (u === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth)),

@@ -71,7 +71,9 @@ export function issueBadSvid(ca: SvidCa, kind: BadSvidKind, spiffeId: string, op
   const now = Date.now();
   switch (kind) {
     case 'ca-as-leaf':
-      return leaf(ca, spiffeId, { uris: [spiffeId], ca: true }, opts);
+      // cA true, yet digitalSignature and clientAuth: OpenSSL's purpose check lets it through as a client leaf, so only
+      // a WFM that reads basicConstraints itself refuses it (a keyCertSign CA would be refused by OpenSSL alone).
+      return leaf(ca, spiffeId, { uris: [spiffeId], ca: true, keyUsages: x509.KeyUsageFlags.digitalSignature, usage: ['client'] }, opts);
     case 'cert-sign-leaf':
       return leaf(ca, spiffeId, { uris: [spiffeId], keyUsages: x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign }, opts);
     case 'two-uri-sans':
@@ -97,6 +99,7 @@ interface Shape {
   dnsNames?: string[];
   ca?: boolean;
   keyUsages?: x509.KeyUsageFlags;
+  usage?: ('server' | 'client')[];
 }
 
 async function leaf(ca: SvidCa, spiffeId: string, shape: Shape, opts: SvidOptions): Promise<Svid> {

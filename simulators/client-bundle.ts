@@ -2,7 +2,7 @@
 // input, HTTPS authenticated by the initial-trust CA the client was given (§5: not by an SVID).
 import { Agent, buildConnector } from 'undici';
 import { TrustBundleClient, type CachedBundle } from './device/bundle-client.ts';
-import { createTransport, spiffeIdentityCheck, type UndiciTransport } from './transport/undici-transport.ts';
+import { createTransport, spiffeIdentityCheck, type SpiffeCheckLeniency, type UndiciTransport } from './transport/undici-transport.ts';
 
 export interface BundleSource {
   discoveryUrl?: string;
@@ -49,7 +49,7 @@ export function startBundleClient(source: BundleSource, caPem: string, faults: R
  * P10 with §4.6: connections to the WFM validated against the trust bundle's anchors as they are at each handshake, so
  * a replaced bundle governs the next connection; with no accepted bundle nothing connects (rule 1: fail closed).
  */
-export function anchoredAgent(anchors: () => string[] | undefined, o: { clientCert?: { cert: string; key: string }; serverSpiffeId?: string }): Agent {
+export function anchoredAgent(anchors: () => string[] | undefined, o: { clientCert?: { cert: string; key: string }; serverSpiffeId?: string; serverLeniency?: SpiffeCheckLeniency; acceptUnverifiedServer?: boolean; maxTlsVersion?: 'TLSv1.2' | 'TLSv1.3' }): Agent {
   return new Agent({
     connections: 1,
     keepAliveTimeout: 4_000,
@@ -59,7 +59,9 @@ export function anchoredAgent(anchors: () => string[] | undefined, o: { clientCe
       buildConnector({
         ca, timeout: 5_000,
         ...(o.clientCert && { cert: o.clientCert.cert, key: o.clientCert.key }),
-        ...(o.serverSpiffeId !== undefined && { checkServerIdentity: spiffeIdentityCheck(o.serverSpiffeId) }),
+        ...(o.serverSpiffeId !== undefined && { checkServerIdentity: spiffeIdentityCheck(o.serverSpiffeId, o.serverLeniency) }),
+        ...(o.acceptUnverifiedServer && { rejectUnauthorized: false }),
+        ...(o.maxTlsVersion && { maxVersion: o.maxTlsVersion }),
       })(opts, callback);
     },
   });

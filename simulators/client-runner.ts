@@ -111,10 +111,22 @@ export async function startClientRunner(input: StartClientInput, disk: ClientDis
     { ...(input.discoveryUrl && { discoveryUrl: input.discoveryUrl }), ...(input.trustBundleUri && { trustBundleUri: input.trustBundleUri }), ...(input.bundleRefreshSeconds && { refreshSeconds: input.bundleRefreshSeconds }) },
     input.caPem, faults, spiffeUri, disk.bundle,
   );
-  // Client fault MIAF-CLIENT-CHECKS-SERVER-ID: the server's SPIFFE ID is never compared.
-  // Client fault MIAF-CLIENT-SVID: no client certificate on the connection.
+  // Client fault MIAF-CLIENT-CHECKS-SERVER-ID: the server's SPIFFE ID is never compared; its :trust-domain variant compares
+  // the path alone, :first-uri takes the first of several URI SANs. MIAF-CLIENT-VERIFIES-SERVER-SVID: a CA leaf passes;
+  // its :expired variant takes a chain the TLS stack refuses. MIAF-CLIENT-SVID: no client certificate on the connection.
+  const serverLeniency = {
+    ...(faults.has('MIAF-CLIENT-CHECKS-SERVER-ID:trust-domain') && { trustDomain: true }),
+    ...(faults.has('MIAF-CLIENT-CHECKS-SERVER-ID:first-uri') && { firstUri: true }),
+    ...(faults.has('MIAF-CLIENT-VERIFIES-SERVER-SVID') && { caLeaf: true }),
+  };
   const mtls = input.edition === 'miaf'
-    ? { ...(!faults.has('MIAF-CLIENT-SVID') && { clientCert: { cert: input.certPem, key: input.keyPem } }), ...(input.wfmSpiffeId && !faults.has('MIAF-CLIENT-CHECKS-SERVER-ID') && { serverSpiffeId: input.wfmSpiffeId }) }
+    ? {
+      ...(!faults.has('MIAF-CLIENT-SVID') && { clientCert: { cert: input.certPem, key: input.keyPem } }),
+      ...(input.wfmSpiffeId && !faults.has('MIAF-CLIENT-CHECKS-SERVER-ID') && { serverSpiffeId: input.wfmSpiffeId, serverLeniency }),
+      ...(faults.has('MIAF-CLIENT-VERIFIES-SERVER-SVID:expired') && { acceptUnverifiedServer: true }),
+      // Client fault MIAF-CLIENT-TLS13-HTTP11: TLS 1.2 at most, though the WFM offers 1.3.
+      ...(faults.has('MIAF-CLIENT-TLS13-HTTP11') && { maxTlsVersion: 'TLSv1.2' as const }),
+    }
     : undefined;
   // miaf with a trust bundle: the WFM's SVID is validated against the bundle's anchors at every handshake (§4.6).
   const anchored = mtls && trust ? anchoredAgent(() => trust.client.anchors?.map((a) => a.certificate.toString('pem')), mtls) : undefined;

@@ -216,6 +216,25 @@ test.describe('P4 GET {deployments[].url}: the ApplicationDeployment YAML', () =
   });
 });
 
+test.describe('P4 desired state is one client\'s', () => {
+  test('DS-SERVED-TO-OWN-CLIENT another client, with valid credentials of its own, gets 403 or 404 for a client\'s manifest, deployment YAML and bundle', req('DS-SERVED-TO-OWN-CLIENT'), async ({ device, hooks, profile }) => {
+    const owner = await device();
+    const a = await assign(owner, hooks, await hostingDevice(owner));
+    const { manifest } = await currentManifest(owner);
+    const entry = entryOf(manifest, a.deploymentId);
+    requireThat('DS-BUNDLE-DESCRIPTOR', typeof manifest.bundle?.url === 'string', `with a deployment the manifest's bundle is ${JSON.stringify(manifest.bundle)}`);
+    const other = await device();
+    const asked: [string, number][] = [
+      // P10 serves each caller its own manifest at one path: there is no other client's manifest to ask for.
+      ...(profile.deploymentsPath === 'per-client' ? [['the state manifest', (await other.api.getDesiredState(owner.clientId)).status] as [string, number]] : []),
+      ['the deployment YAML', (await other.api.getDeploymentYaml(entry.url)).status],
+      ['the bundle', (await other.api.getBundle(manifest.bundle!.url)).status],
+    ];
+    const served = asked.filter(([, status]) => status !== 403 && status !== 404).map(([what, status]) => `${what}: ${status}`);
+    expect(served, 'P4, P10: another client gets 403 or 404 for what is one client\'s').toEqual([]);
+  });
+});
+
 test.describe('P4 GET {bundle.url}: the deployment bundle', () => {
   test('DS-BUNDLE-DIGEST-MATCHES the bundle bytes hash to bundle.digest', req('DS-BUNDLE-DIGEST-MATCHES'), async ({ device, hooks }) => {
     const client = await device();

@@ -22,6 +22,7 @@ export const faults: FaultDefinition[] = [
     }),
   },
   seam('DS-ETAG-IS-DIGEST', ['DS-ETAG-IS-DIGEST'], 'the ETag of the state manifest is a version counter, not the digest of its bytes'),
+  seam('DS-SERVED-TO-OWN-CLIENT', ['DS-SERVED-TO-OWN-CLIENT'], "serves a client's state manifest, deployment YAMLs and bundles to any other client whose request authenticates"),
   seam('DS-304', ['DS-304'], 'If-None-Match is ignored: never 304'),
   seam('DS-304:changed', ['DS-304'], '304 to any If-None-Match, even after the manifest changed'),
   seam('DS-406', ['DS-406'], 'the Accept header is ignored: 200 instead of 406'),

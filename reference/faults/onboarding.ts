@@ -20,11 +20,20 @@ export const faults: FaultDefinition[] = [
   {
     id: 'CERT-GET-200',
     service: 'wfm',
-    breaks: ['CERT-GET-200', 'CERT-API-SERVED', 'CERT-IS-ROOT-CA'],
+    // CERT-IS-ROOT-CA is blocked by CERT-GET-200: no certificate to judge.
+    breaks: ['CERT-GET-200', 'CERT-API-SERVED'],
     description: 'the Certificate API answers 200 with {"ca": ...} instead of {"certificate": ...}',
     rewrite: on('GET', CERTIFICATE_API, (a) => (a.status === 200 ? withJson(a, ({ certificate, ...rest }) => ({ ...rest, ca: certificate })) : undefined)),
   },
-  seam('CERT-NO-AUTH', ['CERT-NO-AUTH', 'CERT-GET-200', 'CERT-API-SERVED', 'CERT-IS-ROOT-CA'], 'the Certificate API answers 401 to a request without a signature'),
+  seam('CERT-NO-AUTH', ['CERT-NO-AUTH', 'CERT-GET-200', 'CERT-API-SERVED'], 'the Certificate API answers 401 to a request without a signature'),
+  {
+    id: 'CERT-GET-200:hang',
+    service: 'wfm',
+    // CERT-IS-ROOT-CA is blocked by CERT-GET-200: no certificate to judge.
+    breaks: ['CERT-GET-200', 'CERT-NO-AUTH', 'CERT-API-SERVED'],
+    description: 'the Certificate API never answers: the request hangs until the client gives up (every other endpoint answers)',
+    rewrite: on('GET', CERTIFICATE_API, (a) => ({ ...a, hang: true })),
+  },
   {
     id: 'CERT-IS-ROOT-CA',
     service: 'wfm',
@@ -70,7 +79,7 @@ export const faults: FaultDefinition[] = [
   seam('SIG-MISSING-DIGEST-400', ['SIG-MISSING-DIGEST-400'], 'lets a request with a body but no Content-Digest through to the signature check (401)'),
   seam('SIG-WRONG-DIGEST-400', ['SIG-WRONG-DIGEST-400'], 'accepts a request whose Content-Digest does not match its body'),
   seam('SIG-BAD-SIGNATURE-401', ['SIG-BAD-SIGNATURE-401'], 'answers a signature that does not verify with 403 instead of 401'),
-  seam('SIG-UNTRUSTED-CERT-403', ['SIG-UNTRUSTED-CERT-403'], 'answers a request signed by the key of an unknown certificate with 401 instead of 403'),
+  seam('SIG-UNTRUSTED-CERT-403', ['SIG-UNTRUSTED-CERT-403'], 'answers a request signed by the key of an unknown certificate with 400 (a malformed request) instead of 403 or 401'),
   seam('SIG-WFM-ECDSA-P256', ['SIG-WFM-ECDSA-P256'], 'onboards a P-256 client, then refuses its ecdsa-p256-sha256 signatures (401)'),
   seam('SIG-WFM-OTHER-ALGS', ['SIG-WFM-OTHER-ALGS'], 'onboards RSA and Ed25519 clients, then refuses their rsa-pss-sha512 and ed25519 signatures (401)'),
   seam('AUTH-RETIRED-CLIENT-403', ['AUTH-RETIRED-CLIENT-403', 'STATUS-POST-403', 'ERR-STATUS-403'], 'a retired client is still served: no 403 after retirement'),

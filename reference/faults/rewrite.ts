@@ -10,8 +10,10 @@ export function withRewrites(listener: RequestListener, faults: FaultDefinition[
     const send = { writeHead: res.writeHead.bind(res), end: res.end.bind(res) };
     let status = 200;
     let headers: OutgoingHttpHeaders = {};
+    let headWritten = false;
     // The service writes into a buffer; the rewritten answer goes out once, on end().
     res.writeHead = ((code: number, ...rest: unknown[]) => {
+      headWritten = true;
       status = code;
       const h = rest.find((x) => typeof x === 'object' && x !== null) as OutgoingHttpHeaders | undefined;
       headers = { ...res.getHeaders(), ...(h ?? {}) };
@@ -23,12 +25,15 @@ export function withRewrites(listener: RequestListener, faults: FaultDefinition[
     }) as typeof res.write;
     res.end = ((chunk?: unknown, ...rest: unknown[]) => {
       if (chunk && typeof chunk !== 'function') chunks.push(Buffer.from(chunk as Buffer));
-      if (Object.keys(headers).length === 0) {
+      // Without writeHead the answer is what the service set on res (a 204 by writeHead with no headers keeps its 204).
+      if (!headWritten) {
         status = res.statusCode;
         headers = res.getHeaders();
       }
       let answer: AnswerView = { method: req.method ?? 'GET', url: req.url ?? '/', status, headers, body: Buffer.concat(chunks) };
       for (const rewrite of rewrites) answer = rewrite(answer) ?? answer;
+      // An endpoint that hangs: nothing is sent, and the connection stays open until either side ends it.
+      if (answer.hang) return res;
       for (const name of res.getHeaderNames()) res.removeHeader(name);
       const out: OutgoingHttpHeaders = { ...answer.headers };
       delete out['transfer-encoding'];

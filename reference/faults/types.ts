@@ -14,6 +14,8 @@ export interface AnswerView {
   status: number;
   headers: OutgoingHttpHeaders;
   body: Buffer;
+  /** Never send the answer: the request hangs until the client gives up or the service closes (an endpoint that hangs). */
+  hang?: true;
 }
 
 export interface FaultDefinition {

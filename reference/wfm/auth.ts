@@ -16,6 +16,11 @@ export async function authenticate(ctx: WfmContext, req: WfmRequest, opts: { all
   const retiredAllowed = opts.allowRetired === true || ctx.faults.has('AUTH-RETIRED-CLIENT-403');
   if (client.retired && !retiredAllowed) throw new WfmError(403, `client ${client.clientId} is retired: not authorized by the WFM local policy`);
   const pathClient = req.params['clientId'];
+  // DS-SERVED-TO-OWN-CLIENT: any authenticated client is served the client the path names.
+  if (pathClient !== undefined && pathClient !== client.clientId && ctx.faults.has('DS-SERVED-TO-OWN-CLIENT')) {
+    const named = ctx.store.client(pathClient);
+    if (named) return named;
+  }
   if (pathClient !== undefined && pathClient !== client.clientId) {
     throw new WfmError(403, `the path names client ${pathClient}, but the request comes from another client`);
   }
@@ -51,8 +56,8 @@ async function signedClient(ctx: WfmContext, req: WfmRequest): Promise<Client> {
       return client?.publicKey && client.algorithm ? { publicKey: client.publicKey, algorithm: client.algorithm } : undefined;
     }),
   );
-  // SIG-UNTRUSTED-CERT-403: the key of an unknown certificate is answered as a bad signature.
-  const untrusted = ctx.faults.has('SIG-UNTRUSTED-CERT-403') ? 401 : 403;
+  // SIG-UNTRUSTED-CERT-403: the key of an unknown certificate is answered as a malformed request.
+  const untrusted = ctx.faults.has('SIG-UNTRUSTED-CERT-403') ? 400 : 403;
   if (!result.ok && result.reason === 'unknown-key') throw new WfmError(untrusted, `client rejected: ${result.detail} was never onboarded`);
   if (!result.ok) throw signatureRefusal(ctx, result);
   const client = ctx.store.byKeyId.get(result.keyId)!;

@@ -4,6 +4,7 @@ import { etagMatches } from '../../spec/rules/desired-state.ts';
 import { authenticate } from './auth.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
 import { WfmError, header, type Reply } from './http.ts';
+import type { Client } from './store.ts';
 
 const IMMUTABLE_PRIVATE = 'private, max-age=31536000, immutable';
 const IMMUTABLE_PUBLIC = 'public, max-age=31536000, immutable';
@@ -28,9 +29,15 @@ export async function getManifest(ctx: WfmContext, req: WfmRequest): Promise<Rep
   return { status: 200, headers: { ...headers, 'content-type': type }, body: bytes };
 }
 
+/** DS-SERVED-TO-OWN-CLIENT: a lookup that falls through to every other client's desired state. */
+function anyClients(ctx: WfmContext, own: Client): Client[] {
+  return ctx.faults.has('DS-SERVED-TO-OWN-CLIENT') ? [own, ...ctx.store.clients.values()] : [own];
+}
+
 export async function getDeployment(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
   const client = await authenticate(ctx, req);
-  const deployment = client.deployments.get(req.params['deploymentId']!);
+  const id = req.params['deploymentId']!;
+  const deployment = anyClients(ctx, client).map((c) => c.deployments.get(id)).find((d) => d !== undefined);
   // DS-DEPLOYMENT-404: the digest in the URL is not compared.
   // MIAF-DEPLOYMENT-404: the same, judged by the miaf rule.
   const digestOk = deployment?.digest === req.params['digest'] || ctx.faults.has('DS-DEPLOYMENT-404') || ctx.faults.has('MIAF-DEPLOYMENT-404');
@@ -48,7 +55,7 @@ export async function getDeployment(ctx: WfmContext, req: WfmRequest): Promise<R
 export async function getBundle(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
   const client = await authenticate(ctx, req);
   const digest = req.params['digest']!;
-  const bytes = client.bundles.get(digest);
+  const bytes = anyClients(ctx, client).map((c) => c.bundles.get(digest)).find((b) => b !== undefined);
   if (!bytes) throw new WfmError(404, `no bundle with digest ${digest} for this client`, undefined, {}, 'invalid-bundle');
   // P4 shows bundles public (they hold no client secrets); P10 makes them private like everything else.
   return digestAddressed(req, bytes, digest, mediaTypes(ctx.profile.vendor).deploymentBundle, ctx.profile.edition === 'miaf' && !ctx.faults.has('MIAF-BUNDLE-CACHE') ? IMMUTABLE_PRIVATE : IMMUTABLE_PUBLIC);

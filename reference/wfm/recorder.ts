@@ -3,6 +3,7 @@
 // signatures (seed: the SHA-256 of its certificate) or by its SPIFFE ID (miaf).
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { certificateKeyId, parseCertificate } from '../pki.ts';
 
 export interface RecordedExchange {
@@ -28,6 +29,10 @@ export interface RecordedExchange {
   responseBody?: string;
   /** The answer's ETag (P4: a poll that revalidates names the one of the last state manifest it got). */
   responseEtag?: string;
+  /** The TLS version of its connection (TLSv1.3, TLSv1.2), when it came over TLS. */
+  tls?: string;
+  /** The HTTP version of the request line (1.1, 1.0). */
+  http?: string;
 }
 
 const KEPT_HEADERS = ['content-type', 'accept', 'if-none-match', 'content-digest', 'signature', 'signature-input'];
@@ -53,8 +58,9 @@ export class ExchangeRecorder {
     const method = req.method ?? 'GET';
     const onboarding = method === 'POST' && target.split('?')[0] === '/api/v1/onboarding';
     const who = peer ?? (onboarding ? onboardingKeyId(body) : undefined) ?? keyIdOf(req.headers['signature-input']);
+    const tls = (req.socket as Partial<TLSSocket>).getProtocol?.() ?? undefined;
     this.record({
-      ...(who !== undefined && { who }), conn: this.connOf(req.socket), method, target, headers: req.headers, body,
+      ...(who !== undefined && { who }), conn: this.connOf(req.socket), method, target, headers: req.headers, body, http: req.httpVersion, ...(tls && { tls }),
       status: answer.status, ...(answer.body !== undefined && { responseBody: answer.body }), ...(answer.headers?.['etag'] !== undefined && { responseEtag: answer.headers['etag'] }),
     });
   }
@@ -65,7 +71,7 @@ export class ExchangeRecorder {
     return `${socket.remoteAddress}:${socket.remotePort}#${n}`;
   }
 
-  record(e: { who?: string; conn: string; method: string; target: string; headers: IncomingHttpHeaders; body: Buffer; status: number; responseBody?: Buffer | string; responseEtag?: string }): void {
+  record(e: { who?: string; conn: string; method: string; target: string; headers: IncomingHttpHeaders; body: Buffer; status: number; responseBody?: Buffer | string; responseEtag?: string; tls?: string; http?: string }): void {
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
       const v = e.headers[name];
@@ -77,6 +83,7 @@ export class ExchangeRecorder {
     this.exchanges.push({
       seq: ++this.seq, at: new Date().toISOString(), ...(e.who !== undefined && { who: e.who }), conn: e.conn, method: e.method, target: e.target, headers,
       ...(body !== undefined && { body }), status: e.status, ...(responseBody !== undefined && { responseBody }), ...(e.responseEtag !== undefined && { responseEtag: e.responseEtag }),
+      ...(e.tls !== undefined && { tls: e.tls }), ...(e.http !== undefined && { http: e.http }),
     });
     if (this.exchanges.length > MAX_EXCHANGES) this.exchanges.splice(0, this.exchanges.length - MAX_EXCHANGES);
   }

@@ -68,11 +68,13 @@ export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
   const peers = new WeakMap<Socket, string>();
   const tlsRefusals: string[] = [];
   const handler = createWfmHandler({ ...opts, scheme: opts.tls || svid ? 'https' : 'http', peerOf: (socket) => peers.get(socket) });
+  // Judging mode takes TLS 1.2 as the fallback it is (P10), so a client that offers no more still shows what it offers.
+  const tlsProfile = opts.recorder && opts.profile ? { ...opts.profile, tlsMinVersion: 'TLSv1.2' as const } : opts.profile!;
   const { hooks, state } = handler;
   const listener = withRewrites(handler.listener, opts.faults ?? []);
   let server: Server | HttpsServer;
   if (svid) {
-    const https = createHttpsServer(mtlsServerOptions(svid, opts.profile!, faults), listener);
+    const https = createHttpsServer(mtlsServerOptions(svid, tlsProfile, faults), listener);
     https.on('secureConnection', (socket: TLSSocket) => {
       const verdict = judgePeer(socket, svid, opts.profile!.vendor, faults);
       if (verdict.ok) return void peers.set(socket, verdict.spiffeId);
@@ -107,7 +109,7 @@ export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
     setTrustAnchors(anchorsPem) {
       if (!svid) throw new Error('setTrustAnchors: this WFM does not serve mutual TLS');
       svid.anchorsPem = anchorsPem;
-      (server as HttpsServer).setSecureContext(mtlsServerOptions(svid, opts.profile!, faults));
+      (server as HttpsServer).setSecureContext(mtlsServerOptions(svid, tlsProfile, faults));
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -87,7 +87,16 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
     case 'poll': {
       // Client fault DS-CLIENT-IF-NONE-MATCH: the first ETag it ever saw, not the last.
       const etag = action.etag !== undefined && ctx.env.clientFaults?.has('DS-CLIENT-IF-NONE-MATCH') ? firstEtags.get(ctx.desc.id) : action.etag;
-      return polled(ctx, await api.getDesiredState(ctx.state.clientId, etag === undefined ? {} : { etag }));
+      const result = polled(ctx, await api.getDesiredState(ctx.state.clientId, etag === undefined ? {} : { etag }));
+      // Client fault AMV-EQUALS-HELD:unchanged: a newer manifest that leaves a deployment as it was makes the client
+      // report it again, with a version no manifest had (the new one's, plus one).
+      if (result.ok && result.kind === 'manifest' && result.version > ctx.state.manifestVersion && ctx.env.clientFaults?.has('AMV-EQUALS-HELD:unchanged')) {
+        for (const slot of ctx.state.deployments.filter((d) => d.stage === 'settled' && result.deployments.some((e) => e.deploymentId === d.deploymentId && e.digest === d.digest))) {
+          const report = statusReport(slot, profile.vendor);
+          if (report) await api.postStatus(slot.deploymentId, { ...report, adoptedManifestVersion: result.version + 1 });
+        }
+      }
+      return result;
     }
     case 'fetch-deployment': {
       // Client fault AMV-OLDER-REPORTS-OLDER: the revision it still runs is reported with the newer manifest's version.

@@ -115,6 +115,11 @@ class Device implements SeeThruGateway, ActionContext {
   }
 
   async tick(): Promise<void> {
+    // Client fault CLIENT-403-NOT-REPEATED: a 403 stops nothing; every tick goes on as if it had not come.
+    if (this.env.clientFaults?.has('CLIENT-403-NOT-REPEATED') && this.state.phase === 'failed' && this.state.refused) {
+      const { refused: _gone, ...rest } = this.state;
+      this.state = { ...rest, phase: 'reporting' };
+    }
     this.state = beginTick(this.state);
     await this.runUntil(() => false);
   }

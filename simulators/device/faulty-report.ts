@@ -48,6 +48,9 @@ export function faultyReport(ctx: ActionContext, report: DeploymentStatusReport 
   // AMV-RESYNC: after losing its local state it reports the versions it held before (kept apart from what it lost).
   const stale = faults.has('AMV-RESYNC') ? ctx.env.staleVersions?.get(out.deploymentId) : undefined;
   if (stale !== undefined) out = { ...out, adoptedManifestVersion: stale };
+  // AMV-ADVANCES-ON-APPLY:keep-state: after a reboot, the version it held when it stopped, whatever it applies since.
+  const rebooted = faults.has('AMV-ADVANCES-ON-APPLY:keep-state') ? ctx.env.restored?.deployments.find((d) => d.deploymentId === out.deploymentId)?.adoption.held?.version : undefined;
+  if (rebooted !== undefined) out = { ...out, adoptedManifestVersion: rebooted };
   // AMV-PRESENT / AMV-FIRST-INSTALL: no adoptedManifestVersion / the version after the one adopted.
   if (faults.has('AMV-PRESENT')) out = omitKey(out, 'adoptedManifestVersion');
   if (faults.has('AMV-FIRST-INSTALL')) out = { ...out, adoptedManifestVersion: out.adoptedManifestVersion + 1 };

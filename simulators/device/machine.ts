@@ -44,6 +44,8 @@ export interface MachineState {
   faults: number;
   deployments: DeploymentSlot[];
   lastError?: string;
+  /** A 403 ended it: the WFM's local policy no longer authorizes it (a retired relationship, §5). */
+  refused?: true;
 }
 
 export type Action =
@@ -231,7 +233,7 @@ function afterFailure(s: MachineState, action: Action, r: Extract<Result, { ok: 
   const failed = (why: string): MachineState => ({ ...s, phase: 'failed', lastError: why });
   const message = `${action.type}: ${r.message}`;
   // 403: not authorized by the WFM local policy (a retired client): nothing more to do (§4, §7).
-  if (r.status === 403) return failed(message);
+  if (r.status === 403) return { ...failed(message), refused: true };
   if (s.phase !== 'reporting' && s.phase !== 'stopped') {
     // A child the WFM refuses (e.g. 404 for a missing gateway) counts as gone; the gateway and its other children go on.
     if (action.type === 'put-capabilities' && action.index > 0 && !r.transient) {

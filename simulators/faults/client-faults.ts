@@ -19,7 +19,7 @@ export interface ClientFaultDefinition {
  * Faults of the capabilities document: each bends the client's own document so it breaks exactly one rule of §2.1
  * or §2.1.1 (applied in simulators/device/driver.ts, documentAt).
  */
-export const DOCUMENT_FAULTS: Readonly<Record<string, { description: string; bend: (doc: DeviceCapabilities) => DeviceCapabilities }>> = {
+export const DOCUMENT_FAULTS: Readonly<Record<string, { description: string; bend: (doc: DeviceCapabilities) => DeviceCapabilities; edition?: Edition }>> = {
   'CAP-PROPERTIES-REQUIRED': { description: 'sends a document without properties', bend: ({ properties: _p, ...rest }) => rest as DeviceCapabilities },
   'PROPS-IDENTITY-REQUIRED': { description: 'leaves serialNumber out', bend: (d) => ({ ...d, properties: omit(d.properties, 'serialNumber') as DeviceCapabilities['properties'] }) },
   'PROPS-STORAGE-FORMAT': { description: 'writes storage as "2TB"', bend: (d) => ({ ...d, properties: { ...d.properties, storage: '2TB' } }) },
@@ -40,6 +40,7 @@ export const DOCUMENT_FAULTS: Readonly<Record<string, { description: string; ben
   'ENUM-DEPLOYTYPE-VALUES': { description: 'says deployment type helm.v3, the deployment-profile spelling, not a §2.1.1 value', bend: (d) => ({ ...d, properties: { ...d.properties, supportedDeploymentTypes: ['helm.v3' as never] } }) },
   'CAP-LABELS-DOMAIN-PREFIX': { description: 'adds a label key without an organization domain (tier)', bend: (d) => ({ ...d, labels: { ...(d.labels ?? {}), tier: 'edge' } }) },
   'PROPS-ID-CHARSET': { description: 'writes its properties.id with a space in it', bend: (d) => ({ ...d, properties: { ...d.properties, id: `${d.properties.id} 2` } }) },
+  'MIAF-CLIENT-CAP-ROOT-CLOSED': { description: 'keeps the seed edition\'s habit of apiVersion and kind at the root of its document', bend: (d) => ({ apiVersion: 'wfm.margo.org/v1', kind: 'DeviceCapabilities', ...d }) as DeviceCapabilities, edition: 'miaf' },
 };
 
 /**
@@ -73,8 +74,8 @@ function omit<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
   return rest;
 }
 
-export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
-  ...Object.entries(DOCUMENT_FAULTS).map(([id, f]) => ({ id, breaks: [id], description: f.description })),
+const ONE_EDITION_FAULTS: readonly ClientFaultDefinition[] = [
+  ...Object.entries(DOCUMENT_FAULTS).map(([id, f]) => ({ id, breaks: [id], description: f.description, ...(f.edition && { edition: f.edition }) })),
   ...Object.entries(OPAQUE_FAULTS).map(([id, f]) => ({ id, breaks: [id], description: f.description, kind: 'opaque-gateway' as const })),
   { id: 'CAP-FIRST-EXCHANGE', breaks: ['CAP-FIRST-EXCHANGE'], description: 'polls the desired state before its first capabilities' },
   { id: 'SIG-DEVICE-API-SIGNED', breaks: ['SIG-DEVICE-API-SIGNED', 'SIG-CONTENT-DIGEST'], description: 'sends Device API requests after onboarding without a signature (so without the Content-Digest signing adds)' },
@@ -106,6 +107,12 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'GW-OPAQUE-CHILDREN-HIDDEN', breaks: ['GW-OPAQUE-CHILDREN-HIDDEN'], description: 'an opaque gateway also registers one of its children' },
   { id: 'MIAF-CLIENT-SVID', breaks: ['MIAF-CLIENT-SVID'], description: 'connects without presenting its X.509-SVID', edition: 'miaf' },
   { id: 'MIAF-CLIENT-CHECKS-SERVER-ID', breaks: ['MIAF-CLIENT-CHECKS-SERVER-ID'], description: 'talks to any server whose certificate chains to the bundle, whatever its SPIFFE ID', edition: 'miaf' },
+  { id: 'MIAF-CLIENT-CHECKS-SERVER-ID:trust-domain', breaks: ['MIAF-CLIENT-CHECKS-SERVER-ID'], description: 'compares the path of the server\'s SPIFFE ID, not its trust domain', edition: 'miaf' },
+  { id: 'MIAF-CLIENT-CHECKS-SERVER-ID:first-uri', breaks: ['MIAF-CLIENT-CHECKS-SERVER-ID'], description: 'takes the first of several URI SANs for the server\'s SPIFFE ID', edition: 'miaf' },
+  { id: 'MIAF-CLIENT-VERIFIES-SERVER-SVID', breaks: ['MIAF-CLIENT-VERIFIES-SERVER-SVID'], description: 'never reads basicConstraints: a CA certificate naming the WFM passes as its SVID', edition: 'miaf' },
+  { id: 'MIAF-CLIENT-VERIFIES-SERVER-SVID:expired', breaks: ['MIAF-CLIENT-VERIFIES-SERVER-SVID'], description: 'goes on with a server chain its TLS stack refuses (an expired SVID)', edition: 'miaf' },
+  { id: 'MIAF-CLIENT-TLS13-HTTP11', breaks: ['MIAF-CLIENT-TLS13-HTTP11'], description: 'offers TLS 1.2 at most, though its WFM offers 1.3', edition: 'miaf' },
+  { id: 'CLIENT-403-NOT-REPEATED', breaks: ['CLIENT-403-NOT-REPEATED'], description: 'after a 403 it goes on polling and reporting as if it had not come' },
   { id: 'ONB-KIND', breaks: ['ONB-KIND'], description: 'onboards with kind Onboarding' },
   { id: 'ONB-APIVERSION-REQUIRED', breaks: ['ONB-APIVERSION-REQUIRED'], description: 'onboards without apiVersion' },
   { id: 'ONB-CERT-BASE64', breaks: ['ONB-CERT-BASE64'], description: 'onboards with its certificate\'s DER as hex, not base64' },
@@ -128,6 +135,8 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'STATUS-RESERVED-103', breaks: ['STATUS-RESERVED-103'], description: 'never chooses a device for <gateway>/* and refuses it with its own code NO_PLACEMENT, not 103', kind: 'see-thru-gateway' },
   { id: 'STATUS-PRECEDENCE', breaks: ['STATUS-PRECEDENCE', 'STATUS-LIFE-EACH-REPORT'], description: 'the overall state is installed from the first report on, whatever the components say' },
   { id: 'AMV-ADVANCES-ON-APPLY', breaks: ['AMV-ADVANCES-ON-APPLY'], description: 'keeps reporting the version of the first revision it adopted after it applies a newer one' },
+  { id: 'AMV-ADVANCES-ON-APPLY:keep-state', breaks: ['AMV-ADVANCES-ON-APPLY'], description: 'after a restart it reports the version it held when it stopped, whatever it applies since' },
+  { id: 'AMV-EQUALS-HELD:unchanged', breaks: ['AMV-EQUALS-HELD'], description: 'a newer manifest that leaves a deployment unchanged makes it report a version newer than both manifests\'' },
   { id: 'AMV-OLDER-REPORTS-OLDER', breaks: ['AMV-OLDER-REPORTS-OLDER', 'AMV-FETCH-DOES-NOT-ADVANCE'], description: 'on fetching a newer manifest it reports the revision it still runs with the newer manifest\'s version, before it holds the newer revision' },
   { id: 'AMV-RESYNC', breaks: ['AMV-RESYNC'], description: 'after losing its local state it reports the versions it held before the loss, kept apart from what it lost' },
   // P4 (simulators/device/actions.ts, bundle-fallback.ts, machine.ts).
@@ -161,18 +170,33 @@ export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
   { id: 'BUNDLE-CACHE-LOCAL', breaks: ['BUNDLE-CACHE-LOCAL'], description: 'keeps its trust bundle in memory only: restarted while the endpoint is unreachable, it has nothing to validate its WFM with', edition: 'miaf' },
   { id: 'BUNDLE-NO-COMBINE', breaks: ['BUNDLE-NO-COMBINE', 'BUNDLE-REPLACE-ANCHORS'], description: 'adds a retrieved bundle\'s anchors to the ones it held', edition: 'miaf' },
   { id: 'BUNDLE-CROSS-ORIGIN-TRUST', breaks: ['BUNDLE-CROSS-ORIGIN-TRUST'], description: 'verifies no certificate of a trust bundle on another origin than the discovery document\'s' },
+];
+
+/**
+ * Status-shape faults run again in edition miaf (id `<fault>:miaf`): P10's status report has the seed's required
+ * fields and values, so the same checks must catch the same faults over mutual TLS.
+ */
+const MIAF_RERUNS = ['STATUS-DEPLOYMENTID-REQUIRED', 'STATUS-STATUS-REQUIRED', 'AMV-PRESENT', 'STATUS-COMPONENT-NAME', 'STATUS-COMPONENT-STATE-VALUES'] as const;
+const MIAF_SUFFIX = ':miaf';
+
+export const CLIENT_FAULTS: readonly ClientFaultDefinition[] = Object.freeze([
+  ...ONE_EDITION_FAULTS,
+  ...MIAF_RERUNS.map((id) => {
+    const f = ONE_EDITION_FAULTS.find((d) => d.id === id)!;
+    return { ...f, id: `${id}${MIAF_SUFFIX}`, description: `${f.description} (edition miaf)`, edition: 'miaf' as const };
+  }),
 ]);
 
 export type ClientFaultId = string;
 export type ActiveClientFaults = ReadonlySet<string>;
 export const NO_CLIENT_FAULTS: ActiveClientFaults = new Set();
 
-/** The set of ids, each known (an unknown id is an error that lists the known ones). */
+/** The set of ids, each known (an unknown id is an error that lists the known ones); a miaf rerun is its fault. */
 export function activeClientFaults(ids: readonly string[]): ActiveClientFaults {
   for (const id of ids) {
     if (!CLIENT_FAULTS.some((f) => f.id === id)) throw new Error(`unknown client fault "${id}" (known: ${CLIENT_FAULTS.map((f) => f.id).join(', ')})`);
   }
-  return new Set(ids);
+  return new Set(ids.map((id) => (id.endsWith(MIAF_SUFFIX) ? id.slice(0, -MIAF_SUFFIX.length) : id)));
 }
 
 /** The client faults as the catch-rate harness and the reports list them beside the services' faults. */

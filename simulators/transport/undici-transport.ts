@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { PeerCertificate } from 'node:tls';
 import { Agent, request, type Dispatcher } from 'undici';
+import { x509 } from '../../spec/x509.ts';
 import { classify } from './classify.ts';
 import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from './evidence.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, announcedLength, hasNoBody, readCapped } from './limits.ts';
@@ -23,6 +24,12 @@ export interface SharedAgentOptions {
   clientCert?: { cert: string; key: string };
   /** P10: the server is this SPIFFE ID (its certificate's one URI SAN), never a DNS name or IP address. */
   serverSpiffeId?: string;
+  /** What the SPIFFE ID check overlooks (the kit's faulty client only). */
+  serverLeniency?: SpiffeCheckLeniency;
+  /** Accept a server chain the TLS stack refuses (an expired SVID): the kit's faulty client only. */
+  acceptUnverifiedServer?: boolean;
+  /** The highest TLS version offered (the kit's faulty client only: TLS 1.2 where P10 asks for 1.3). */
+  maxTlsVersion?: 'TLSv1.2' | 'TLSv1.3';
   /** P10: a loopback source address to connect from (fleets spread one connection per device over several). */
   localAddress?: string;
   /** Sockets per origin; default undici's (no limit) for one transport, 128 for a shared agent. */
@@ -70,21 +77,55 @@ function makeAgent(opts: SharedAgentOptions, connections: number | undefined): A
     connect: {
       ...(opts.ca !== undefined ? { ca: opts.ca } : {}),
       ...(opts.clientCert ? { cert: opts.clientCert.cert, key: opts.clientCert.key } : {}),
-      ...(opts.serverSpiffeId !== undefined && { checkServerIdentity: spiffeIdentityCheck(opts.serverSpiffeId) }),
+      ...(opts.serverSpiffeId !== undefined && { checkServerIdentity: spiffeIdentityCheck(opts.serverSpiffeId, opts.serverLeniency) }),
+      ...(opts.acceptUnverifiedServer && { rejectUnauthorized: false }),
+      ...(opts.maxTlsVersion && { maxVersion: opts.maxTlsVersion }),
       ...(opts.localAddress !== undefined && { localAddress: opts.localAddress }),
       timeout: opts.connectTimeoutMs ?? 5_000,
     },
   });
 }
 
-/** P10 (MIAF-CLIENT-CHECKS-SERVER-ID): the server's certificate names exactly this SPIFFE ID, or the connection aborts. */
-export function spiffeIdentityCheck(expected: string): (host: string, cert: PeerCertificate) => Error | undefined {
+/** By fingerprint: whether a certificate's basicConstraints say cA (a server shows the same leaf on every connection). */
+const caByFingerprint = new Map<string, boolean>();
+
+/**
+ * basicConstraints cA, read from the certificate itself: PeerCertificate.ca is OpenSSL's X509_check_ca, which also
+ * asks for keyCertSign, so a cA leaf with digitalSignature alone (the impostor P10's leaf rules refuse) reads false.
+ */
+function claimsCa(cert: PeerCertificate): boolean {
+  let known = caByFingerprint.get(cert.fingerprint256);
+  if (known === undefined) {
+    known = new x509.X509Certificate(cert.raw).getExtension(x509.BasicConstraintsExtension)?.ca === true;
+    if (caByFingerprint.size > 1_000) caByFingerprint.clear();
+    caByFingerprint.set(cert.fingerprint256, known);
+  }
+  return known;
+}
+
+/** What a verifier may overlook (the kit's own client under test only: each a client fault of simulators/faults/). */
+export interface SpiffeCheckLeniency {
+  /** Compares the SPIFFE ID's path only, not its trust domain. */
+  trustDomain?: boolean;
+  /** Takes the first URI SAN for the identity, however many there are. */
+  firstUri?: boolean;
+  /** Never reads basicConstraints: a CA certificate passes as the leaf. */
+  caLeaf?: boolean;
+}
+
+/**
+ * P10 (MIAF-CLIENT-CHECKS-SERVER-ID, MIAF-CLIENT-VERIFIES-SERVER-SVID): the server's leaf is no CA and names exactly
+ * this SPIFFE ID in its one URI SAN, or the connection aborts. Chain and validity dates are the TLS stack's.
+ */
+export function spiffeIdentityCheck(expected: string, lenient: SpiffeCheckLeniency = {}): (host: string, cert: PeerCertificate) => Error | undefined {
+  const pathOf = (id: string) => id.replace(/^spiffe:\/\/[^/]*/, '');
   return (_host, cert) => {
     const uris = (cert.subjectaltname ?? '').split(', ').filter((n) => n.startsWith('URI:')).map((n) => n.slice(4));
-    if (uris.length === 1 && uris[0] === expected) return undefined;
-    const error = new Error(`the server is ${uris.length === 1 ? uris[0] : `${uris.length} URI SANs`}, not the WFM ${expected} (P10: a client aborts)`) as Error & { code: string };
-    error.code = 'ERR_TLS_CERT_ALTNAME_INVALID';
-    return error;
+    const fail = (why: string) => Object.assign(new Error(`${why} (P10: a client aborts)`), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' });
+    if (!lenient.caLeaf && claimsCa(cert)) return fail(`the server's leaf is a CA certificate (basicConstraints cA true), not an X.509-SVID leaf`);
+    const id = lenient.firstUri || uris.length === 1 ? uris[0] : undefined;
+    if (id !== undefined && (id === expected || (lenient.trustDomain && pathOf(id) === pathOf(expected)))) return undefined;
+    return fail(`the server is ${uris.length === 1 ? uris[0] : `${uris.length} URI SANs`}, not the WFM ${expected}`);
   };
 }
 

@@ -1,6 +1,6 @@
 // `wfmck lint` of a DeviceCapabilities document (§2.1, §2.1.1, §2.2): schema by field, semantic rules, SHOULDs.
 import { SUPPORTED_DEPLOYMENT_TYPES, SUPPORTED_RUNTIMES, type DeviceCapabilities } from '../types.ts';
-import { classifyDocument, extensionKeys, semanticFindings } from '../rules/capabilities.ts';
+import { classifyDocument, closedRootFindings, extensionKeys, hostingFieldsOf, semanticFindings } from '../rules/capabilities.ts';
 import { finding, type Finding } from '../rules/finding.ts';
 import { validate } from '../schemas/index.ts';
 import { located, type Located } from './findings.ts';
@@ -27,7 +27,8 @@ const FIELD_RULES: readonly FieldRule[] = [
 /** A Kubernetes-style `example.com/key` label: a DNS name with a dot, then `/`. */
 const DOMAIN_PREFIX = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+\/./;
 
-export function lintCapabilities(text: string, file: string): LintResult {
+/** `edition` (P10): miaf reads the Y* fields as each optional (hostingFieldsOf) and closes the root. */
+export function lintCapabilities(text: string, file: string, edition: 'seed' | 'miaf' = 'seed'): LintResult {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -37,7 +38,7 @@ export function lintCapabilities(text: string, file: string): LintResult {
   const schema = validate('DeviceCapabilities', doc);
   if (!schema.ok) return { kind: 'capabilities', findings: located(schemaFindings(schema.errors, FIELD_RULES, 'capabilities-schema', '§2.1 DeviceCapabilities'), file), notes: [] };
   const caps = doc as DeviceCapabilities;
-  const findings: Located[] = located([...semanticFindings(caps), ...valueFindings(caps), ...labelFindings(caps)], file, (f) => (f.rule === 'quantity-format' && f.path?.endsWith('storage') ? 'storage' : undefined));
+  const findings: Located[] = located([...semanticFindings(caps, { hostingFields: hostingFieldsOf(edition) }), ...valueFindings(caps), ...labelFindings(caps), ...(edition === 'miaf' ? closedRootFindings(caps) : [])], file, (f) => (f.rule === 'quantity-format' && f.path?.endsWith('storage') ? 'storage' : undefined));
   return { kind: 'capabilities', findings, notes: notesOf(caps) };
 }
 

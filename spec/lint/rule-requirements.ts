@@ -35,6 +35,7 @@ export const RULE_REQUIREMENTS: Readonly<Record<string, RuleRequirement>> = {
   'quantity-format': r('PROPS-MEMORY-FORMAT', 'not-judged', { storage: 'PROPS-STORAGE-FORMAT' }),
   'cpu-cores-positive': r('CPU-CORES-REQUIRED'),
   'id-matches-path': r('PROPS-ID-HIERARCHY', 'ambiguous'),
+  'miaf-root-closed': r('MIAF-CLIENT-CAP-ROOT-CLOSED'),
   // spec/rules/opaque-aggregation.ts (§2.2)
   'opaque-cpus-one-per-child-cpu': r('GW-OPAQUE-AGG-CPUS'),
   'opaque-memory-summed': r('GW-OPAQUE-AGG-MEMORY'),

@@ -50,13 +50,23 @@ export function normalizeDeploymentTypes(values: readonly string[]): SupportedDe
 export interface SemanticContext {
   /** P8: which quantity forms to accept; `both` by default. */
   quantityFormats?: 'both' | 'spaced' | 'compact';
+  /**
+   * §2.1.1/§2.2 (seed): the Y* fields come all or none; P10 (miaf): properties requires only the identity fields, so a
+   * document with some of them (only cpus, say) is valid (errata of MIAF-CAP-PROPS-REQUIRED).
+   */
+  hostingFields?: 'all-or-none' | 'any';
+}
+
+/** The hosting-field reading of an edition (P10). */
+export function hostingFieldsOf(edition: 'seed' | 'miaf'): SemanticContext['hostingFields'] {
+  return edition === 'miaf' ? 'any' : 'all-or-none';
 }
 
 export function semanticFindings(doc: DeviceCapabilities, ctx: SemanticContext = {}): Finding[] {
   const props = doc.properties;
   return [
     ...idFindings(props),
-    ...kindFindings(props),
+    ...kindFindings(props, ctx.hostingFields ?? 'all-or-none'),
     ...customLabelFindings(doc),
     ...quantityFindings(props, 'memory', ctx.quantityFormats ?? 'both'),
     ...quantityFindings(props, 'storage', ctx.quantityFormats ?? 'both'),
@@ -69,8 +79,9 @@ function idFindings(props: Properties): Finding[] {
   return parsed.ok ? [] : [finding('device-id-syntax', `§2.1.1 id: ${parsed.reason}`, '/properties/id')];
 }
 
-function kindFindings(props: Properties): Finding[] {
+function kindFindings(props: Properties, hostingFields: 'all-or-none' | 'any'): Finding[] {
   const kind = classifyDocument(props);
+  if (kind === 'partial' && hostingFields === 'any') return [];
   if (kind === 'partial') {
     const missing = HOSTING_FIELDS.filter((f) => props[f] === undefined);
     return [finding('hosting-fields-partial', `§2.2: the document has some Y* fields but lacks ${missing.join(', ')}; a see-thru gateway omits all of them, a hosting device reports all`, '/properties')];
@@ -126,6 +137,16 @@ export function idMatchesPath(doc: DeviceCapabilities, pathDeviceId: string): Fi
   const id = doc.properties.id;
   if (id === pathDeviceId) return [];
   return [finding('id-matches-path', `§4.1: properties.id "${id}" differs from the path deviceId "${pathDeviceId}"; one request registers one device`, '/properties/id')];
+}
+
+/** P10 (rc.3 schema): the root keys a miaf document may have; anything else (apiVersion, kind, x-Acme-extensions) breaks it. */
+const MIAF_ROOT_KEY = /^(properties|labels|x-[a-z][a-z0-9-]*-extensions)$/;
+
+/** P10 (MIAF-CLIENT-CAP-ROOT-CLOSED): each root key the closed miaf schema has no place for. */
+export function closedRootFindings(doc: object): Finding[] {
+  return Object.keys(doc)
+    .filter((k) => !MIAF_ROOT_KEY.test(k))
+    .map((k) => finding('miaf-root-closed', `P10: the miaf capabilities root is closed (properties, labels, x-<name>-extensions); ${JSON.stringify(k)} is not one of them`, `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`));
 }
 
 /** §2.1: the `x-<unique-name>-extensions` keys at the document root (the WFM ignores them). */

@@ -2,7 +2,8 @@
 // deployment of two compose components (published to the kit's registry) through the desired state.
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
-import { capabilitiesDeviceId, isCapabilitiesPut, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
+import { capabilitiesDeviceId, isCapabilitiesPut, isManifestPoll, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
+import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
 import { REPORTS_WHILE_APPLYING, deploymentNameOf, firstManifestVersion, giveDeployment, reportsOf, sampleComponent, servedRevisions, untilSettled, updateDeployment, type Report } from '../../fixtures/device-deployments.ts';
 import { requireThat, skipIf } from '../../fixtures/outcome.ts';
 import type { Hooks } from '../../fixtures/wfmck.ts';
@@ -176,42 +177,82 @@ function ofSecondRevision(r: Report): boolean {
   return (r.report?.components ?? []).some((c) => String(c?.name).toLowerCase() === ADDED);
 }
 
+/**
+ * §2.4.1 rules 3 and 4 over the reports of a deployment moved from revision 1 to revision 2 (it lists ADDED): each
+ * report carries the version of the revision it describes, the older one until the newer is held and applied. Reports
+ * before `afterSeq` are left out (a restart: what came before it is judged elsewhere).
+ */
+function revisionFindings(xs: RecordedExchange[], deploymentId: string, afterSeq = 0): { findings: TaggedFinding[]; note: string } {
+  const served = servedRevisions(xs, deploymentId);
+  const first = served[0]!;
+  const second = served.find((r) => r.digest !== first.digest);
+  requireThat(REPORTS_WHILE_APPLYING, second !== undefined, 'the client reported on the second revision without fetching a state manifest that carries it');
+  // The client holds revision 2 once the WFM has answered its YAML (or a bundle, which holds every YAML): no report
+  // recorded before that answer can come from a client that began applying it (§2.4.1 rules 1 and 4).
+  const heldAt = xs.find((x) => x.seq > second!.seq && x.method === 'GET' && x.status === 200 && (pathOf(x).includes(`/deployments/${deploymentId}/${second!.digest}`) || pathOf(x).includes('/bundles/')))?.seq ?? Infinity;
+  const note = `revision 1 from manifestVersion ${first.version}, revision 2 from ${second!.version} (fetched at exchange #${second!.seq}, held from #${heldAt})`;
+  const findings = reportsOf(xs, deploymentId).filter(({ exchange }) => exchange.seq > afterSeq).flatMap(({ report, exchange }): TaggedFinding[] => {
+    const v = report?.adoptedManifestVersion;
+    // An absent or reserved value is AMV-PRESENT's and AMV-NO-RESERVED-VALUE's finding (their own test).
+    if (typeof v !== 'number' || v < 1) return [];
+    const where = `report #${exchange.seq} (${(report.components ?? []).map((c) => c?.name).join(', ')})`;
+    if (ofSecondRevision({ report, exchange })) {
+      if (v === second!.version) return [];
+      if (v === first.version) return [{ id: 'AMV-ADVANCES-ON-APPLY', message: `${where} describes revision 2 but carries ${v}, the version of revision 1 it replaced` }];
+      return [{ id: 'AMV-EQUALS-HELD', message: `${where} describes revision 2 (manifestVersion ${second!.version}) but carries ${v}` }];
+    }
+    if (v === first.version) return [];
+    if (v === second!.version && exchange.seq > second!.seq) {
+      return [
+        { id: 'AMV-OLDER-REPORTS-OLDER', message: `${where} describes revision 1, still running, but carries ${v}, the version of revision 2 it had only fetched` },
+        ...(exchange.seq < heldAt ? [{ id: 'AMV-FETCH-DOES-NOT-ADVANCE', message: `${where} carries ${v} after fetching manifest ${v} (#${second!.seq}) and before it held revision 2 (#${heldAt})` }] : []),
+      ];
+    }
+    return [{ id: 'AMV-EQUALS-HELD', message: `${where} describes revision 1 (manifestVersion ${first.version}) but carries ${v}` }];
+  });
+  return { findings, note };
+}
+
+/** Every exchange once the client settled a report of the second revision (after `afterSeq`). */
+function settledSecondRevision(client: ClientUnderTest, deploymentId: string, afterSeq = 0): Promise<RecordedExchange[]> {
+  return client.waitFor(`a settled report of the second revision (it lists ${ADDED})`, (all) => {
+    const settled = reportsOf(all.filter((x) => x.seq > afterSeq), deploymentId).some((r) => ofSecondRevision(r) && ['installed', 'failed'].includes(String(r.report?.status?.state)));
+    return settled ? all : undefined;
+  }, 40_000, REPORTS_WHILE_APPLYING);
+}
+
 test.describe('§2.4.1 a deployment updated to a new revision', () => {
   test('AMV-EQUALS-HELD AMV-OLDER-REPORTS-OLDER AMV-FETCH-DOES-NOT-ADVANCE AMV-ADVANCES-ON-APPLY each report carries the version of the revision it describes: the older one until the newer is held and applied', req('AMV-EQUALS-HELD', 'AMV-OLDER-REPORTS-OLDER', 'AMV-FETCH-DOES-NOT-ADVANCE', 'AMV-ADVANCES-ON-APPLY'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
     const { client, component, given } = await settledDeployment(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
     await updateDeployment(client, hooks, given, [...COMPONENTS, ADDED].map((name) => ({ ...component, name })));
-    const xs = await client.waitFor(`a settled report of the second revision (it lists ${ADDED})`, (all) => {
-      const settled = reportsOf(all, given.deploymentId).some((r) => ofSecondRevision(r) && ['installed', 'failed'].includes(String(r.report?.status?.state)));
-      return settled ? all : undefined;
-    }, undefined, REPORTS_WHILE_APPLYING);
-    const served = servedRevisions(xs, given.deploymentId);
-    const first = served[0]!;
-    const second = served.find((r) => r.digest !== first.digest);
-    requireThat(REPORTS_WHILE_APPLYING, second !== undefined, 'the client reported on the second revision without fetching a state manifest that carries it');
-    // The client holds revision 2 once the WFM has answered its YAML (or a bundle, which holds every YAML): no report
-    // recorded before that answer can come from a client that began applying it (§2.4.1 rules 1 and 4).
-    const heldAt = xs.find((x) => x.seq > second!.seq && x.method === 'GET' && x.status === 200 && (pathOf(x).includes(`/deployments/${given.deploymentId}/${second!.digest}`) || pathOf(x).includes('/bundles/')))?.seq ?? Infinity;
-    test.info().annotations.push({ type: 'note', description: `revision 1 from manifestVersion ${first.version}, revision 2 from ${second!.version} (fetched at exchange #${second!.seq}, held from #${heldAt})` });
-    const findings = reportsOf(xs, given.deploymentId).flatMap(({ report, exchange }): TaggedFinding[] => {
-      const v = report?.adoptedManifestVersion;
-      // An absent or reserved value is AMV-PRESENT's and AMV-NO-RESERVED-VALUE's finding (their own test).
-      if (typeof v !== 'number' || v < 1) return [];
-      const where = `report #${exchange.seq} (${(report.components ?? []).map((c) => c?.name).join(', ')})`;
-      if (ofSecondRevision({ report, exchange })) {
-        if (v === second!.version) return [];
-        if (v === first.version) return [{ id: 'AMV-ADVANCES-ON-APPLY', message: `${where} describes revision 2 but carries ${v}, the version of revision 1 it replaced` }];
-        return [{ id: 'AMV-EQUALS-HELD', message: `${where} describes revision 2 (manifestVersion ${second!.version}) but carries ${v}` }];
-      }
-      if (v === first.version) return [];
-      if (v === second!.version && exchange.seq > second!.seq) {
-        return [
-          { id: 'AMV-OLDER-REPORTS-OLDER', message: `${where} describes revision 1, still running, but carries ${v}, the version of revision 2 it had only fetched` },
-          ...(exchange.seq < heldAt ? [{ id: 'AMV-FETCH-DOES-NOT-ADVANCE', message: `${where} carries ${v} after fetching manifest ${v} (#${second!.seq}) and before it held revision 2 (#${heldAt})` }] : []),
-        ];
-      }
-      return [{ id: 'AMV-EQUALS-HELD', message: `${where} describes revision 1 (manifestVersion ${first.version}) but carries ${v}` }];
-    });
+    const { findings, note } = revisionFindings(await settledSecondRevision(client, given.deploymentId), given.deploymentId);
+    test.info().annotations.push({ type: 'note', description: note });
     expectEach(findings, '§2.4.1 rules 3 and 4: the version of the revision held, advancing when the newer one is applied');
+  });
+
+  test('AMV-EQUALS-HELD AMV-ADVANCES-ON-APPLY restarted with its local state (a reboot) while its deployment moved to a second revision, the client reports each revision with its own version', req('AMV-EQUALS-HELD', 'AMV-ADVANCES-ON-APPLY'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    hooks.require('stopClient');
+    const { client, component, given } = await settledDeployment(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
+    // A reboot keeps what the client holds (revision 1); the WFM moves on to revision 2 while it is down.
+    const { afterSeq } = await client.restart({ loseState: false, whileDown: () => updateDeployment(client, hooks, given, [...COMPONENTS, ADDED].map((name) => ({ ...component, name }))) });
+    const { findings, note } = revisionFindings(await settledSecondRevision(client, given.deploymentId, afterSeq), given.deploymentId, afterSeq);
+    test.info().annotations.push({ type: 'note', description: `exchanges after #${afterSeq} follow the reboot; ${note}` });
+    expectEach(findings.filter((f) => f.id === 'AMV-EQUALS-HELD' || f.id === 'AMV-ADVANCES-ON-APPLY'), '§2.4.1 rules 3 and 4 across a reboot: the version of the revision held');
+  });
+
+  // Errata of AMV-EQUALS-HELD: a newer manifest that carries a deployment unchanged defines a revision of it with the same
+  // bytes; a client may say it holds the one it adopted or the newer one. Any other version is held by no revision.
+  test('AMV-EQUALS-HELD a deployment a newer manifest carries unchanged is reported with the version of a manifest that carried it, never another', req('AMV-EQUALS-HELD'), async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    const { client, component, given } = await settledDeployment(await clientUnderTest(), ctx, caPems, hooks, profile.vendor);
+    const mark = Math.max(...(await client.observe()).exchanges.map((x) => x.seq));
+    // A second deployment changes the manifest; the first stays as it was.
+    const other = await giveDeployment(client, hooks, [{ ...component, name: 'other' }]);
+    await untilSettled(client, other.deploymentId);
+    const xs = await client.waitFor('two polls after the second deployment settled', (all) => (all.filter((x) => x.seq > mark && isManifestPoll(x)).length >= 2 ? all : undefined), undefined, REPORTS_WHILE_APPLYING);
+    const carried = new Set(servedRevisions(xs, given.deploymentId).map((r) => r.version));
+    const wrong = reportsOf(xs, given.deploymentId).filter(({ report }) => typeof report?.adoptedManifestVersion === 'number' && report.adoptedManifestVersion >= 1 && !carried.has(report.adoptedManifestVersion));
+    test.info().annotations.push({ type: 'note', description: `manifests carrying ${given.deploymentId}: versions ${[...carried].join(', ')}` });
+    expect(wrong.map(({ report, exchange }) => `report #${exchange.seq}: adoptedManifestVersion ${report.adoptedManifestVersion}`), '§2.4.1 rule 3: the version of a revision the client holds (a manifest that carried it)').toEqual([]);
   });
 });
 

@@ -41,6 +41,6 @@ test('wfmck run with a signing key that is not a P-256 PEM key exits 2 before an
   const cwd = folder('');
   const r = await runWfmck(['run', '--signing-key', join(cwd, 'signer.pem'), '--out', join(cwd, 'out')]);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /signer\.pem: not a readable PEM private key/);
+  assert.match(r.stderr, /signing\.keyFile: \S*signer\.pem is not a PEM private key/);
   assert.doesNotMatch(r.stdout, /embedded reference services/);
 });

@@ -83,8 +83,9 @@ test('a full YAML file: targets, TLS and device CA paths relative to the file, p
   assert.equal(c.profile.vendor, 'margo');
   assert.equal(c.profile.paths, 'client-scoped');
   assert.deepEqual(c.hooks, {
-    retireClient: { kind: 'command', command: './retire.sh', timeoutMs: 5000 },
-    rotateTrustAnchor: { kind: 'command', command: './rotate.sh', timeoutMs: 90000 },
+    // Hooks run in the folder of the YAML that names them.
+    retireClient: { kind: 'command', command: './retire.sh', timeoutMs: 5000, cwd: sub },
+    rotateTrustAnchor: { kind: 'command', command: './rotate.sh', timeoutMs: 90000, cwd: sub },
   });
   assert.deepEqual([c.grep, c.workers, c.configFile], ['CAP-', 1, file]);
 });

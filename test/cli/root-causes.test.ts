@@ -28,7 +28,7 @@ test('serve --fault CAP-PUT-201 as a target: CAP-PUT-201 and CAP-LIFE-CREATED fa
     assert.deepEqual([report.summary.mustFailed, report.summary.error, report.problems], [2, 0, []]);
     assert.match(r.stdout, /^  CAP-PUT-201 \(MUST\) failed: .*Expected: 201 · Received: 200/m, 'the console names the cause with its reason');
     assert.match(r.stdout, /^    \d+ requirements blocked by it: /m);
-    assert.match(r.stdout, /^wfmck run: NOT CONFORMANT: 2 requirements failed, 2 of them MUST; 362 requirements: .* \d+ blocked, .* 0 kit error$/m);
+    assert.match(r.stdout, /^wfmck run: NOT CONFORMANT: 2 requirements failed, 2 of them MUST; \d+ requirements: .* \d+ blocked, .* 0 kit error$/m);
     const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
     assert.match(junit, /<skipped message="blocked by CAP-PUT-201: /);
     const html = readFileSync(join(out, 'conformance.html'), 'utf8');

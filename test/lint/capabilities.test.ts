@@ -91,3 +91,11 @@ test('a closed nested object catches typos as a kit reading: fails in default, w
 test('text that is not JSON cannot be judged (exit 2 in the CLI), never a pass', () => {
   assert.throws(() => lintCapabilities('{"properties": ', 'caps.json'), LintInputError);
 });
+
+test('MIAF-CLIENT-CAP-ROOT-CLOSED: in miaf apiVersion, kind and an upper-case extension name break the closed root; seed takes them', () => {
+  const doc = { apiVersion: 'wfm.margo.org/v1', kind: 'DeviceCapabilities', ...GOOD, 'x-Acme-extensions': {}, 'x-acme-extensions': {} };
+  const miaf = lintReport('caps.json', lintCapabilities(JSON.stringify(doc), 'caps.json', 'miaf'), 'default').findings.filter((f) => f.requirement === 'MIAF-CLIENT-CAP-ROOT-CLOSED');
+  assert.deepEqual(miaf.map((f) => f.path), ['/apiVersion', '/kind', '/x-Acme-extensions']);
+  assert.deepEqual(ids(doc).filter((id) => id === 'MIAF-CLIENT-CAP-ROOT-CLOSED'), []);
+  assert.deepEqual(lintReport('caps.json', lintCapabilities(JSON.stringify(GOOD), 'caps.json', 'miaf'), 'default').findings, []);
+});

@@ -38,6 +38,30 @@ test('a rewrite changes status and body of the matching request only, with a cor
   }
 });
 
+test('with a fault on, an answer the fault leaves alone keeps its status: a 204 from writeHead with no headers stays 204', async () => {
+  const s = await serve(twoHundred, (res) => {
+    res.writeHead(204);
+    res.end();
+  });
+  try {
+    const r = await fetch(`${s.url}/api/v1/capabilities/dev1`, { method: 'DELETE' });
+    assert.equal(r.status, 204, 'the writeHead status, not res.statusCode (which writeHead never set)');
+  } finally {
+    s.close();
+  }
+});
+
+test('a hang rewrite never answers: the request stays open until the client gives up', async () => {
+  const hang: FaultDefinition = { id: 'T-2', service: 'wfm', breaks: ['T-2'], description: 'test', rewrite: on('GET', /^\/slow$/, (a) => ({ ...a, hang: true })) };
+  const s = await serve(hang, (res) => res.end('{}'));
+  try {
+    await assert.rejects(fetch(`${s.url}/slow`, { signal: AbortSignal.timeout(500) }), /aborted|timeout/i);
+    assert.equal((await fetch(`${s.url}/fast`)).status, 200, 'every other request is answered');
+  } finally {
+    s.close();
+  }
+});
+
 test('without faults the listener is untouched (streamed writes pass through)', async () => {
   const s = await serve(undefined, (res) => {
     res.statusCode = 202;

@@ -16,7 +16,7 @@ const ID = clientSpiffeId({ trustDomain: TD, vendor: 'platform', wfmId: 'wfm-1',
 const rules = (cert: x509.X509Certificate) => svidLeafFindings(cert, { at: new Date(), trustDomain: TD }).map((f) => f.rule).sort();
 
 const BREAKS: Record<BadSvidKind, string[]> = {
-  'ca-as-leaf': ['svid-leaf-ca', 'svid-leaf-cert-sign'], // a CA certificate is cA true and signs certificates and CRLs
+  'ca-as-leaf': ['svid-leaf-ca'], // cA true with digitalSignature only, so OpenSSL's purpose check lets it reach the WFM's own rule
   'cert-sign-leaf': ['svid-leaf-cert-sign'],
   'two-uri-sans': ['svid-one-uri-san'],
   'no-uri-san': ['svid-one-uri-san'],

@@ -1,0 +1,43 @@
+// P10: the client's check of the server's SVID, over a real TLS handshake against each impostor the device persona
+// uses, and the leniencies the kit's faulty client takes (each one lets exactly its impostor through).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Agent, request } from 'undici';
+import { createRootCa } from '../../reference/pki.ts';
+import { startImpostorWfm, type ImpostorKind } from '../../fixtures/impostor-wfm.ts';
+import { spiffeIdentityCheck, type SpiffeCheckLeniency } from '../../simulators/transport/undici-transport.ts';
+import { wfmSpiffeId } from '../../spec/spiffe-id.ts';
+
+const who = { trustDomain: 'example.org', vendor: 'acme', wfmId: 'w1' };
+
+async function connects(kind: ImpostorKind, lenient: SpiffeCheckLeniency = {}): Promise<boolean> {
+  const ca = await createRootCa('wfmck test SVID CA');
+  const impostor = await startImpostorWfm(ca, who, kind);
+  const agent = new Agent({ connect: { ca: ca.certPem, checkServerIdentity: spiffeIdentityCheck(wfmSpiffeId(who), lenient) } });
+  try {
+    await (await request(`${impostor.url}/api/v1/capabilities/x`, { dispatcher: agent })).body.dump();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await agent.close();
+    await impostor.close();
+  }
+}
+
+test('a CA certificate as the leaf is refused, though OpenSSL\'s own CA test (it wants keyCertSign) calls it no CA', async () => {
+  assert.equal(await connects('ca-as-leaf'), false);
+  assert.equal(await connects('ca-as-leaf', { caLeaf: true }), true);
+});
+
+test('another trust domain, another wfm-id and a second URI SAN are refused; each leniency lets its own impostor through', async () => {
+  assert.equal(await connects('other-trust-domain'), false);
+  assert.equal(await connects('other-trust-domain', { trustDomain: true }), true);
+  assert.equal(await connects('two-uri-sans'), false);
+  assert.equal(await connects('two-uri-sans', { firstUri: true }), true);
+  assert.equal(await connects('other-wfm-id', { trustDomain: true, firstUri: true }), false);
+});
+
+test('an expired SVID is refused by the TLS stack before the identity check', async () => {
+  assert.equal(await connects('expired', { caLeaf: true, trustDomain: true, firstUri: true }), false);
+});
