@@ -1,5 +1,5 @@
 // Playwright Test configuration of the conformance suites. `wfmck run` passes the RunContext in WFMCK_CONTEXT;
-// a plain `npx playwright test` gets one from fixtures/global-setup.ts, in the same output folder.
+// a plain `npx playwright test` gets one from run/global-setup.ts, in the same output folder.
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -57,6 +57,6 @@ export default defineConfig({
   timeout: 60_000 + (attend ? 2 * attend.timeoutMs : 0),
   forbidOnly: !!process.env.CI,
   reporter,
-  globalSetup: join(root, 'fixtures', 'global-setup.ts'),
-  globalTeardown: join(root, 'fixtures', 'global-teardown.ts'),
+  globalSetup: join(root, 'run', 'global-setup.ts'),
+  globalTeardown: join(root, 'run', 'global-teardown.ts'),
 });

@@ -2,7 +2,7 @@
 // environment (compact description, driver machine, DeviceApiClient with its own P-256 key and keyid, certificate)
 // and started into phase `reporting` against a replay of one onboarding recorded with the reference WFM.
 // Heap per device = heapUsed after global.gc() with every device held, minus heapUsed before the first one.
-import { createRootCa } from '../reference/pki.ts';
+import { createRootCa } from '../protocol/pki.ts';
 import { startWfm } from '../reference/wfm/server.ts';
 import { describeDevice, describeFleet } from '../simulators/data/describe.ts';
 import type { SimulatedDevice } from '../simulators/device/types.ts';

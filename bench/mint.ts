@@ -1,8 +1,8 @@
-// Device certificates minted before a benchmark's clock starts: one template leaf from reference/pki.ts per common
+// Device certificates minted before a benchmark's clock starts: one template leaf from protocol/pki.ts per common
 // name length, then per device a fresh P-256 key, serial, CN and key identifier patched into the template's
 // TBSCertificate and signed natively with the device CA's key (about 50x faster than building each one from scratch).
 import { createHash, generateKeyPairSync, KeyObject, randomBytes, sign } from 'node:crypto';
-import { issueCertificate, type Issued } from '../reference/pki.ts';
+import { issueCertificate, type Issued } from '../protocol/pki.ts';
 
 export interface MintedCertificate {
   der: Buffer;

@@ -7,8 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
-import { loadIssued } from '../reference/pki.ts';
-import { issueSvid, svidCaOf } from '../reference/svid-issuer.ts';
+import { loadIssued } from '../protocol/pki.ts';
+import { issueSvid, svidCaOf } from '../protocol/svid-issuer.ts';
 import { clientSpiffeId, wfmSpiffeId } from '../spec/spiffe-id.ts';
 import { spiffeIdentityCheck } from '../simulators/transport/undici-transport.ts';
 

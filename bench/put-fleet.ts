@@ -1,7 +1,7 @@
 // The fleet runner in PUT mode: as many devices as connections, each onboarded for real through the device driver,
 // then at every tick (tick interval 0: as soon as its last answer is in) PUTting the same capabilities document over
 // the fleet's transport (DeviceApiClient, undici, P3 signature when the profile signs). Counted in a timed window.
-import { certificateKeyId } from '../reference/pki.ts';
+import { certificateKeyId } from '../protocol/pki.ts';
 import { DeviceApiClient } from '../simulators/device-api.ts';
 import { createDevice } from '../simulators/device/driver.ts';
 import type { DeviceDescription } from '../simulators/device/types.ts';

@@ -3,7 +3,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { createRootCa, issueCertificate, type Issued } from '../reference/pki.ts';
+import { createRootCa, issueCertificate, type Issued } from '../protocol/pki.ts';
 import type { Profile } from '../spec/profile.ts';
 import type { ChildMessage, StartMessage } from './wfm-child.ts';
 

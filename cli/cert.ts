@@ -2,8 +2,8 @@
 import { parseArgs } from 'node:util';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { issueCertificate, loadIssued } from '../reference/pki.ts';
-import { EXIT_OK, UsageError } from './usage.ts';
+import { issueCertificate, loadIssued } from '../protocol/pki.ts';
+import { EXIT_OK, UsageError } from '../run/usage.ts';
 
 const HELP = `usage: wfmck cert --ca-dir DIR --id NAME [--out PREFIX]
 

@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ANSWER_FILE, DONE_FILE, STARTED_FILE } from '../fixtures/attended-client.ts';
+import { ANSWER_FILE, DONE_FILE, STARTED_FILE } from '../run/attended-client.ts';
 import { diskKey, startClientAnswer, startClientRunner, type ClientDisk, type RunningClient, type StartClientInput } from '../simulators/client-runner.ts';
-import { EXIT_OK, UsageError } from './usage.ts';
+import { EXIT_OK, UsageError } from '../run/usage.ts';
 
 const HELP = `usage: wfmck client FOLDER|client.json [--state DIR]
 

@@ -23,7 +23,7 @@ function controlOf(f: FaultEntry): string {
 import { unprovenRequirements } from '../reports/faults/proof.ts';
 import { faultList, faultsTable, notes, seconds, summaryLine } from '../reports/faults/table.ts';
 import { playwrightCli } from './playwright.ts';
-import { EXIT_OK, UsageError } from './usage.ts';
+import { EXIT_OK, UsageError } from '../run/usage.ts';
 
 const DEFAULT_CONCURRENCY = 2;
 

@@ -4,17 +4,18 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startEmbedded, type Embedded } from '../reference/embedded.ts';
-import { loadIssued } from '../reference/pki.ts';
-import { commandAssigner, parseComponentRef, sampleDeployments, type DeploymentSource } from '../simulators/fleet/deployments.ts';
+import { startEmbedded, type Embedded } from '../run/embedded.ts';
+import { loadIssued } from '../protocol/pki.ts';
+import { DEFAULT_HOOK_TIMEOUT_MS, assignerOf, parseComponentRef, sampleDeployments, type DeploymentSource } from '../simulators/fleet/deployments.ts';
+import { runHook } from '../run/hooks.ts';
 import { progressWriter } from '../simulators/fleet/progress.ts';
 import { runFleet, type FleetTarget } from '../simulators/fleet/runner.ts';
 import { loadFleetFile, parseFleetInput, resolveFleetSpec, type FleetSpec } from '../simulators/fleet/spec.ts';
 import { fleetSummary, writeSummary, type FleetSummary } from '../simulators/fleet/summary.ts';
 import { loopbackUrl, unreachable } from '../simulators/fleet/target.ts';
 import { resolveProfile } from '../spec/profile.ts';
-import { EXIT_FAIL, EXIT_OK, UsageError } from './usage.ts';
-import { oneOfFlag } from './args.ts';
+import { EXIT_FAIL, EXIT_OK, UsageError } from '../run/usage.ts';
+import { oneOfFlag } from '../run/args.ts';
 import { EDITIONS } from '../spec/requirements.ts';
 import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
 
@@ -161,7 +162,8 @@ function foreignDeployments(spec: FleetSpec, values: Record<string, string | boo
   if (!component) throw new UsageError(`--component: "${ref}" is not oci://HOST[:PORT]/NAME:REVISION`);
   // Devices pull what they are given; the fleet still never reaches past loopback.
   loopbackUrl(component.repository.replace(/^oci:/, 'https:'), '--component');
-  return { components: [component], assign: commandAssigner(command) };
+  // P5: JSON on stdin, `{deploymentId}` on stdout.
+  return { components: [component], assign: assignerOf((input) => runHook('assignDeployment', { kind: 'command', command, timeoutMs: DEFAULT_HOOK_TIMEOUT_MS }, input)) };
 }
 
 function deploymentLine(d: FleetSummary['totals']['deployments']): string {

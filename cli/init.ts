@@ -6,9 +6,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { CONFIG_FILE, resolveConfig } from './config.ts';
-import { HOOK_NAMES, type HookName } from '../fixtures/run-context.ts';
-import { EXIT_OK, UsageError } from './usage.ts';
+import { CONFIG_FILE, resolveConfig } from '../run/config.ts';
+import { HOOK_NAMES, type HookName } from '../run/context.ts';
+import { EXIT_OK, UsageError } from '../run/usage.ts';
 
 const HELP = `usage: wfmck init [options]
 

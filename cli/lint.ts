@@ -15,7 +15,7 @@ import { DigestError, RegistryClient } from '../simulators/registry-client.ts';
 import { TransportError } from '../simulators/transport/types.ts';
 import { createTransport } from '../simulators/transport/undici-transport.ts';
 import { registryCredentials } from './registry-auth.ts';
-import { EXIT_OK, UsageError } from './usage.ts';
+import { EXIT_OK, UsageError } from '../run/usage.ts';
 
 const HELP = `usage: wfmck lint <path-or-ref> [--json] [--vendor TOKEN] [--strictness strict|default|lenient]
 

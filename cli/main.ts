@@ -1,5 +1,5 @@
 // The `wfmck` command: one sub-command per job.
-import { usageError, type CommandResult } from './usage.ts';
+import { usageError, type CommandResult } from '../run/usage.ts';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<CommandResult> }> }> = {
   serve: { summary: 'start the embedded reference WFM, identity role and OCI registry', load: () => import('./serve.ts') },

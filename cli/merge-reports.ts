@@ -10,10 +10,10 @@ import { parseArgs } from 'node:util';
 import { BLOB_DIR } from '../reports/blob.ts';
 import { conformanceReporters } from '../reports/reporters.ts';
 import { playwrightCli } from './playwright.ts';
-import type { RunContext } from '../fixtures/run-context.ts';
+import type { RunContext } from '../run/context.ts';
 import { timestamp } from '../reports/requirement-reporter.ts';
 import { verdict } from './run.ts';
-import { UsageError } from './usage.ts';
+import { UsageError } from '../run/usage.ts';
 
 const HELP = `usage: wfmck merge-reports <shard out dir>... [--out DIR]
 

@@ -9,7 +9,7 @@ import { Histogram, type LatencySummary } from '../simulators/fleet/histogram.ts
 import type { UnexpectedAnswer } from '../simulators/fleet/stats.ts';
 import { SUMMARY_FILE, writeSummary, type FleetSummary } from '../simulators/fleet/summary.ts';
 import { formatShard } from '../simulators/fleet/spec.ts';
-import { EXIT_FAIL, EXIT_OK, UsageError } from './usage.ts';
+import { EXIT_FAIL, EXIT_OK, UsageError } from '../run/usage.ts';
 
 const HELP = `usage: wfmck merge <dir|file>... [--out DIR]
 

@@ -8,8 +8,8 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
-import { namesTargets, type Config } from './config.ts';
-import { UsageError } from './usage.ts';
+import { namesTargets, type Config } from '../run/config.ts';
+import { UsageError } from '../run/usage.ts';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 

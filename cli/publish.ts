@@ -10,7 +10,7 @@ import { RegistryClient, type RegistryAuth } from '../simulators/registry-client
 import { createTransport } from '../simulators/transport/undici-transport.ts';
 import { parseLoopbackUrl } from '../spec/loopback.ts';
 import { registryCredentials } from './registry-auth.ts';
-import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from './usage.ts';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from '../run/usage.ts';
 
 const HELP = `usage: wfmck publish app <dir> --registry URL --repository NAME [options]
        wfmck publish compose <dir> --registry URL --repository NAME --version X.Y.Z [options]

@@ -1,6 +1,6 @@
 // Registry credentials from flags, shared by the commands that talk to an OCI registry (publish, lint).
 import type { RegistryAuth } from '../simulators/registry-client.ts';
-import { UsageError } from './usage.ts';
+import { UsageError } from '../run/usage.ts';
 
 /** --token (bearer), or --username with --password / WFMCK_REGISTRY_PASSWORD (basic), else anonymous. */
 export function registryCredentials(values: Record<string, unknown>): RegistryAuth {

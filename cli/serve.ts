@@ -3,10 +3,10 @@ import { parseArgs } from 'node:util';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startEmbedded, writeTrustFiles } from '../reference/embedded.ts';
+import { startEmbedded, writeTrustFiles } from '../run/embedded.ts';
 import { resolveProfile } from '../spec/profile.ts';
-import { EXIT_OK, UsageError } from './usage.ts';
-import { loopbackHost, oneOfFlag, port } from './args.ts';
+import { EXIT_OK, UsageError } from '../run/usage.ts';
+import { loopbackHost, oneOfFlag, port } from '../run/args.ts';
 import { EDITIONS } from '../spec/requirements.ts';
 
 const HELP = `usage: wfmck serve [options]

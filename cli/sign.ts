@@ -2,9 +2,9 @@
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { algorithmForKey, signRequest } from '../simulators/transport/signing.ts';
-import { certificateKeyId, parseCertificate } from '../reference/pki.ts';
-import { EXIT_OK, UsageError } from './usage.ts';
+import { algorithmForKey, signRequest } from '../protocol/signing.ts';
+import { certificateKeyId, parseCertificate } from '../protocol/pki.ts';
+import { EXIT_OK, UsageError } from '../run/usage.ts';
 
 const HELP = `usage: wfmck sign --cert FILE --key FILE [--data JSON|@FILE] [--curl [--cacert FILE]] METHOD URL
 

@@ -3,11 +3,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ENVELOPE_FILE } from '../fixtures/run-context.ts';
+import { ENVELOPE_FILE } from '../run/context.ts';
 import { loadPublicKey } from '../reports/signing/keys.ts';
 import { PUBLIC_KEY_FILE } from '../reports/signing/sign-report.ts';
 import { verifyReport } from '../reports/signing/verify-report.ts';
-import { EXIT_FAIL, EXIT_OK, UsageError } from './usage.ts';
+import { EXIT_FAIL, EXIT_OK, UsageError } from '../run/usage.ts';
 
 const HELP = `usage: wfmck verify-report <dir> [--key FILE]
 

@@ -1,17 +1,9 @@
-// The hooks of judging mode (device persona): what a client sent (clientExchanges), and the kit's own simulated
-// client started and stopped in this process (startClient, stopClient, removeChild, disconnectChild, changeCapabilities) as the client under test of the self-check.
-import { randomUUID } from 'node:crypto';
-import { diskKey, startClientAnswer, startClientRunner, type ClientDisk, type RunningClient, type StartClientInput } from '../simulators/client-runner.ts';
+// The hook of judging mode (device persona): what a client sent (clientExchanges), from the WFM's recorder.
 import type { Hook } from './admin.ts';
 import type { ExchangeRecorder } from './wfm/recorder.ts';
 import type { WfmStateView } from './wfm/state-view.ts';
 
-export function judgingHooks(recorder: ExchangeRecorder, state: WfmStateView, started: { close(): Promise<void> }[]): Record<string, Hook> {
-  const running = new Map<string, RunningClient>();
-  // Each simulated client's disk, by its certificate: what it keeps across a stop and a restart.
-  const disks = new Map<string, ClientDisk>();
-  // Clients still running when the services stop are stopped first.
-  started.push({ close: async () => void (await Promise.allSettled([...running.values()].map((c) => c.stop()))) });
+export function judgingHooks(recorder: ExchangeRecorder, state: WfmStateView): Record<string, Hook> {
   return {
     async clientExchanges(input) {
       const who = input['who'];
@@ -19,44 +11,6 @@ export function judgingHooks(recorder: ExchangeRecorder, state: WfmStateView, st
       const afterSeq = typeof input['afterSeq'] === 'number' ? input['afterSeq'] : 0;
       const client = state.clients().find((c) => c.keyId === who);
       return { ...(client && { clientId: client.clientId }), exchanges: recorder.of(who, afterSeq) };
-    },
-    async startClient(input) {
-      const restart = input['restart'];
-      if (restart !== undefined && restart !== 'keep-state' && restart !== 'lose-state') throw new Error(`startClient: restart is keep-state or lose-state, not ${JSON.stringify(restart)}`);
-      const key = diskKey(String(input['certPem'] ?? ''));
-      const lost = restart === 'lose-state' ? disks.get(key) : undefined;
-      const disk = (restart === 'keep-state' && disks.get(key)) || {};
-      disks.set(key, disk);
-      const client = await startClientRunner(input as unknown as StartClientInput, disk, lost);
-      const handle = randomUUID();
-      running.set(handle, client);
-      return { handle, ...startClientAnswer(client) };
-    },
-    async removeChild(input) {
-      const client = running.get(String(input['handle'] ?? ''));
-      if (!client) throw new Error(`removeChild: no running client ${String(input['handle'] ?? '')}`);
-      await client.removeChild(String(input['deviceId'] ?? ''));
-      return {};
-    },
-    async disconnectChild(input) {
-      const client = running.get(String(input['handle'] ?? ''));
-      if (!client) throw new Error(`disconnectChild: no running client ${String(input['handle'] ?? '')}`);
-      await client.disconnectChild(String(input['deviceId'] ?? ''));
-      return {};
-    },
-    async changeCapabilities(input) {
-      const client = running.get(String(input['handle'] ?? ''));
-      if (!client) throw new Error(`changeCapabilities: no running client ${String(input['handle'] ?? '')}`);
-      await client.changeCapabilities();
-      return {};
-    },
-    async stopClient(input) {
-      const handle = String(input['handle'] ?? '');
-      const client = running.get(handle);
-      if (!client) throw new Error(`stopClient: no running client ${handle}`);
-      running.delete(handle);
-      await client.stop();
-      return {};
     },
   };
 }

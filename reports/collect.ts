@@ -7,7 +7,8 @@ import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { failureOf, reasonLine, stripAnsi } from './failure.ts';
 import { decidingNote, outcomeNotes } from '../run/outcomes.ts';
 import { EVIDENCE_ATTACHMENT, parseEvidence } from './evidence.ts';
-import { FAILED_ANNOTATION, HELD_ANNOTATION, type TestRecord, type TestStatus } from './matrix.ts';
+import type { TestRecord, TestStatus } from './matrix.ts';
+import { FAILED_ANNOTATION, HELD_ANNOTATION } from '../run/outcomes.ts';
 
 export interface CollectOptions {
   /** Folder file paths are shown relative to (the project root). */

@@ -1,6 +1,6 @@
 // Evidence as a report keeps it: the `evidence` attachment of a test (a JSON array of Exchange), checked field by
 // field, since a hostile target shaped its contents and a broken attachment must not break the report.
-import type { Exchange } from '../simulators/transport/types.ts';
+import type { Exchange } from '../protocol/exchange.ts';
 import { MAX_EVIDENCE } from './matrix.ts';
 
 export const EVIDENCE_ATTACHMENT = 'evidence';

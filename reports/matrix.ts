@@ -9,10 +9,10 @@
 //               A requirement of another edition (P10) is `skip` with the editions named, and never blocks a verdict.
 import { appliesTo, isMandatory, type Level, type Observer, type Requirement } from '../spec/requirements.ts';
 import { SEED_PROFILE, type Edition, type Strictness } from '../spec/profile.ts';
-import type { Exchange } from '../simulators/transport/types.ts';
+import type { Exchange } from '../protocol/exchange.ts';
 import type { Failure } from './failure.ts';
 import { compareSections } from './sections.ts';
-import { PERSONA, PERSONA_OBSERVERS, type Persona } from '../fixtures/run-context.ts';
+import { PERSONA, PERSONA_OBSERVERS, type Persona } from '../run/context.ts';
 import { SKIP_CAUSES, type KitErrorCode, type SkipCause } from '../run/outcomes.ts';
 
 /** `warn`: the test passed but noted a departure its errata make a warning at this strictness (warnUnlessStrict). */
@@ -46,10 +46,6 @@ export interface TestEntry {
   brokeAt?: { exchange: string; expected?: string };
 }
 
-/** The annotation expectEach (fixtures/expect-each.ts) writes for each requirement whose own check held. */
-export const HELD_ANNOTATION = 'req-held';
-/** The annotation judgeAs (fixtures/expect-each.ts) writes for a requirement whose own check failed in a multi-id test. */
-export const FAILED_ANNOTATION = 'req-failed';
 
 /** A test with the requirement ids it checks and the exchanges it attached. */
 

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadRequirements } from '../spec/requirements.ts';
-import type { RunContext } from '../fixtures/run-context.ts';
+import type { RunContext } from '../run/context.ts';
 import { buildReport, metaFromContext, type ConformanceReport } from './conformance-json.ts';
 import { EVIDENCE_DIR, withEvidenceFiles } from './evidence-files.ts';
 import { renderHtml } from './html/render.ts';

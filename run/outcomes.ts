@@ -98,3 +98,8 @@ export function redactSecrets(text: string): string {
     .replace(SECRET_ASSIGNMENT, '$1[removed]')
     .replace(TOKEN_LIKE, '[token removed]');
 }
+
+/** The annotation expectEach (fixtures/expect-each.ts) writes for each requirement whose own check held. */
+export const HELD_ANNOTATION = 'req-held';
+/** The annotation judgeAs (fixtures/expect-each.ts) writes for a requirement whose own check failed in a multi-id test. */
+export const FAILED_ANNOTATION = 'req-failed';

@@ -7,7 +7,7 @@ import { DeviceApiClient } from './device-api.ts';
 import { createDevice, createSeeThruGateway, type ChangeableDevice } from './device/driver.ts';
 import type { DeviceKind } from './device/types.ts';
 import { registryPool } from './registry-pool.ts';
-import { algorithmForKey } from './transport/signing.ts';
+import { algorithmForKey } from '../protocol/signing.ts';
 import { createTransport, type UndiciTransport } from './transport/undici-transport.ts';
 import type { RequestSigner } from './transport/types.ts';
 import { resolveProfile, type Edition } from '../spec/profile.ts';

@@ -2,9 +2,9 @@
 // pushes, and the distribution token flow after a 401 Bearer challenge.
 import { OCI_INDEX, OCI_MANIFEST } from '../spec/media-types.ts';
 import { digestOf } from '../spec/rules/desired-state.ts';
-import { bearerChallenge, nextLink } from './transport/header-params.ts';
+import { bearerChallenge, nextLink } from '../protocol/header-params.ts';
 import type { Exchange, HttpResponse, RequestOptions, Transport } from './transport/types.ts';
-import { tokenOf, tokenRequestUrl } from './transport/token-flow.ts';
+import { tokenOf, tokenRequestUrl } from '../protocol/token-flow.ts';
 
 export type RegistryAuth =
   | { kind: 'anonymous' }

@@ -3,7 +3,7 @@
 import { parse } from 'yaml';
 import { test, expect } from '../fixtures/wfmck.ts';
 import { req } from '../fixtures/req.ts';
-import { HookError } from '../fixtures/hooks.ts';
+import { HookError } from '../run/hooks.ts';
 import { assign, currentManifest, deploymentYaml, entryOf, hostingDevice, remove, seeThruGateway } from '../fixtures/desired-state.ts';
 import { judgeStateManifestSequence, digestOf } from '../spec/rules/desired-state.ts';
 import { checkVersionSequence, manifestVersionFindings } from '../spec/rules/manifest-version.ts';

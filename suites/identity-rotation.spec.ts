@@ -2,10 +2,10 @@
 // spiffe_sequence across changes and revalidation of a changed bundle; examples first, then model-based properties.
 import fc from 'fast-check';
 import { test, expect, anchorSet, jsonOf, type IdentityTarget } from '../fixtures/identity.ts';
-import { rotationCommands, type RotationModel, type RotationReal, type Step } from '../fixtures/rotation-model.ts';
+import { rotationCommands, type RotationModel, type RotationReal, type Step } from '../models/rotation.ts';
 import { req } from '../fixtures/req.ts';
 import { sequenceFindings } from '../spec/rules/trust-bundle.ts';
-import type { RunContext } from '../fixtures/run-context.ts';
+import type { RunContext } from '../run/context.ts';
 import type { Hooks } from '../fixtures/wfmck.ts';
 import type { TrustBundle } from '../spec/types.ts';
 import { requireThat } from '../fixtures/outcome.ts';

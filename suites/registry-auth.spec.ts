@@ -8,7 +8,7 @@ import { test as watchedTest, WATCHED_TOKEN_PATH } from '../fixtures/watched-reg
 import { req } from '../fixtures/req.ts';
 import { pushArtifact } from '../simulators/publish/push.ts';
 import { RegistryClient } from '../simulators/registry-client.ts';
-import { bearerChallenge } from '../simulators/transport/header-params.ts';
+import { bearerChallenge } from '../protocol/header-params.ts';
 import { createTransport, type UndiciTransport } from '../simulators/transport/undici-transport.ts';
 import { tokenRules } from '../spec/rules/wfm-retrieval.ts';
 

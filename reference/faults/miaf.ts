@@ -1,6 +1,6 @@
 // Faults of profiles.md P10, edition miaf: mutual TLS with SVIDs, the rc.3 paths and schemas, problem details. Each
 // runs against the reference services in edition miaf. Behaviour-level faults have their seam in reference/wfm/
-// (mtls.ts, auth.ts, http.ts, capabilities.ts, desired-state.ts, ...) or reference/embedded.ts, found by the fault id.
+// (mtls.ts, auth.ts, http.ts, capabilities.ts, desired-state.ts, ...) or run/embedded.ts, found by the fault id.
 import { on } from './rewrite.ts';
 import type { FaultDefinition } from './types.ts';
 

@@ -1,6 +1,6 @@
 // The identity role's X.509 trust anchors (interfaces.md §2.6), their rotation (P5) and their JWK entries.
-import { calculateJwkThumbprint, exportJWK } from 'jose';
-import { createRootCa, generateKeys, issueCertificate, type CryptoKey, type Issued } from '../pki.ts';
+import { createRootCa, issueCertificate, type Issued } from '../../protocol/pki.ts';
+import { jwtSvidJwk, x509SvidJwk } from '../../protocol/bundle-jwk.ts';
 import { NO_FAULTS, type ActiveFaults } from '../faults/types.ts';
 import type { BundleJwk } from '../../spec/types.ts';
 
@@ -82,24 +82,6 @@ export async function createAnchorSet(opts: AnchorSetOptions): Promise<AnchorSet
   };
 }
 
-/** An x509-svid entry: the CA's EC public key with its certificate, so x/y and x5c describe one key. */
-export async function x509SvidJwk(ca: Issued): Promise<BundleJwk> {
-  return { ...(await ecPublicJwk(ca.keys.publicKey)), use: 'x509-svid', x5c: [Buffer.from(ca.cert.rawData).toString('base64')] };
-}
-
 async function intermediateJwk(root: Issued, trustDomain: string): Promise<BundleJwk> {
   return x509SvidJwk(await issueCertificate(root, { commonName: `wfmck ${trustDomain} intermediate CA`, ca: true }));
-}
-
-/** A jwt-svid entry that bundle consumers of X.509 anchors must skip (§2.6); SPIFFE requires its kid. */
-export async function jwtSvidJwk(): Promise<BundleJwk> {
-  const key = await ecPublicJwk((await generateKeys('P-256')).publicKey);
-  return { ...key, use: 'jwt-svid', kid: await calculateJwkThumbprint(key) };
-}
-
-/** Fixed key order (kty, crv, x, y) so the serialized bundle and its ETag are stable. */
-async function ecPublicJwk(key: CryptoKey): Promise<{ kty: string; crv: string; x: string; y: string }> {
-  const { kty, crv, x, y } = await exportJWK(key);
-  if (kty !== 'EC' || crv !== 'P-256' || !x || !y) throw new Error(`expected an EC P-256 key, got ${kty} ${crv}`);
-  return { kty, crv, x, y };
 }

@@ -3,7 +3,7 @@
 // and any further domain at another URL (§4.5: "An origin serving several MAY use other absolute HTTPS URLs").
 import type { TrustBundle } from '../../spec/types.ts';
 import type { ActiveFaults } from '../faults/types.ts';
-import type { Issued } from '../pki.ts';
+import type { Issued } from '../../protocol/pki.ts';
 import { createAnchorSet, type AnchorSet } from './anchors.ts';
 import { bundlePath, discoveryDocument, represent, trustBundle, type Representation } from './documents.ts';
 

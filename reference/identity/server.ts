@@ -7,9 +7,9 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import type { AddressInfo } from 'node:net';
 import { mediaTypes } from '../../spec/media-types.ts';
 import type { TrustBundle } from '../../spec/types.ts';
-import type { Issued } from '../pki.ts';
+import type { Issued } from '../../protocol/pki.ts';
 import type { RotationPhase } from './anchors.ts';
-import { ifNoneMatchHits } from './conditional.ts';
+import { ifNoneMatchHits } from '../../protocol/conditional.ts';
 import type { ActiveFaults } from '../faults/types.ts';
 import { serveDomain, type Resource, type ResourceKind, type ServedDomain } from './domains.ts';
 import { issueFromCsr } from './svid-issuance.ts';

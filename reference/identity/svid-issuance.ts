@@ -1,7 +1,7 @@
 // P10 hook issueClientSvid: the identity role mints a client X.509-SVID on the key of a PKCS#10 request.
 import { identityOf } from '../../spec/spiffe-id.ts';
 import { x509 } from '../../spec/x509.ts';
-import { issueCertificate, type Issued } from '../pki.ts';
+import { issueCertificate, type Issued } from '../../protocol/pki.ts';
 
 const SVID_DAYS = 30;
 

@@ -1,6 +1,6 @@
 // P3: who sent a Device API request. Content-Digest (400), then the RFC 9421 signature (401), then policy (403).
-import { verifyContentDigest } from '../../simulators/transport/content-digest.ts';
-import { verifySignature, type VerifyResult } from '../../simulators/transport/signing.ts';
+import { verifyContentDigest } from '../../protocol/content-digest.ts';
+import { verifySignature, type VerifyResult } from '../../protocol/signing.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
 import { WfmError, header } from './http.ts';
 import type { Client } from './store.ts';

@@ -1,6 +1,6 @@
 // P5 hooks of the reference WFM: the operator actions no device-facing API offers.
 import { randomUUID } from 'node:crypto';
-import { certificateKeyId, parseCertificate } from '../pki.ts';
+import { certificateKeyId, parseCertificate } from '../../protocol/pki.ts';
 import { parseDeviceId } from '../../spec/rules/device-id.ts';
 import { digestOf } from '../../spec/rules/desired-state.ts';
 import { formatSchemaErrors, validate } from '../../spec/schemas/index.ts';

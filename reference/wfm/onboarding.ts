@@ -1,10 +1,10 @@
 // §2.3, §4.3, P2, P3: the Certificate API and onboarding. Order: body (400), certificate (400), digest (400),
 // signature by the certificate's own key (401), trust (403). Fault seams are named by their fault ids.
 import { createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
-import { certificateKeyId, parseCertificate } from '../pki.ts';
+import { certificateKeyId, parseCertificate } from '../../protocol/pki.ts';
 import { validate } from '../../spec/schemas/index.ts';
 import type { x509 } from '../../spec/x509.ts';
-import { algorithmForKey, verifySignature } from '../../simulators/transport/signing.ts';
+import { algorithmForKey, verifySignature } from '../../protocol/signing.ts';
 import { checkContentDigest, signatureInput, signatureRefusal } from './auth.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
 import { WfmError, header, json, parseJsonObject, type Reply } from './http.ts';

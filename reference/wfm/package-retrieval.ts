@@ -5,7 +5,7 @@ import { OCI_MANIFEST } from '../../spec/media-types.ts';
 import { isLoopbackHost } from '../../spec/loopback.ts';
 import { digestOf } from '../../spec/rules/desired-state.ts';
 import type { ActiveFaults } from '../faults/types.ts';
-import { nextLink } from '../../simulators/transport/header-params.ts';
+import { nextLink } from '../../protocol/header-params.ts';
 import { pullToken } from './registry-token.ts';
 
 /** The application package an assignment deploys: `oci://<registry host>/<name>` and the version (a tag). */

@@ -4,36 +4,11 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { certificateKeyId, parseCertificate } from '../pki.ts';
+import { certificateKeyId, parseCertificate } from '../../protocol/pki.ts';
+import type { RecordedExchange } from '../../protocol/judging-record.ts';
 
-export interface RecordedExchange {
-  /** Order of arrival across all clients. */
-  seq: number;
-  at: string;
-  /** keyid (seed) or SPIFFE ID (miaf); absent for an unsigned request (the Certificate API, or a client that forgot). */
-  who?: string;
-  /**
-   * The TCP connection it came over (remote address and port, and the connection's number: the OS reuses a port once
-   * it is closed, for another client): attributes unsigned requests to a signed neighbour.
-   */
-  conn: string;
-  method: string;
-  /** Path and query as received. */
-  target: string;
-  /** The headers a judgement reads (signature, digest, conditional and content headers). */
-  headers: Record<string, string>;
-  /** UTF-8 request body, up to MAX_BODY bytes. */
-  body?: string;
-  status: number;
-  /** UTF-8 response body, up to MAX_BODY bytes. */
-  responseBody?: string;
-  /** The answer's ETag (P4: a poll that revalidates names the one of the last state manifest it got). */
-  responseEtag?: string;
-  /** The TLS version of its connection (TLSv1.3, TLSv1.2), when it came over TLS. */
-  tls?: string;
-  /** The HTTP version of the request line (1.1, 1.0). */
-  http?: string;
-}
+export type { RecordedExchange };
+
 
 const KEPT_HEADERS = ['content-type', 'accept', 'if-none-match', 'content-digest', 'signature', 'signature-input'];
 const MAX_BODY = 64 * 1024;

@@ -2,8 +2,8 @@
 // 401 Bearer challenge, for the scope the challenge names. The reference WFM holds no registry credentials,
 // so it asks anonymously; only loopback realms are ever asked (the kit's network policy).
 import { isLoopbackHost } from '../../spec/loopback.ts';
-import { bearerChallenge } from '../../simulators/transport/header-params.ts';
-import { tokenOf, tokenRequestUrl } from '../../simulators/transport/token-flow.ts';
+import { bearerChallenge } from '../../protocol/header-params.ts';
+import { tokenOf, tokenRequestUrl } from '../../protocol/token-flow.ts';
 
 export async function pullToken(wwwAuthenticate: string | null): Promise<string | undefined> {
   const challenge = bearerChallenge(wwwAuthenticate ?? undefined);

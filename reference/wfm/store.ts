@@ -44,14 +44,8 @@ export interface Deployment {
   servedYaml?: Buffer;
 }
 
-/**
- * The negative fixtures a device client must refuse (persona device), set by assignDeployment's `defect`:
- * yaml-digest, its URL serves other bytes than the digest names; bundle-digest, its URL answers 404 and the bundle's
- * bytes are not those its digest names; bundle-extra-file, the same 404 and a bundle holding a file that is no
- * deployment; version-repeats and version-goes-down, the manifest carrying it reuses or lowers manifestVersion.
- */
-export const DEPLOYMENT_DEFECTS = ['yaml-digest', 'bundle-digest', 'bundle-extra-file', 'version-repeats', 'version-goes-down'] as const;
-export type DeploymentDefect = (typeof DEPLOYMENT_DEFECTS)[number];
+export { DEPLOYMENT_DEFECTS, type DeploymentDefect } from '../../protocol/judging-record.ts';
+import type { DeploymentDefect } from '../../protocol/judging-record.ts';
 
 /** §2.4.1 rule 3: the components of the revision a report's adoptedManifestVersion names (a client may be on an older one). */
 export function componentNamesAt(deployment: Deployment, version: number): string[] {

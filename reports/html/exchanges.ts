@@ -1,5 +1,5 @@
 // One exchange of evidence as a person reads it: the request line, then request and response side by side.
-import type { Exchange } from '../../simulators/transport/types.ts';
+import type { Exchange } from '../../protocol/exchange.ts';
 import { esc } from './escape.ts';
 
 function headerBlock(headers: Record<string, string> | undefined): string {

@@ -3,7 +3,7 @@
 // so no digest is circular), with the public key and any certificate beside it.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENVELOPE_FILE } from '../../fixtures/run-context.ts';
+import { ENVELOPE_FILE } from '../../run/context.ts';
 import { listedEvidenceFiles } from '../evidence-files.ts';
 import { HTML_FILE, JSON_FILE } from '../requirement-reporter.ts';
 import { IN_TOTO_PAYLOAD_TYPE, keyIdOf, signEnvelope } from './dsse.ts';

@@ -1,6 +1,6 @@
 // Fault knobs per device from a mix of probabilities, drawn deterministically from (seed, index).
 import type { DeviceFaults, DeviceKind } from '../device/types.ts';
-import { DEFAULT_CLOCK_SKEW_SECONDS } from '../transport/signing.ts';
+import { DEFAULT_CLOCK_SKEW_SECONDS } from '../../protocol/signing.ts';
 import { uniform } from './draw.ts';
 
 export type FaultName = keyof DeviceFaults;

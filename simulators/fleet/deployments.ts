@@ -1,7 +1,6 @@
 // Deployments in a fleet: the sample compose component published once, then N deployments assigned through the
 // P5 assignDeployment hook to every workload-hosting deviceId of a client as soon as it reports.
 import { fileURLToPath } from 'node:url';
-import { runHook } from '../../fixtures/hooks.ts';
 import type { DeviceDescription, DeviceFaults } from '../device/types.ts';
 import { hierarchy, hostsWorkloads } from '../gateways/see-thru.ts';
 import { buildComposeArchive, buildComposeArtifact } from '../publish/compose.ts';
@@ -79,13 +78,8 @@ export async function assignDeployments(
   }
 }
 
-/** An assignDeployment hook given as a shell command (P5: JSON on stdin, `{deploymentId}` on stdout). */
-export function commandAssigner(command: string, timeoutMs = DEFAULT_HOOK_TIMEOUT_MS): AssignDeployment {
-  return async (input) => deploymentIdOf(await runHook('assignDeployment', { kind: 'command', command, timeoutMs }, input));
-}
-
-/** The embedded default's own hook, called in process. */
-export function inProcessAssigner(hook: (input: Record<string, unknown>) => Promise<unknown>): AssignDeployment {
+/** An assignDeployment hook, called in process (the embedded default's) or through the P5 hook runner (a command). */
+export function assignerOf(hook: (input: Record<string, unknown>) => Promise<unknown>): AssignDeployment {
   return async (input) => deploymentIdOf(await hook({ ...input }));
 }
 
@@ -126,7 +120,7 @@ export async function sampleDeployments(
   vendor: string,
   hook: (input: Record<string, unknown>) => Promise<unknown>,
 ): Promise<DeploymentSource> {
-  return { components: [await publishSample(registryUrl, ca, vendor)], assign: inProcessAssigner(hook) };
+  return { components: [await publishSample(registryUrl, ca, vendor)], assign: assignerOf(hook) };
 }
 
 /** `oci://host[:port]/name:revision` (the --component flag) as a component; undefined when it is not one. */

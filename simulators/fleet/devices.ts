@@ -3,10 +3,10 @@
 // the device CA and its own clock (a clockSkewSeconds fault shifts its signatures' `created`).
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { certificateKeyId, issueCertificate, type Issued } from '../../reference/pki.ts';
+import { certificateKeyId, issueCertificate, type Issued } from '../../protocol/pki.ts';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import { clientSpiffeId, wfmSpiffeId } from '../../spec/spiffe-id.ts';
-import { issueSvid, svidCaOf } from '../../reference/svid-issuer.ts';
+import { issueSvid, svidCaOf } from '../../protocol/svid-issuer.ts';
 import type { DeploymentStatusReport } from '../../spec/types.ts';
 import { DeviceApiClient, type CallOptions, type DeviceApiClientOptions, type Payload } from '../device-api.ts';
 import { createDevice } from '../device/driver.ts';

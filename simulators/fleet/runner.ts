@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { describeFleet, fleetLayout, type FleetLayout } from '../data/describe.ts';
 import type { DeviceDescription, DeviceObserver, SimulatedDevice } from '../device/types.ts';
 import type { DeploymentStatusReport } from '../../spec/types.ts';
-import type { Issued } from '../../reference/pki.ts';
+import type { Issued } from '../../protocol/pki.ts';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import type { FleetProgress } from './progress.ts';
 import { sleep } from '../transport/retry.ts';

@@ -10,7 +10,7 @@ import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from './evid
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, announcedLength, hasNoBody, readCapped } from './limits.ts';
 import { flattenHeaders, httpResponse } from './response.ts';
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, mayRetry, nextDelayMs, retryAfterMs, sleep, type RetryPolicy } from './retry.ts';
-import { signRequest } from './signing.ts';
+import { signRequest } from '../../protocol/signing.ts';
 import type { Transcript } from './transcript.ts';
 import { TransportError, type Exchange, type HttpResponse, type RequestOptions, type Transport } from './types.ts';
 

@@ -7,7 +7,7 @@ import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
 import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES, benignEntries, type ArchiveEntrySpec } from '../../fixtures/archives/build.ts';
 import { REPORTS_WHILE_APPLYING, deploymentNameOf, firstManifestVersion, giveDeployment, publishArchive, untilSettled } from '../../fixtures/device-deployments.ts';
 import { requireThat } from '../../fixtures/outcome.ts';
-import { startTamperingRegistry } from '../../fixtures/component-registry.ts';
+import { startTamperingRegistry } from '../../scripted/component-registry.ts';
 import { errorShapeFindings, errorSourceFindings, isNoError } from '../../spec/rules/status-report.ts';
 
 /** A benign archive without subdirectories: one top-level directory holding compose.yaml alone. */

@@ -6,9 +6,9 @@
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { isManifestPoll, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
-import { startWitnessRegistry } from '../../fixtures/component-registry.ts';
+import { startWitnessRegistry } from '../../scripted/component-registry.ts';
 import { REPORTS_WHILE_APPLYING, giveDeployment, reportsOf, sampleComponent, untilSettled, updateDeployment } from '../../fixtures/device-deployments.ts';
-import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
+import type { RecordedExchange } from '../../protocol/judging-record.ts';
 import { etagMatches } from '../../spec/rules/desired-state.ts';
 
 /** Polls of the state manifest watched once the client met the fixture: time to act on it, had it accepted it. */

@@ -4,7 +4,7 @@ import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
 import { capabilitiesDeviceId, isCapabilitiesDelete, isCapabilitiesPut, isManifestPoll, jsonBody, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
-import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
+import type { RecordedExchange } from '../../protocol/judging-record.ts';
 import { HOSTING_FIELDS, classifyDocument, semanticFindings } from '../../spec/rules/capabilities.ts';
 import { checkOpaqueAggregation } from '../../spec/rules/opaque-aggregation.ts';
 import { validate } from '../../spec/schemas/index.ts';

@@ -1,6 +1,6 @@
 // Persona device, interfaces.md §2.6 and §4.6 rules 1-3 and 5, edition miaf: what the client does with the anchors of
-// its trust bundle. Each check gives the client an identity role (fixtures/scripted-identity.ts) and a WFM
-// (fixtures/scripted-wfm.ts) of its own: the WFM's SVID is issued by a CA the test puts in, or leaves out of, the
+// its trust bundle. Each check gives the client an identity role (scripted/identity.ts) and a WFM
+// (scripted/wfm.ts) of its own: the WFM's SVID is issued by a CA the test puts in, or leaves out of, the
 // bundle, and it closes every connection after its answer, so whether a request arrives shows whether the client's
 // anchors at that moment validate the WFM.
 import { test, expect } from '../../fixtures/wfmck.ts';
@@ -8,9 +8,9 @@ import { req } from '../../fixtures/req.ts';
 import { expectEach, judgeAs } from '../../fixtures/expect-each.ts';
 import { setup } from '../../fixtures/outcome.ts';
 import { stage, target } from '../../fixtures/scripted-stage.ts';
-import type { ScriptedIdentity } from '../../fixtures/scripted-identity.ts';
-import type { ScriptedWfm } from '../../fixtures/scripted-wfm.ts';
-import { jwtSvidJwk } from '../../reference/identity/anchors.ts';
+import type { ScriptedIdentity } from '../../scripted/identity.ts';
+import type { ScriptedWfm } from '../../scripted/wfm.ts';
+import { jwtSvidJwk } from '../../protocol/bundle-jwk.ts';
 import type { BundleJwk } from '../../spec/types.ts';
 
 /** How long the WFM's silence (or its traffic) is watched once the client holds the bundle under test. */

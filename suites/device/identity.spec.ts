@@ -1,12 +1,12 @@
 // Persona device, interfaces.md §4.5, §4.6 and §5: how the client reads its discovery document and trust bundle.
-// Each check gives the client an identity role of its own (fixtures/scripted-identity.ts) as operator configuration,
+// Each check gives the client an identity role of its own (scripted/identity.ts) as operator configuration,
 // scripts what it answers, and judges the requests it receives: their headers, their cadence, and the endpoints
 // the client must never send a request to.
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
-import { anchorBundle, startScriptedIdentity, type IdentityRequest, type ScriptedIdentity } from '../../fixtures/scripted-identity.ts';
-import type { RunContext } from '../../fixtures/run-context.ts';
+import { anchorBundle, startScriptedIdentity, type IdentityRequest, type ScriptedIdentity } from '../../scripted/identity.ts';
+import type { RunContext } from '../../run/context.ts';
 import type { Transcript } from '../../simulators/transport/transcript.ts';
 import { setup, skipFor, skipIf } from '../../fixtures/outcome.ts';
 

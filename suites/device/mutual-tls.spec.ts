@@ -3,13 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
-import { startImpostorWfm, type ImpostorKind } from '../../fixtures/impostor-wfm.ts';
+import { startImpostorWfm, type ImpostorKind } from '../../scripted/impostor-wfm.ts';
 import { spiffeTarget } from '../../fixtures/svid.ts';
-import { loadIssued } from '../../reference/pki.ts';
+import { loadIssued } from '../../protocol/pki.ts';
 import { setup, skipFor, skipIf } from '../../fixtures/outcome.ts';
 import { warnUnlessStrict } from '../../fixtures/errata.ts';
 import { isCapabilitiesPut, pathOf } from '../../fixtures/client-under-test.ts';
-import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
+import type { RecordedExchange } from '../../protocol/judging-record.ts';
 
 test.describe('P10 the client under test over mutual TLS', () => {
   test('MIAF-CLIENT-SVID the client\'s requests come over connections proving the SPIFFE ID the kit gave it', req('MIAF-CLIENT-SVID'), async ({ clientUnderTest }) => {

@@ -4,7 +4,7 @@ import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
 import { capabilitiesPathId, isCapabilitiesPut, isManifestPoll, jsonBody, onboardedCertificate, pathOf } from '../../fixtures/client-under-test.ts';
-import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
+import type { RecordedExchange } from '../../protocol/judging-record.ts';
 import { validate } from '../../spec/schemas/index.ts';
 import { x509 } from '../../spec/x509.ts';
 import { requireThat } from '../../fixtures/outcome.ts';

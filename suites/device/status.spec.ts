@@ -3,11 +3,11 @@
 import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { capabilitiesDeviceId, isCapabilitiesPut, isManifestPoll, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
-import type { RecordedExchange } from '../../reference/wfm/recorder.ts';
+import type { RecordedExchange } from '../../protocol/judging-record.ts';
 import { REPORTS_WHILE_APPLYING, deploymentNameOf, firstManifestVersion, giveDeployment, reportsOf, sampleComponent, servedRevisions, untilSettled, updateDeployment, type Report } from '../../fixtures/device-deployments.ts';
 import { requireThat, skipIf } from '../../fixtures/outcome.ts';
 import type { Hooks } from '../../fixtures/wfmck.ts';
-import type { RunContext } from '../../fixtures/run-context.ts';
+import type { RunContext } from '../../run/context.ts';
 import { RESERVED_GATEWAY_CODES, componentsFindings, deviceIdFindings, errorSourceFindings, isNoError } from '../../spec/rules/status-report.ts';
 import { isDescendantOf } from '../../spec/rules/device-id.ts';
 import { judgeOverallState } from '../../spec/rules/status-precedence.ts';

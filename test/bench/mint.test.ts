@@ -3,11 +3,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, X509Certificate } from 'node:crypto';
 import { CertificateMint } from '../../bench/mint.ts';
-import { createRootCa } from '../../reference/pki.ts';
+import { createRootCa } from '../../protocol/pki.ts';
 import { startWfm } from '../../reference/wfm/server.ts';
 import { DeviceApiClient } from '../../simulators/device-api.ts';
 import { createTransport } from '../../simulators/transport/undici-transport.ts';
-import { certificateKeyId } from '../../reference/pki.ts';
+import { certificateKeyId } from '../../protocol/pki.ts';
 import { resolveProfile } from '../../spec/profile.ts';
 
 test('minted certificates verify against the device CA, carry the asked CN and the returned key, and never repeat', async () => {

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { isLoopbackHost, namesTargets, redactedConfig, resolveConfig, type Config } from '../../cli/config.ts';
+import { isLoopbackHost, namesTargets, redactedConfig, resolveConfig, type Config } from '../../run/config.ts';
 import { SEED_PROFILE } from '../../spec/profile.ts';
 
 const now = new Date('2025-01-02T03:04:05.678Z');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hangServer } from '../../fixtures/hostile/servers.ts';
-import { createRootCa } from '../../reference/pki.ts';
+import { createRootCa } from '../../protocol/pki.ts';
 
 const bin = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { run } from '../../cli/init.ts';
-import { resolveConfig } from '../../cli/config.ts';
+import { resolveConfig } from '../../run/config.ts';
 
 test('flags only (no terminal): the file holds exactly what was given, and wfmck run reads it back', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'wfmck-init-'));

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandWord, connectionProblem, hookProblem } from '../../cli/preflight.ts';
 import { redactSecrets } from '../../run/outcomes.ts';
-import { createRootCa } from '../../reference/pki.ts';
+import { createRootCa } from '../../protocol/pki.ts';
 import { runWfmck } from '../support/wfmck-cli.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'wfmck-preflight-'));

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { startEmbedded, writeTrustFiles } from '../../reference/embedded.ts';
-import { createRootCa } from '../../reference/pki.ts';
-import type { RunContext } from '../../fixtures/run-context.ts';
+import { startEmbedded, writeTrustFiles } from '../../run/embedded.ts';
+import { createRootCa } from '../../protocol/pki.ts';
+import type { RunContext } from '../../run/context.ts';
 import { runWfmck } from '../support/wfmck-cli.ts';
 import { loadRequirements } from '../../spec/requirements.ts';
 

@@ -5,7 +5,7 @@ import { chmod, cp, mkdir, mkdtemp, readdir, rm, stat, symlink, utimes, writeFil
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRootCa, issueCertificate } from '../../reference/pki.ts';
+import { createRootCa, issueCertificate } from '../../protocol/pki.ts';
 import { startRegistry, type RunningRegistry } from '../../reference/registry/server.ts';
 import { RegistryClient } from '../../simulators/registry-client.ts';
 import { Transcript } from '../../simulators/transport/transcript.ts';

@@ -1,8 +1,8 @@
-// fixtures/real-registry.ts: Debian's docker-registry on loopback with its own storage, stopped and cleaned by close().
+// scripted/real-registry.ts: Debian's docker-registry on loopback with its own storage, stopped and cleaned by close().
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { access } from 'node:fs/promises';
-import { startRealRegistry } from '../../fixtures/real-registry.ts';
+import { startRealRegistry } from '../../scripted/real-registry.ts';
 
 test('the real registry answers /v2/ on 127.0.0.1, and close() stops it and removes its storage', async () => {
   const registry = await startRealRegistry();

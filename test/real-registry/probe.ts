@@ -2,7 +2,7 @@
 import { after, before } from 'node:test';
 import { createHash } from 'node:crypto';
 import { OCI_EMPTY_DESCRIPTOR, OCI_MANIFEST } from '../../spec/media-types.ts';
-import { startRealRegistry, type RunningRealRegistry } from '../../fixtures/real-registry.ts';
+import { startRealRegistry, type RunningRealRegistry } from '../../scripted/real-registry.ts';
 
 export interface Answer {
   status: number;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startRealRegistry } from '../../fixtures/real-registry.ts';
+import { startRealRegistry } from '../../scripted/real-registry.ts';
 import { runWfmck } from '../support/wfmck-cli.ts';
 
 const RUNS = Number(process.env.WFMCK_REAL_REGISTRY_RUNS ?? 10);

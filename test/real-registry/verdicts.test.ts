@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startRealRegistry } from '../../fixtures/real-registry.ts';
+import { startRealRegistry } from '../../scripted/real-registry.ts';
 import { runWfmck } from '../support/wfmck-cli.ts';
 
 interface Row { id: string; observer: string; level: string; status: string; reason?: string; tests: { status: string; error?: { message?: string } }[]; evidence?: unknown[] }

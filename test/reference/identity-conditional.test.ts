@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ifNoneMatchHits } from '../../reference/identity/conditional.ts';
+import { ifNoneMatchHits } from '../../protocol/conditional.ts';
 
 const seed = process.env.WFMCK_SEED === undefined ? undefined : Number(process.env.WFMCK_SEED);
 const ETAG = '"sha256:abc"';

@@ -1,6 +1,6 @@
 // Test setup shared by the identity tests: a TLS CA, a 127.0.0.1 server certificate and a trusting client.
 import { Agent, request } from 'undici';
-import { createRootCa, issueCertificate } from '../../reference/pki.ts';
+import { createRootCa, issueCertificate } from '../../protocol/pki.ts';
 import { startIdentity, type IdentityOptions, type IdentityService } from '../../reference/identity/server.ts';
 
 export interface Reply {

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { exportJWK, importX509 } from 'jose';
 import { x509 } from '../../spec/x509.ts';
-import { issueCertificate } from '../../reference/pki.ts';
+import { issueCertificate } from '../../protocol/pki.ts';
 import { startIdentity } from '../../reference/identity/server.ts';
 import type { BundleJwk, TrustBundle } from '../../spec/types.ts';
 import { identityFixture, type IdentityFixture } from './identity-fixture.ts';

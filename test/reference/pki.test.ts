@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
-import { createRootCa, issueCertificate, certificateKeyId, parseCertificate } from '../../reference/pki.ts';
+import { createRootCa, issueCertificate, certificateKeyId, parseCertificate } from '../../protocol/pki.ts';
 
 test('a root CA issues a server certificate that a TLS client verifies against the CA', async () => {
   const ca = await createRootCa('wfmck test root');
@@ -40,7 +40,7 @@ for (const alg of ['P-384', 'Ed25519'] as const) {
 }
 
 test('an issuer written as PEM loads back and keeps issuing verifiable certificates', async () => {
-  const { loadIssued } = await import('../../reference/pki.ts');
+  const { loadIssued } = await import('../../protocol/pki.ts');
   const ca = await createRootCa('wfmck reload');
   const loaded = await loadIssued(ca.certPem, ca.keyPem);
   const leaf = await issueCertificate(loaded, { commonName: 'dev1' });

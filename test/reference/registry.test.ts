@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import fc from 'fast-check';
-import { createRootCa, issueCertificate } from '../../reference/pki.ts';
+import { createRootCa, issueCertificate } from '../../protocol/pki.ts';
 import { createRegistryHandler, RegistryStore, startRegistry } from '../../reference/registry/server.ts';
 import { digestOf, errorCodes, pushImage, replayParameters, useRegistry } from './registry-helpers.ts';
 

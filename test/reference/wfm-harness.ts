@@ -1,10 +1,10 @@
 // Shared setup for the reference WFM tests: an HTTPS WFM on loopback, device certificates, and a signing client.
 import { hostingDocument } from '../../fixtures/documents/capabilities.ts';
 import { Agent, request } from 'undici';
-import { createRootCa, issueCertificate, certificateKeyId, type Issued, type KeyAlgorithm } from '../../reference/pki.ts';
+import { createRootCa, issueCertificate, certificateKeyId, type Issued, type KeyAlgorithm } from '../../protocol/pki.ts';
 import { startWfm, type StartWfmOptions, type WfmService } from '../../reference/wfm/server.ts';
 import { KeyObject } from 'node:crypto';
-import { algorithmForKey, signRequest } from '../../simulators/transport/signing.ts';
+import { algorithmForKey, signRequest } from '../../protocol/signing.ts';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import type { DeviceCapabilities } from '../../spec/types.ts';
 

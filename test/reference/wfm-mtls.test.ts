@@ -2,12 +2,12 @@
 // the rc.3 paths, problem details, and a trust bundle rotation reaching its TLS.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEmbedded, type Embedded } from '../../reference/embedded.ts';
+import { startEmbedded, type Embedded } from '../../run/embedded.ts';
 import { resolveProfile } from '../../spec/profile.ts';
-import { tlsProbe, type ProbeResult } from '../../fixtures/tls-probe.ts';
+import { tlsProbe, type ProbeResult } from '../../scripted/tls-probe.ts';
 import { mintSvid, newClientSpiffeId, type SpiffeTarget } from '../../fixtures/svid.ts';
 import { wfmSpiffeId } from '../../spec/spiffe-id.ts';
-import { generateKeys, privateKeyPem } from '../../reference/pki.ts';
+import { generateKeys, privateKeyPem } from '../../protocol/pki.ts';
 import { x509 } from '../../spec/x509.ts';
 
 const profile = resolveProfile({ edition: 'miaf' });

@@ -1,7 +1,7 @@
 // §2.3, §4.3, §5, P2, P3: the Certificate API and onboarding of the reference WFM.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRootCa } from '../../reference/pki.ts';
+import { createRootCa } from '../../protocol/pki.ts';
 import { call, fromIssued, newDevice, onboardingBody, startHarness, type Harness } from './wfm-harness.ts';
 
 let h: Harness;
@@ -72,7 +72,7 @@ test('P3 401: unsigned, signed by another key, or keyid not the certificate hash
   const device = await newDevice(h.deviceCa);
   const other = await newDevice(h.deviceCa);
   const body = onboardingBody(device);
-  const { contentDigest } = await import('../../simulators/transport/content-digest.ts');
+  const { contentDigest } = await import('../../protocol/content-digest.ts');
   const digestOnly = await call(h, { method: 'POST', path: ONBOARDING, body, headers: { 'content-digest': contentDigest(Buffer.from(JSON.stringify(body))) } });
   assert.equal(digestOnly.status, 401);
   const wrongKey = await call(h, { method: 'POST', path: ONBOARDING, body, device: { ...other, keyId: device.keyId } });

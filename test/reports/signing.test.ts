@@ -6,7 +6,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRootCa } from '../../reference/pki.ts';
+import { createRootCa } from '../../protocol/pki.ts';
 import { IN_TOTO_PAYLOAD_TYPE, keyIdOf, pae, signEnvelope } from '../../reports/signing/dsse.ts';
 import { KeyFileError, generateSigningKey, loadSigningKey } from '../../reports/signing/keys.ts';
 import { CERTIFICATE_FILE, PUBLIC_KEY_FILE, signReport } from '../../reports/signing/sign-report.ts';

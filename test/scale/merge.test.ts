@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mergeSummaries, MAX_UNEXPECTED, type ShardSummary } from '../../cli/merge.ts';
-import { startEmbedded } from '../../reference/embedded.ts';
+import { startEmbedded } from '../../run/embedded.ts';
 import { runFleet } from '../../simulators/fleet/runner.ts';
 import { resolveFleetSpec, type FleetSpec } from '../../simulators/fleet/spec.ts';
 import { fleetSummary, writeSummary, type FleetSummary } from '../../simulators/fleet/summary.ts';

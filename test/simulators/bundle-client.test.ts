@@ -2,7 +2,7 @@
 // answers from a fake fetch: no X.509 anchor, jwt-svid only, http URIs, foreign trust domains and origins.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createRootCa, issueCertificate } from '../../reference/pki.ts';
+import { createRootCa, issueCertificate } from '../../protocol/pki.ts';
 import { startIdentity, type IdentityService } from '../../reference/identity/server.ts';
 import { TrustBundleClient, type BundleFetch } from '../../simulators/device/bundle-client.ts';
 import { createTransport, type UndiciTransport } from '../../simulators/transport/undici-transport.ts';

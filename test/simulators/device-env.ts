@@ -3,8 +3,8 @@
 import { hostingDocument } from '../../fixtures/documents/capabilities.ts';
 import { createPrivateKey } from 'node:crypto';
 import { buildTarGz, benignEntries, type ArchiveEntrySpec } from '../../fixtures/archives/build.ts';
-import { startEmbedded, type Embedded } from '../../reference/embedded.ts';
-import { certificateKeyId, issueCertificate } from '../../reference/pki.ts';
+import { startEmbedded, type Embedded } from '../../run/embedded.ts';
+import { certificateKeyId, issueCertificate } from '../../protocol/pki.ts';
 import { OCI_EMPTY_DESCRIPTOR, OCI_MANIFEST, mediaTypes } from '../../spec/media-types.ts';
 import { digestOf } from '../../spec/rules/desired-state.ts';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';

@@ -11,7 +11,7 @@ import { describeFleet } from '../../simulators/data/describe.ts';
 import { realEnvironment } from '../../simulators/fleet/devices.ts';
 import { runFleet, type EnvironmentFactory } from '../../simulators/fleet/runner.ts';
 import { resolveFleetSpec } from '../../simulators/fleet/spec.ts';
-import { DEFAULT_CLOCK_SKEW_SECONDS, DEFAULT_MAX_AGE_SECONDS } from '../../simulators/transport/signing.ts';
+import { DEFAULT_CLOCK_SKEW_SECONDS, DEFAULT_MAX_AGE_SECONDS } from '../../protocol/signing.ts';
 import { createTransport } from '../../simulators/transport/undici-transport.ts';
 import { embeddedFleetTarget } from './fleet-deploy-target.ts';
 

@@ -3,8 +3,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hangServer, type HostileServer } from '../../fixtures/hostile/servers.ts';
-import { startEmbedded, type Embedded } from '../../reference/embedded.ts';
-import { inProcessAssigner } from '../../simulators/fleet/deployments.ts';
+import { startEmbedded, type Embedded } from '../../run/embedded.ts';
+import { assignerOf } from '../../simulators/fleet/deployments.ts';
 import { runFleet } from '../../simulators/fleet/runner.ts';
 import { resolveFleetSpec } from '../../simulators/fleet/spec.ts';
 
@@ -23,7 +23,7 @@ test('a registry that accepts and never answers: REGISTRY_UNREACHABLE for every 
     wfm: embedded.wfm,
     ca: embedded.caPem,
     deviceCa: embedded.deviceCa,
-    deployments: { components: [component], assign: inProcessAssigner(embedded.hooks['assignDeployment']!) },
+    deployments: { components: [component], assign: assignerOf(embedded.hooks['assignDeployment']!) },
   };
   const began = performance.now();
   const result = await runFleet(resolveFleetSpec({ devices: 3, duration: 0, timeout: 500, seed: 43 }), target);

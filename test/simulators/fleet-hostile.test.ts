@@ -13,7 +13,7 @@ import {
   untrustedTlsServer,
   type HostileServer,
 } from '../../fixtures/hostile/servers.ts';
-import { createRootCa } from '../../reference/pki.ts';
+import { createRootCa } from '../../protocol/pki.ts';
 import { runFleet } from '../../simulators/fleet/runner.ts';
 import { resolveFleetSpec } from '../../simulators/fleet/spec.ts';
 import { fleetSummary } from '../../simulators/fleet/summary.ts';

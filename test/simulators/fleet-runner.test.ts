@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRootCa } from '../../reference/pki.ts';
+import { createRootCa } from '../../protocol/pki.ts';
 import { fakeEnvironment } from '../../simulators/fleet/fake-devices.ts';
 import { runFleet, type FleetTarget } from '../../simulators/fleet/runner.ts';
 import { resolveFleetSpec } from '../../simulators/fleet/spec.ts';

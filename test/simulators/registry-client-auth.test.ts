@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { createRootCa, issueCertificate } from '../../reference/pki.ts';
+import { createRootCa, issueCertificate } from '../../protocol/pki.ts';
 import { RegistryStore, createRegistryHandler } from '../../reference/registry/server.ts';
 import { RegistryClient, type RegistryAuth } from '../../simulators/registry-client.ts';
 import { Transcript } from '../../simulators/transport/transcript.ts';

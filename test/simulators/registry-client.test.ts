@@ -1,7 +1,7 @@
 // RegistryClient against the reference OCI registry over HTTPS: push and pull workflows, pagination, digests.
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRootCa, issueCertificate } from '../../reference/pki.ts';
+import { createRootCa, issueCertificate } from '../../protocol/pki.ts';
 import { startRegistry, type RunningRegistry } from '../../reference/registry/server.ts';
 import { RegistryClient } from '../../simulators/registry-client.ts';
 import { Transcript } from '../../simulators/transport/transcript.ts';

@@ -3,15 +3,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KeyObject, generateKeyPairSync, verify as cryptoVerify, constants } from 'node:crypto';
 import fc from 'fast-check';
-import { contentDigest, verifyContentDigest } from '../../simulators/transport/content-digest.ts';
+import { contentDigest, verifyContentDigest } from '../../protocol/content-digest.ts';
 import {
   algorithmForKey,
   signRequest,
   verifySignature,
   type SignatureAlgorithm,
   type VerifySignatureInput,
-} from '../../simulators/transport/signing.ts';
-import { generateKeys } from '../../reference/pki.ts';
+} from '../../protocol/signing.ts';
+import { generateKeys } from '../../protocol/pki.ts';
 
 const seed = process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined;
 const enc = new TextEncoder();

@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
-import { createRootCa } from '../../reference/pki.ts';
-import { startImpostorWfm, type ImpostorKind } from '../../fixtures/impostor-wfm.ts';
+import { createRootCa } from '../../protocol/pki.ts';
+import { startImpostorWfm, type ImpostorKind } from '../../scripted/impostor-wfm.ts';
 import { spiffeIdentityCheck, type SpiffeCheckLeniency } from '../../simulators/transport/undici-transport.ts';
 import { wfmSpiffeId } from '../../spec/spiffe-id.ts';
 

@@ -1,7 +1,7 @@
 // Link (RFC 8288) and WWW-Authenticate (RFC 9110 §11.6.1) as a registry client reads them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearerChallenge, nextLink } from '../../simulators/transport/header-params.ts';
+import { bearerChallenge, nextLink } from '../../protocol/header-params.ts';
 
 const BASE = 'https://registry.test/v2/acme/app/tags/list?n=2';
 

@@ -1,8 +1,8 @@
 // P10 X.509-SVID leaf rules on certificates the issuer makes: trust domain, key allow-list, validity, DNS names ignored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSvidCa, issueSvid, unsupportedPublicKey } from '../../../reference/svid-issuer.ts';
-import { issueCertificate } from '../../../reference/pki.ts';
+import { createSvidCa, issueSvid, unsupportedPublicKey } from '../../../protocol/svid-issuer.ts';
+import { issueCertificate } from '../../../protocol/pki.ts';
 import { parseSvidLeaf, svidLeafFindings, uriSansOf } from '../../../spec/rules/svid-leaf.ts';
 import { requirementOfRule } from '../../../spec/lint/rule-requirements.ts';
 import { spiffeIdsOf } from '../../../spec/rules/spiffe-id.ts';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { exportJWK, importX509 } from 'jose';
-import { createRootCa, type Issued, type KeyAlgorithm } from '../../../reference/pki.ts';
+import { createRootCa, type Issued, type KeyAlgorithm } from '../../../protocol/pki.ts';
 import {
   acceptBundle,
   anchorFindings,

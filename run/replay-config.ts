@@ -11,7 +11,7 @@ function defined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0))) as Partial<T>;
 }
 
-/** The replay configuration of `config`, as the keys of cli/config.ts FIELDS read it back. */
+/** The replay configuration of `config`, as the keys of run/config.ts FIELDS read it back. */
 export function replayConfig(config: Config): Record<string, unknown> {
   const { strictness: _s, edition, ...profile } = config.profile;
   const hooks = Object.fromEntries(Object.entries(config.hooks).map(([name, h]) => [name, { command: h.command, timeoutMs: h.timeoutMs, ...(h.cwd && { cwd: h.cwd }) }]));

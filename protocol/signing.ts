@@ -2,10 +2,10 @@
 import { KeyObject, constants, createSign, webcrypto } from 'node:crypto';
 import { createSigner, createVerifier, httpbis, type SigningKey } from 'http-message-signatures';
 import { parseDictionary, serializeDictionary, type Dictionary, type InnerList, type Item } from 'structured-headers';
-import type { SignatureAlgorithm } from '../../spec/profile.ts';
+import type { SignatureAlgorithm } from '../spec/profile.ts';
 import { contentDigest } from './content-digest.ts';
 
-export type { SignatureAlgorithm } from '../../spec/profile.ts';
+export type { SignatureAlgorithm } from '../spec/profile.ts';
 export const SIGNATURE_LABEL = 'sig1';
 /** Signatures older than this are refused: a captured request cannot be replayed for long. */
 export const DEFAULT_MAX_AGE_SECONDS = 300;

@@ -2,17 +2,18 @@
 // a device CA whose certificates the WFM trusts, and the admin API behind every hook of P5.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createRootCa, issueCertificate, type Issued } from './pki.ts';
-import { startAdmin, type AdminService, type Hook } from './admin.ts';
-import { startWfm } from './wfm/server.ts';
-import { startIdentity } from './identity/server.ts';
-import { startRegistry } from './registry/server.ts';
+import { createRootCa, issueCertificate, type Issued } from '../protocol/pki.ts';
+import { startAdmin, type AdminService, type Hook } from '../reference/admin.ts';
+import { startWfm } from '../reference/wfm/server.ts';
+import { startIdentity } from '../reference/identity/server.ts';
+import { startRegistry } from '../reference/registry/server.ts';
 import { resolveProfile, type Profile } from '../spec/profile.ts';
-import { faultsOf, resolveFaults } from './faults/catalog.ts';
-import { createSvidCa, issueSvid } from './svid-issuer.ts';
+import { faultsOf, resolveFaults } from '../reference/faults/catalog.ts';
+import { createSvidCa, issueSvid } from '../protocol/svid-issuer.ts';
 import { wfmSpiffeId } from '../spec/spiffe-id.ts';
-import { ExchangeRecorder } from './wfm/recorder.ts';
-import { judgingHooks } from './judging.ts';
+import { ExchangeRecorder } from '../reference/wfm/recorder.ts';
+import { judgingHooks } from '../reference/judging.ts';
+import { kitClientHooks } from './kit-client-hooks.ts';
 
 /** miaf: the <wfm-id> of the reference WFM's SPIFFE ID. */
 export const REFERENCE_WFM_ID = 'reference';
@@ -119,7 +120,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
         ? { admitClient: (i) => wfm.hooks.admitClient(i as never), issueClientSvid: (i) => identity.hooks.issueClientSvid(i as never) }
         : { trustClientCertificate: (i) => wfm.hooks.trustClientCertificate(i as never) }),
     };
-    if (recorder) Object.assign(hooks, judgingHooks(recorder, wfm.state, started));
+    if (recorder) Object.assign(hooks, judgingHooks(recorder, wfm.state), kitClientHooks(started));
     const admin = await startAdmin(hooks, { host, port: opts.ports?.admin ?? 0 });
     started.push(admin);
     return {

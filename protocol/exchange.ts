@@ -1,0 +1,30 @@
+// The evidence record of one HTTP request and its answer: what the transport writes and every report shows.
+
+/** One request/response as a suite attaches it for evidence (bodies trimmed, secrets never included). */
+export interface Exchange {
+  /** Unique per exchange; also sent as the `wfmck-test-id` header when the caller sets a test id. */
+  id: string;
+  testId?: string;
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  /** UTF-8 text of the body (or `<N bytes binary>`), trimmed to the transcript's limit. */
+  requestBody?: string;
+  status?: number;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+  startedAt: string;
+  durationMs: number;
+  attempt: number;
+  error?: { code: TransportErrorCode; message: string };
+}
+
+export type TransportErrorCode =
+  | 'WFMCK_E_TIMEOUT'
+  | 'WFMCK_E_RESPONSE_TOO_LARGE'
+  | 'WFMCK_E_CONNECTION'
+  | 'WFMCK_E_TLS'
+  | 'WFMCK_E_PROTOCOL'
+  | 'WFMCK_E_ABORTED'
+  /** Not sent: the server's Retry-After for this request has not passed (P10, RFC 9110 §10.2.3). */
+  | 'WFMCK_E_HELD';
