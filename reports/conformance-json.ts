@@ -3,9 +3,8 @@ import type { Requirement } from '../spec/requirements.ts';
 import { SEED_PROFILE, type Edition, type Profile, type Strictness } from '../spec/profile.ts';
 import { PERSONA, type Persona, type RunContext } from '../run/context.ts';
 import { buildMatrix, rootCauses, summarize, type RequirementResult, type RootCause, type Summary, type TestRecord } from './matrix.ts';
-import { withFaultProof } from './faults/proof.ts';
-import type { FaultEntry } from './faults/plan.ts';
-import { ALL_FAULTS } from './faults/all.ts';
+import { withFaultProof } from '../faults/harness/proof.ts';
+import { faultCatalog, type FaultEntry } from '../faults/catalog.ts';
 import { unclaimedReason } from '../run/claims.ts';
 
 /** What the report echoes about the run (from the RunContext; never a secret). */
@@ -108,7 +107,7 @@ export interface ReportInput {
   /** True when --grep (or a project filter) left tests out, so "not covered" may mean "not selected". */
   filtered?: boolean;
   problems?: readonly string[];
-  /** The faults that prove the checks; default the kit's catalog (reference/faults/). */
+  /** The faults that prove the checks; default the kit's catalog (faults/catalog.yaml). */
   faults?: readonly FaultEntry[];
 }
 
@@ -125,7 +124,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
   const claims = input.meta.claims ?? undefined;
   const requirements = withFaultProof(
     buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false, input.meta.edition, input.meta.persona, (req) => unclaimedReason(claims, req)),
-    input.faults ?? ALL_FAULTS,
+    input.faults ?? faultCatalog(),
   );
   return {
     ...input.meta,

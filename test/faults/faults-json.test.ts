@@ -1,9 +1,9 @@
 // faults.json from runs: caught only when caught every time, flaky when repeats disagree, and the harness's exit code.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildFaultsReport, cleanResult, exitCodeOf, faultResult, type CleanResult, type FaultResult } from '../../reports/faults/faults-json.ts';
-import { judgeRun } from '../../reports/faults/judge.ts';
-import { unprovenRequirements } from '../../reports/faults/proof.ts';
+import { buildFaultsReport, cleanResult, exitCodeOf, faultResult, type CleanResult, type FaultResult } from '../../faults/harness/faults-json.ts';
+import { judgeRun } from '../../faults/harness/judge.ts';
+import { unprovenRequirements } from '../../faults/harness/proof.ts';
 import { fault, outcome, req } from './helpers.ts';
 
 const CLEAN: CleanResult = { scope: 'all', failedRequirements: [], erroredRequirements: [], durationMs: 5000 };

@@ -5,11 +5,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FAULTS } from '../../reference/faults/catalog.ts';
-import type { FaultsReport } from '../../reports/faults/faults-json.ts';
+import { faultCatalog } from '../../faults/catalog.ts';
+import type { FaultsReport } from '../../faults/harness/faults-json.ts';
 import type { ConformanceReport } from '../../reports/conformance-json.ts';
 import { runWfmck, type CliResult } from '../support/wfmck-cli.ts';
-import { CLIENT_FAULT_ENTRIES } from '../../simulators/faults/client-faults.ts';
 
 
 const wfmck = (args: string[]): Promise<CliResult> => runWfmck(args);
@@ -25,7 +24,7 @@ test('end to end: --only CAP-PUT-201 is caught, the clean services fail nothing,
     ['CAP-PUT-201', 'wfm', ['CAP-PUT-201', 'CAP-LIFE-CREATED'], true, true, 11],
   ]);
   assert.deepEqual(report.summary, { total: 1, caught: 1, missed: 0, falseFailuresOnClean: 0, flaky: 0, exactness: { wfm: { exact: 1, total: 1 } } });
-  assert.equal(report.clean.scope, FAULTS.length === 1 ? 'all' : 'selected', 'a subset checks its own tests on the clean services');
+  assert.equal(report.clean.scope, faultCatalog().length === 1 ? 'all' : 'selected', 'a subset checks its own tests on the clean services');
   assert.match(r.stdout, /^CAP-PUT-201 +wfm +✓ += +\S*CAP-PUT-201\S* +\d+ +\d+\.\d s$/m);
   assert.match(r.stdout, /faults: 1 passed, 0 failed\n$/);
   const run = JSON.parse(readFileSync(join(out, 'CAP-PUT-201', 'conformance.json'), 'utf8')) as ConformanceReport;
@@ -37,7 +36,7 @@ test('end to end: --only CAP-PUT-201 is caught, the clean services fail nothing,
 test('--list prints every fault of the catalog (the services\' and the kit client\'s) and exits 0 without running anything', async () => {
   const r = await wfmck(['faults', '--list']);
   assert.equal(r.code, 0, r.stderr);
-  const all = [...FAULTS, ...CLIENT_FAULT_ENTRIES];
+  const all = faultCatalog();
   for (const f of all) assert.ok(r.stdout.includes(f.id) && r.stdout.includes(f.description), f.id);
   assert.match(r.stdout, new RegExp(`^${all.length} faults?$`, 'm'));
 });

@@ -1,6 +1,6 @@
 // Builders for the harness's pure inputs: requirements as conformance.json has them, runs as the judge returns them.
-import type { JudgedRequirement, RunOutcome } from '../../reports/faults/judge.ts';
-import type { FaultEntry } from '../../reports/faults/plan.ts';
+import type { JudgedRequirement, RunOutcome } from '../../faults/harness/judge.ts';
+import type { FaultEntry } from '../../faults/catalog.ts';
 import type { TestStatus } from '../../reports/matrix.ts';
 
 /** A requirement with one test of the matching status (a warn comes from a failed test) unless tests are given. */

@@ -1,7 +1,7 @@
 // Caught or missed: every requirement a fault breaks must fail; a kit error, a skip or a pass catches nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFailed, erroredRequirements, failedRequirements, judgeRun, sameResult, type RunReport } from '../../reports/faults/judge.ts';
+import { checkFailed, erroredRequirements, failedRequirements, judgeRun, sameResult, type RunReport } from '../../faults/harness/judge.ts';
 import { req } from './helpers.ts';
 
 const run = { durationMs: 1200, seed: 42 };

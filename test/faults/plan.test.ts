@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ID_PATTERN } from '../../spec/requirements.ts';
-import { quickSubset, repeatSeed, requirementsGrep, runArgs, runDirName } from '../../reports/faults/plan.ts';
+import { quickSubset, repeatSeed, requirementsGrep, runArgs, runDirName } from '../../faults/harness/plan.ts';
 import { fault } from './helpers.ts';
 
 const seed = process.env.WFMCK_SEED === undefined ? undefined : Number(process.env.WFMCK_SEED);

@@ -3,10 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadRequirements } from '../../spec/requirements.ts';
 import { buildReport } from '../../reports/conformance-json.ts';
-import { checkedRequirements, listingErrors } from '../../reports/faults/checked.ts';
-import { faultsProving, withFaultProof } from '../../reports/faults/proof.ts';
+import { checkedRequirements, listingErrors } from '../../faults/harness/checked.ts';
+import { faultsProving, withFaultProof } from '../../faults/harness/proof.ts';
 import { renderHtml } from '../../reports/html/render.ts';
-import { FAULTS } from '../../reference/faults/catalog.ts';
+import { faultCatalog } from '../../faults/catalog.ts';
 import { syntheticReport } from '../reports/synthetic.ts';
 import { fault } from './helpers.ts';
 
@@ -28,8 +28,8 @@ test('each requirement lists the faults whose breaks name it; checked with none 
 
 test('by default the report links the kit\'s own fault catalog', () => {
   const r = syntheticReport();
-  for (const f of FAULTS) for (const id of f.breaks) assert.ok(r.requirements.find((q) => q.id === id)?.faults?.some((p) => p.id === f.id), `${f.id} listed under ${id}`);
-  assert.deepEqual(faultsProving('NO-SUCH-REQ', FAULTS), []);
+  for (const f of faultCatalog()) for (const id of f.breaks) assert.ok(r.requirements.find((q) => q.id === id)?.faults?.some((p) => p.id === f.id), `${f.id} listed under ${id}`);
+  assert.deepEqual(faultsProving('NO-SUCH-REQ', faultCatalog()), []);
 });
 
 test('the HTML shows the faults in the row details and flags an unproven row visibly and searchably', () => {

@@ -1,8 +1,8 @@
 // What `wfmck faults` prints: the fault list, one table row per fault, the notes and the `N passed, N failed` line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildFaultsReport, faultResult } from '../../reports/faults/faults-json.ts';
-import { faultList, faultsTable, notes, summaryLine } from '../../reports/faults/table.ts';
+import { buildFaultsReport, faultResult } from '../../faults/harness/faults-json.ts';
+import { faultList, faultsTable, notes, summaryLine } from '../../faults/harness/table.ts';
 import { fault, outcome } from './helpers.ts';
 
 function sample() {

@@ -1,6 +1,6 @@
 // What `wfmck faults` prints: the fault list, the catch table, the notes under it and a `N passed, N failed` line. Pure.
 import { faultPassed, type FaultsReport } from './faults-json.ts';
-import type { FaultEntry } from './plan.ts';
+import type { FaultEntry } from '../catalog.ts';
 
 function columns(rows: readonly string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => [...(r[i] ?? '')].length)));

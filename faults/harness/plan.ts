@@ -1,11 +1,6 @@
 // What the catch-rate harness runs: which faults, which tests (a --grep over requirement ids), which seed, which folder.
-import type { FaultDefinition, ServiceName } from '../../reference/faults/types.ts';
+import { FAULT_SERVICES, type FaultEntry } from '../catalog.ts';
 import type { Edition } from '../../spec/profile.ts';
-
-/** What the harness needs of a fault definition (its rewrite or seam stays in the service). */
-export type FaultEntry = Pick<FaultDefinition, 'id' | 'service' | 'breaks' | 'description' | 'edition'>;
-
-const SERVICES: readonly ServiceName[] = ['wfm', 'identity', 'registry', 'client'];
 
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -23,7 +18,7 @@ export function requirementsGrep(ids: readonly string[]): string {
 
 /** The fast subset `npm test` runs: the first fault of each service, and the first of edition miaf (deterministic). */
 export function quickSubset<F extends FaultEntry>(faults: readonly F[]): F[] {
-  const firsts = [...SERVICES.map((s) => faults.find((f) => f.service === s && editionOf(f) === 'seed')), faults.find((f) => editionOf(f) === 'miaf')];
+  const firsts = [...FAULT_SERVICES.map((s) => faults.find((f) => f.service === s && editionOf(f) === 'seed')), faults.find((f) => editionOf(f) === 'miaf')];
   return firsts.filter((f): f is F => f !== undefined);
 }
 

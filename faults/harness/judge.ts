@@ -1,5 +1,5 @@
 // Did a faulted run catch its fault: every requirement the fault breaks judged failing. Pure (conformance.json in).
-import type { RequirementResult, TestEntry } from '../matrix.ts';
+import type { RequirementResult, TestEntry } from '../../reports/matrix.ts';
 
 /** What the harness reads of a run's conformance.json. */
 export interface JudgedRequirement extends Pick<RequirementResult, 'id' | 'status'> {

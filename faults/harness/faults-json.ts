@@ -1,6 +1,6 @@
 // faults.json: for every fault, whether the suites caught it; the clean control; what no fault proves yet. Pure.
 import { erroredRequirements, failedRequirements, sameResult, type RunOutcome, type RunReport } from './judge.ts';
-import type { FaultEntry } from './plan.ts';
+import type { FaultEntry } from '../catalog.ts';
 
 export interface FaultResult {
   id: string;
