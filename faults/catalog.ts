@@ -129,8 +129,9 @@ export function faultCatalog(): readonly FaultEntry[] {
   return catalog().list;
 }
 
-export function isFaultId(id: string): boolean {
-  return catalog().byId.has(id);
+/** A fault of the kit's own device client (persona device), not of a reference service. */
+export function isClientFault(id: string): boolean {
+  return catalog().byId.get(id)?.service === 'client';
 }
 
 /** The entries of the given ids, in order; an unknown id is a usage error that says where they are all listed. */

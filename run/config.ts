@@ -11,9 +11,8 @@ import { areasFor } from './claims.ts';
 import { UsageError } from './usage.ts';
 import { isLoopbackHost } from '../spec/loopback.ts';
 import { loopbackAddress } from './args.ts';
-import { resolveFaults } from '../reference/faults/catalog.ts';
+import { isClientFault, resolveFaultIds } from '../faults/catalog.ts';
 import { parseShard } from '../simulators/fleet/shard.ts';
-import { CLIENT_FAULTS } from '../simulators/faults/client-faults.ts';
 import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
 import { EDITIONS } from '../spec/requirements.ts';
 
@@ -192,7 +191,7 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
   const attend = get<boolean>('attend');
   if (attend && v.has('hooks.startClient')) throw new UsageError('attend: you start the client under test by hand; give no hooks.startClient as well');
   if (attend && get<Persona>('persona') !== 'device') throw new UsageError('attend: attended mode is for --persona device (you start the device client under test by hand)');
-  if (attend && (get<string[]>('faults') ?? []).some((id) => CLIENT_FAULTS.some((f) => f.id === id))) throw new UsageError('attend: client faults break the kit\'s own client, which attended mode does not start');
+  if (attend && (get<string[]>('faults') ?? []).some(isClientFault)) throw new UsageError('attend: client faults break the kit\'s own client, which attended mode does not start');
   const stamp = (opts.now ?? new Date()).toISOString().replace(/[:.]/g, '-');
   return {
     targets: {
@@ -342,7 +341,7 @@ function positiveInt(raw: unknown): number {
 /** Fault ids of the reference services (reference/faults/) or of the kit's own client (simulators/faults/, persona device). */
 function faultIds(raw: unknown): string[] {
   const ids = (Array.isArray(raw) ? raw.map(String) : text(raw).split(',')).map((s) => s.trim()).filter(Boolean);
-  resolveFaults(ids.filter((id) => !CLIENT_FAULTS.some((f) => f.id === id)));
+  resolveFaultIds(ids);
   return ids;
 }
 

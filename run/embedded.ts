@@ -8,7 +8,8 @@ import { startWfm } from '../reference/wfm/server.ts';
 import { startIdentity } from '../reference/identity/server.ts';
 import { startRegistry } from '../reference/registry/server.ts';
 import { resolveProfile, type Profile } from '../spec/profile.ts';
-import { faultsOf, resolveFaults } from '../reference/faults/catalog.ts';
+import { faultIdsOf, resolveFaultIds } from '../faults/catalog.ts';
+import { identityVariant, registryVariant, wfmVariant } from '../reference/faults/index.ts';
 import { createSvidCa, issueSvid } from '../protocol/svid-issuer.ts';
 import { wfmSpiffeId } from '../spec/spiffe-id.ts';
 import { ExchangeRecorder } from '../reference/wfm/recorder.ts';
@@ -25,7 +26,7 @@ export interface EmbeddedOptions {
   ports?: { wfm?: number; identity?: number; registry?: number; admin?: number };
   profile?: Profile;
   trustDomain?: string;
-  /** Ids of reference/faults/ to switch on: a faulty variant that breaks exactly those rules. */
+  /** Ids of service faults (faults/catalog.yaml) to switch on: a faulty variant that breaks exactly those rules. */
   faults?: readonly string[];
   /**
    * Judging mode (device persona): the WFM keeps every exchange by client (hook clientExchanges), and the hooks
@@ -67,7 +68,12 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     ipAddresses: ['127.0.0.1', '::1'],
     usage: ['server'],
   });
-  const faults = resolveFaults(opts.faults ?? []);
+  const entries = resolveFaultIds(opts.faults ?? []);
+  const client = entries.filter((f) => f.service === 'client').map((f) => f.id);
+  if (client.length) throw new Error(`faults ${client.join(', ')} break the kit's own client (persona device), not the embedded services`);
+  const faults = entries.map((f) => f.id);
+  // Each service's decisions and rewrites, built from the active fault ids for this instance only.
+  const wfmFaulty = wfmVariant(faultIdsOf('wfm', faults));
   const tls = { cert: server.certPem + ca.certPem, key: server.keyPem };
   const mtls = profile.deviceAuth === 'mtls';
   const trustDomain = opts.trustDomain ?? 'wfmck.test';
@@ -84,14 +90,13 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       ...(svidCa && { deviceTrustDomain: { trustDomain: devicesDomain, fixedAnchors: [svidCa.root] } }),
       // A second domain for DISC-SEVERAL-DOMAINS-OTHER-URLS, and one only the withdrawal hook touches (DISC-404, BUNDLE-404).
       extraTrustDomains: [`second.${trustDomain}`], withdrawableTrustDomain: `withdrawable.${trustDomain}`,
-      faults: faultsOf('identity', faults),
+      ...identityVariant(faultIdsOf('identity', faults)),
     });
     started.push(identity);
     // Token auth (§5) guards only `<ns>/protected/...` repositories, so every other repository stays anonymous.
-    const registry = await startRegistry({ host, port: opts.ports?.registry ?? 0, tls, auth: {}, faults: faultsOf('registry', faults) });
+    const registry = await startRegistry({ host, port: opts.ports?.registry ?? 0, tls, auth: {}, ...registryVariant(faultIdsOf('registry', faults)) });
     started.push(registry);
-    // MIAF-SERVER-SVID: the WFM presents the SVID of another wfm-id.
-    const presentedId = faults.some((f) => f.id === 'MIAF-SERVER-SVID') ? `${REFERENCE_WFM_ID}-other` : REFERENCE_WFM_ID;
+    const presentedId = wfmFaulty.decisions.presentedWfmId(REFERENCE_WFM_ID);
     const wfmSvid = svidCa && (await issueSvid(svidCa, wfmSpiffeId({ trustDomain: devicesDomain, vendor: profile.vendor, wfmId: presentedId })));
     const devices = identity.deviceDomain;
     const recorder = opts.judging ? new ExchangeRecorder() : undefined;
@@ -103,12 +108,11 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
         // P10's 429 rules need a WFM that sheds load: a polling budget no check or fleet device comes near.
         rateLimit: MIAF_POLL_LIMIT,
       }),
-      faults: faultsOf('wfm', faults),
+      ...wfmFaulty,
     });
     started.push(wfm);
     // A rotation of the devices' trust domain reaches the WFM's TLS at once: its verifier reads the current bundle.
-    // SVID-CHAIN-BUNDLE: the WFM keeps the anchors it started with.
-    if (!faults.some((f) => f.id === 'SVID-CHAIN-BUNDLE')) devices?.onChange(() => wfm.setTrustAnchors(devices.anchorsPem()));
+    if (wfmFaulty.decisions.followsTrustBundleRotation) devices?.onChange(() => wfm.setTrustAnchors(devices.anchorsPem()));
     const hooks: Record<string, Hook> = {
       assignDeployment: (i) => wfm.hooks.assignDeployment(i as never),
       removeDeployment: (i) => wfm.hooks.removeDeployment(i as never),
@@ -138,7 +142,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       deviceCa,
       ...(mtls && { spiffe: { trustDomain: devicesDomain, wfmId: REFERENCE_WFM_ID } }),
       hooks,
-      faults: faults.map((f) => f.id),
+      faults,
       close: () => closeAll(started),
     };
   } catch (err) {

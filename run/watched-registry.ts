@@ -29,7 +29,7 @@ export async function startWatchedRegistry(): Promise<WatchedRegistry & { close(
     body[0] = body[0]! ^ 0xff;
     return { ...a, body };
   });
-  const handler = withRewrites(createRegistryHandler(new RegistryStore(), { auth: {}, scheme: 'http' }), [{ id: 'kit-tamper', service: 'registry', breaks: [], description: '', rewrite: flip }]);
+  const handler = withRewrites(createRegistryHandler(new RegistryStore(), { auth: {}, scheme: 'http' }), [flip]);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const [path, query = ''] = (req.url ?? '/').split('?') as [string, string?];
     const entry: RecordedPull = { method: req.method ?? 'GET', path, query, accept: req.headers.accept, authorization: req.headers.authorization, status: 0 };

@@ -1,67 +1,94 @@
-// Faults of profiles.md P4 (desired state: state manifests, deployment YAMLs, bundles). Behaviour-level faults have
-// their seam in reference/wfm/desired-state.ts, manifest.ts or manifest-faults.ts, found by the fault id.
+// Faults of profiles.md P4 (desired state: state manifests, deployment YAMLs, bundles): rewrites of the answers, or
+// desired state decisions of the reference WFM (reference/wfm/decisions/desired-state.ts).
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { parse, stringify } from 'yaml';
+import type { ApplicationDeployment } from '../../spec/types.ts';
 import { on } from './rewrite.ts';
-import type { FaultDefinition } from './types.ts';
+import type { ServiceFaultImplementation, ServiceFaultTable } from './types.ts';
 
 const MANIFEST = /^\/api\/v1\/clients\/[^/]+\/deployments$/;
 const DEPLOYMENT = /^\/api\/v1\/clients\/[^/]+\/deployments\/[^/]+\/[^/]+$/;
 const BUNDLE = /^\/api\/v1\/clients\/[^/]+\/bundles\/[^/]+$/;
 
-const seam = (id: string, breaks: string[], description: string): FaultDefinition => ({ id, service: 'wfm', breaks, description });
+/**
+ * A WFM that publishes every deployment YAML edited by `change` (so under another digest), at every manifest it
+ * builds. Also used by the miaf faults of the same document (reference/faults/miaf.ts).
+ */
+export function editingYaml(change: (doc: ApplicationDeployment) => void): ServiceFaultImplementation {
+  return {
+    wfm: (base) => ({
+      servedDeploymentYaml: (yaml) => {
+        const doc = parse(base.servedDeploymentYaml(yaml).toString('utf8')) as ApplicationDeployment;
+        change(doc);
+        return Buffer.from(stringify(doc), 'utf8');
+      },
+    }),
+  };
+}
 
-export const faults: FaultDefinition[] = [
-  {
-    id: 'DS-GET-200',
-    service: 'wfm',
-    breaks: ['DS-GET-200', 'DS-ETAG-IS-DIGEST'],
-    description: 'the state manifest is served without an ETag',
-    rewrite: on('GET', MANIFEST, (a) => {
+/** A manifest without deployments offers a bundle of an empty archive (miaf.ts judges it by the miaf rule). */
+export const emptyBundle: ServiceFaultImplementation = { wfm: () => ({ offersEmptyBundle: true }) };
+/** The digest in a deployment URL is not compared: any digest serves the current YAML (also miaf.ts). */
+export const anyDeploymentDigest: ServiceFaultImplementation = { wfm: () => ({ comparesDeploymentDigest: false }) };
+/** manifestVersion counts from 0 (also miaf.ts, judged by the miaf rule that the first manifest is 1). */
+export const versionsFromZero: ServiceFaultImplementation = { wfm: () => ({ servedManifestVersion: (version) => version - 1 }) };
+
+export const implementations: ServiceFaultTable = {
+  'DS-GET-200': {
+    rewrite: () => on('GET', MANIFEST, (a) => {
       const { etag: _dropped, ...headers } = a.headers;
       return a.status === 200 ? { ...a, headers } : undefined;
     }),
   },
-  seam('DS-ETAG-IS-DIGEST', ['DS-ETAG-IS-DIGEST'], 'the ETag of the state manifest is a version counter, not the digest of its bytes'),
-  seam('DS-SERVED-TO-OWN-CLIENT', ['DS-SERVED-TO-OWN-CLIENT'], "serves a client's state manifest, deployment YAMLs and bundles to any other client whose request authenticates"),
-  seam('DS-304', ['DS-304'], 'If-None-Match is ignored: never 304'),
-  seam('DS-304:changed', ['DS-304'], '304 to any If-None-Match, even after the manifest changed'),
-  seam('DS-406', ['DS-406'], 'the Accept header is ignored: 200 instead of 406'),
-  seam('DS-MANIFESTVERSION-RANGE', ['DS-MANIFESTVERSION-RANGE'], 'manifestVersion counts from 0'),
-  seam('DS-VERSION-STRICTLY-INCREASING', ['DS-VERSION-STRICTLY-INCREASING', 'AMV-MONOTONIC'], 'manifestVersion stays 1 while the manifest changes (it repeats)'),
-  seam('AMV-MONOTONIC', ['AMV-MONOTONIC', 'DS-VERSION-STRICTLY-INCREASING'], 'manifestVersion goes down at every change'),
-  seam('DS-BUNDLE-NULL-WHEN-EMPTY', ['DS-BUNDLE-NULL-WHEN-EMPTY'], 'a manifest without deployments offers a bundle of an empty archive instead of null'),
-  seam('DS-BUNDLE-DESCRIPTOR', ['DS-BUNDLE-DESCRIPTOR'], 'bundle.mediaType is application/gzip, not the vendor bundle type'),
-  seam('DS-DEPLOYMENTS-ENTRIES', ['DS-DEPLOYMENTS-ENTRIES'], 'deployments lists the first deployment twice'),
-  seam('DS-DIGEST-FORMAT', ['DS-DIGEST-FORMAT'], 'digests in the manifest are written with uppercase hex'),
-  seam('VER-PATH-V1', ['VER-PATH-V1'], 'the URLs of the state manifest lack the v1 segment (/api/clients/...)'),
-  {
-    id: 'DS-DEPLOYMENT-DIGEST-MATCHES',
-    service: 'wfm',
-    breaks: ['DS-DEPLOYMENT-DIGEST-MATCHES'],
-    description: 'the deployment YAML gets a trailing comment, so its bytes no longer hash to the listed digest',
-    rewrite: on('GET', DEPLOYMENT, (a) => (a.status === 200 ? { ...a, body: Buffer.concat([a.body, Buffer.from('# served by a faulty WFM\n')]) } : undefined)),
+  // The ETag is the version counter, not the digest of the bytes.
+  'DS-ETAG-IS-DIGEST': { wfm: () => ({ manifestEtag: (manifest) => `"v${manifest.version}"` }) },
+  // Any authenticated client is served the state manifest, YAMLs and bundles of the client the path names.
+  'DS-SERVED-TO-OWN-CLIENT': { wfm: () => ({ servesOtherClients: true }) },
+  // If-None-Match is ignored; the :changed variant answers 304 to any If-None-Match.
+  'DS-304': { wfm: () => ({ manifestNotModified: () => false }) },
+  'DS-304:changed': { wfm: (base) => ({ manifestNotModified: (ifNoneMatch, etag) => ifNoneMatch !== undefined || base.manifestNotModified(ifNoneMatch, etag) }) },
+  'DS-406': { wfm: () => ({ honoursAccept: false }) },
+  'DS-MANIFESTVERSION-RANGE': versionsFromZero,
+  // Every manifest is version 1, changed or not.
+  'DS-VERSION-STRICTLY-INCREASING': { wfm: () => ({ servedManifestVersion: () => 1 }) },
+  // Counts down.
+  'AMV-MONOTONIC': { wfm: () => ({ servedManifestVersion: (version) => 1000 - version }) },
+  'DS-BUNDLE-NULL-WHEN-EMPTY': emptyBundle,
+  // Labelled as plain gzip.
+  'DS-BUNDLE-DESCRIPTOR': { wfm: () => ({ bundleMediaType: () => 'application/gzip' }) },
+  // The first deployment is listed twice.
+  'DS-DEPLOYMENTS-ENTRIES': {
+    wfm: (base) => ({
+      manifestEntries: (entries) => {
+        const listed = base.manifestEntries(entries);
+        return listed.length > 0 ? [...listed, listed[0]!] : listed;
+      },
+    }),
   },
-  seam('DS-DEPLOYMENT-404', ['DS-DEPLOYMENT-404'], 'a deployment URL with any digest serves the current YAML'),
-  {
-    id: 'DS-BUNDLE-DIGEST-MATCHES',
-    service: 'wfm',
-    breaks: ['DS-BUNDLE-DIGEST-MATCHES'],
-    description: 'the bundle is recompressed on the way out: the same tar, other bytes than bundle.digest names',
-    rewrite: on('GET', BUNDLE, (a) => (a.status === 200 ? { ...a, body: gzipSync(gunzipSync(a.body), { level: 1 }) } : undefined)),
+  // Uppercase hex (the URLs keep the real digest).
+  'DS-DIGEST-FORMAT': {
+    wfm: () => ({
+      servedDigest: (digest) => {
+        const [alg, hex] = digest.split(':');
+        return `${alg}:${hex!.toUpperCase()}`;
+      },
+    }),
   },
-  seam('DS-BUNDLE-CONTENTS', ['DS-BUNDLE-CONTENTS'], 'the bundle holds a NOTES.txt beside the deployment YAMLs'),
-  {
-    id: 'DS-BUNDLE-IMMUTABLE',
-    service: 'wfm',
-    breaks: ['DS-BUNDLE-IMMUTABLE'],
-    description: 'bundles are served with Cache-Control no-cache',
-    rewrite: on('GET', BUNDLE, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, 'cache-control': 'no-cache' } } : undefined)),
-  },
-  seam('DS-BUNDLE-IMMUTABLE:forgotten', ['DS-BUNDLE-IMMUTABLE'], 'an earlier bundle URL answers 404 once the manifest changes'),
-  seam('DS-YAML-KIND', ['DS-YAML-KIND'], 'the deployment YAML has kind Deployment'),
-  seam('DS-YAML-ID-MATCHES', ['DS-YAML-ID-MATCHES'], 'metadata.annotations.id is another UUID than the deploymentId'),
-  seam('DS-YAML-DEVICEID', ['DS-YAML-DEVICEID'], 'metadata.deviceId keeps only the last segment of the hierarchy'),
-  seam('DS-YAML-WILDCARD-CHILD', ['DS-YAML-WILDCARD-CHILD'], 'a deployment for <gateway>/* is written for the gateway itself'),
-  seam('DS-YAML-PROFILE-TYPE', ['DS-YAML-PROFILE-TYPE'], 'spec.deploymentProfile.type is docker-compose'),
-  seam('DS-YAML-COMPONENTS', ['DS-YAML-COMPONENTS'], 'component repositories lose their oci:// scheme'),
-];
+  // The URLs handed out lose their version segment.
+  'VER-PATH-V1': { wfm: () => ({ servedPath: (path) => path.replace('/api/v1/', '/api/') }) },
+  'DS-DEPLOYMENT-DIGEST-MATCHES': { rewrite: () => on('GET', DEPLOYMENT, (a) => (a.status === 200 ? { ...a, body: Buffer.concat([a.body, Buffer.from('# served by a faulty WFM\n')]) } : undefined)) },
+  'DS-DEPLOYMENT-404': anyDeploymentDigest,
+  'DS-BUNDLE-DIGEST-MATCHES': { rewrite: () => on('GET', BUNDLE, (a) => (a.status === 200 ? { ...a, body: gzipSync(gunzipSync(a.body), { level: 1 }) } : undefined)) },
+  // The bundle carries a file that is no deployment.
+  'DS-BUNDLE-CONTENTS': { wfm: () => ({ bundleHoldsOnlyDeployments: false }) },
+  'DS-BUNDLE-IMMUTABLE': { rewrite: () => on('GET', BUNDLE, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, 'cache-control': 'no-cache' } } : undefined)) },
+  // Earlier bundle URLs stop answering once the manifest moves on.
+  'DS-BUNDLE-IMMUTABLE:forgotten': { wfm: () => ({ keepsEarlierBundles: false }) },
+  'DS-YAML-KIND': editingYaml((d) => void ((d as { kind: string }).kind = 'Deployment')),
+  'DS-YAML-ID-MATCHES': editingYaml((d) => void (d.metadata.annotations.id = '00000000-0000-4000-8000-000000000000')),
+  // Only the last segment of a hierarchy is written.
+  'DS-YAML-DEVICEID': editingYaml((d) => void (d.metadata.deviceId?.endsWith('/*') || (d.metadata.deviceId = d.metadata.deviceId?.split('/').at(-1)))),
+  'DS-YAML-WILDCARD-CHILD': editingYaml((d) => void (d.metadata.deviceId = d.metadata.deviceId?.replace(/\/\*$/, ''))),
+  'DS-YAML-PROFILE-TYPE': editingYaml((d) => void (d.spec.deploymentProfile.type = 'docker-compose')),
+  'DS-YAML-COMPONENTS': editingYaml((d) => d.spec.deploymentProfile.components.forEach((c) => (c.properties.repository = c.properties.repository.replace(/^oci:\/\//, '')))),
+};

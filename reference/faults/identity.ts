@@ -1,8 +1,8 @@
-// Faults of §2.5, §2.6, §4.5, §4.6 (discovery document and SPIFFE trust bundle, served by the identity role).
-// Faults with neither rewrite nor registry are seams in reference/identity/server.ts and anchors.ts (search the id).
-import { editJson as edit, type Json, type Rewrite } from './served.ts';
-import { on } from './rewrite.ts';
-import type { AnswerView, FaultDefinition } from './types.ts';
+// Faults of §2.5, §2.6, §4.5, §4.6 (discovery document and SPIFFE trust bundle, served by the identity role): rewrites
+// of the answers, or decisions of the identity role (reference/identity/decisions.ts).
+import { editJson as edit, type Json } from './served.ts';
+import { on, type AnswerView, type Rewrite } from './rewrite.ts';
+import type { ServiceFaultTable } from './types.ts';
 
 // The identity role serves two resources: discovery at /.well-known/<vendor>, the bundle at any other path.
 const DISCOVERY = /^\/\.well-known\//;
@@ -32,157 +32,71 @@ function emptyInsteadOf404(body: object): (a: AnswerView) => AnswerView | undefi
   return (a) => (a.status === 404 ? { ...a, status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) } : undefined);
 }
 
-/** The conditional-GET faults of one resource (§4.5 or §4.6); 200 and 304 are seams in reference/identity/server.ts. */
-function conditionalFaults(prefix: 'DISC' | 'BUNDLE', path: RegExp, what: string): FaultDefinition[] {
-  const fault = (suffix: string, description: string, rewrite?: Rewrite): FaultDefinition => ({
-    id: `${prefix}-${suffix}`, service: 'identity', breaks: [`${prefix}-${suffix}`], description, ...(rewrite ? { rewrite } : {}),
-  });
-  return [
-    fault('200', `answers 304 to any If-None-Match, even a tag it never sent (a 304 for a changed ${what})`),
-    fault('ETAG', `serves the ${what} without an ETag`, on('GET', path, withoutEtag)),
-    fault('304', `ignores If-None-Match on the ${what}: never 304, always the whole document`),
-  ];
+/** The conditional-GET faults of one resource (§4.5 or §4.6): 304 to any If-None-Match, no ETag, never 304. */
+function conditionalFaults(prefix: 'DISC' | 'BUNDLE', kind: 'discovery' | 'bundle', path: RegExp): ServiceFaultTable {
+  return {
+    [`${prefix}-200`]: { identity: (base) => ({ notModified: (k, ifNoneMatch, etag) => (k === kind ? ifNoneMatch !== undefined : base.notModified(k, ifNoneMatch, etag)) }) },
+    [`${prefix}-ETAG`]: { rewrite: () => on('GET', path, withoutEtag) },
+    [`${prefix}-304`]: { identity: (base) => ({ notModified: (k, ifNoneMatch, etag) => k !== kind && base.notModified(k, ifNoneMatch, etag) }) },
+  };
 }
 
-export const faults: FaultDefinition[] = [
+export const implementations: ServiceFaultTable = {
   // §4.5 discovery
-  ...conditionalFaults('DISC', DISCOVERY, 'discovery document'),
-  {
-    id: 'DISC-200:not-json', service: 'identity', breaks: ['DISC-200'],
-    description: 'answers the discovery path with 200 and an HTML page instead of the discovery document',
-    rewrite: on('GET', DISCOVERY, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, 'content-type': 'text/html' }, body: Buffer.from('<html><body>Welcome</body></html>') } : undefined)),
+  ...conditionalFaults('DISC', 'discovery', DISCOVERY),
+  'DISC-200:not-json': {
+    rewrite: () => on('GET', DISCOVERY, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, 'content-type': 'text/html' }, body: Buffer.from('<html><body>Welcome</body></html>') } : undefined)),
   },
-  {
-    id: 'DISC-WELL-KNOWN', service: 'identity', breaks: ['DISC-WELL-KNOWN', 'DISC-200'],
-    description: 'serves no discovery document at /.well-known/<vendor> (404) although the origin serves one trust domain',
-    rewrite: on('GET', DISCOVERY, (a) => ({ ...a, status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"error":"not found"}') })),
-  },
-  {
-    id: 'DISC-404', service: 'identity', breaks: ['DISC-404', 'ERR-DISC-404'],
-    description: 'answers 200 with an empty JSON object instead of 404 when no discovery document exists',
-    rewrite: on('GET', DISCOVERY, emptyInsteadOf404({})),
-  },
-  {
-    id: 'DISC-SEVERAL-DOMAINS-OTHER-URLS', service: 'identity', breaks: ['DISC-SEVERAL-DOMAINS-OTHER-URLS'],
-    description: "serves the main trust domain's discovery document at the other discovery URLs of its further trust domains",
-  },
-  // §2.5 discovery document
-  {
-    id: 'DISC-SPIFFE-ID-IN-DOMAIN', service: 'identity', breaks: ['DISC-SPIFFE-ID-IN-DOMAIN'],
-    description: 'its trust anchors (SVID signing certificates) carry the SPIFFE ID spiffe://other.test, outside trustDomain',
-  },
-  {
-    id: 'DISC-TRUSTDOMAIN-REQUIRED', service: 'identity', breaks: ['DISC-TRUSTDOMAIN-REQUIRED'],
-    description: 'serves a discovery document without trustDomain',
-    rewrite: edit(DISCOVERY, (d) => void delete d.trustDomain),
-  },
-  {
-    id: 'DISC-ONE-TRUST-DOMAIN', service: 'identity', breaks: ['DISC-ONE-TRUST-DOMAIN'],
-    description: 'names two trust domains in trustDomain ("wfmck.test other.test")',
-    rewrite: edit(DISCOVERY, (d) => void (d.trustDomain = `${String(d.trustDomain)} other.test`)),
-  },
-  {
-    id: 'DISC-TRUSTBUNDLEURI-REQUIRED', service: 'identity', breaks: ['DISC-TRUSTBUNDLEURI-REQUIRED'],
-    description: 'serves a discovery document without trustBundleUri',
-    rewrite: edit(DISCOVERY, (d) => void delete d.trustBundleUri),
-  },
-  {
-    id: 'DISC-TRUSTBUNDLEURI-HTTPS', service: 'identity', breaks: ['DISC-TRUSTBUNDLEURI-HTTPS'],
-    description: 'names a trustBundleUri with the http scheme instead of https',
-    rewrite: edit(DISCOVERY, (d) => void (d.trustBundleUri = String(d.trustBundleUri).replace(/^https:/, 'http:'))),
-  },
-  {
-    id: 'DISC-READ-ONLY', service: 'identity', breaks: ['DISC-READ-ONLY'],
-    description: 'a DELETE of the discovery document removes it (204, then 404)',
-  },
+  'DISC-WELL-KNOWN': { rewrite: () => on('GET', DISCOVERY, (a) => ({ ...a, status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"error":"not found"}') })) },
+  'DISC-404': { rewrite: () => on('GET', DISCOVERY, emptyInsteadOf404({})) },
+  // The other URLs serve the main domain's document.
+  'DISC-SEVERAL-DOMAINS-OTHER-URLS': { identity: () => ({ servesEachDomainsDiscovery: false }) },
+  // §2.5 discovery document: the anchors carry the ID of another trust domain.
+  'DISC-SPIFFE-ID-IN-DOMAIN': { identity: () => ({ anchorSpiffeId: () => 'spiffe://other.test' }) },
+  'DISC-TRUSTDOMAIN-REQUIRED': { rewrite: () => edit(DISCOVERY, (d) => void delete d.trustDomain) },
+  'DISC-ONE-TRUST-DOMAIN': { rewrite: () => edit(DISCOVERY, (d) => void (d.trustDomain = `${String(d.trustDomain)} other.test`)) },
+  'DISC-TRUSTBUNDLEURI-REQUIRED': { rewrite: () => edit(DISCOVERY, (d) => void delete d.trustBundleUri) },
+  'DISC-TRUSTBUNDLEURI-HTTPS': { rewrite: () => edit(DISCOVERY, (d) => void (d.trustBundleUri = String(d.trustBundleUri).replace(/^https:/, 'http:'))) },
+  // A DELETE removes the discovery document (204, then 404).
+  'DISC-READ-ONLY': { identity: () => ({ discoveryReadOnly: false }) },
   // §5 authentication of the identity endpoints
-  {
-    id: 'AUTH-IDENTITY-NO-CREDENTIALS', service: 'identity', breaks: ['AUTH-IDENTITY-NO-CREDENTIALS'],
-    description: 'answers discovery and bundle requests without credentials with 401 and a Bearer challenge',
-    rewrite: (a) => (a.method === 'GET' ? unauthorized(a) : undefined),
-  },
-  {
-    id: 'AUTH-IDENTITY-HTTPS', service: 'identity', breaks: ['AUTH-IDENTITY-HTTPS'],
-    description: 'serves discovery and the trust bundle over plain HTTP',
-  },
+  'AUTH-IDENTITY-NO-CREDENTIALS': { rewrite: () => (a) => (a.method === 'GET' ? unauthorized(a) : undefined) },
+  'AUTH-IDENTITY-HTTPS': { identity: () => ({ servesHttps: false }) },
   // §4.6 trust bundle endpoint
-  ...conditionalFaults('BUNDLE', BUNDLE, 'trust bundle'),
-  {
-    id: 'BUNDLE-200:not-json', service: 'identity', breaks: ['BUNDLE-200'],
-    description: 'answers the bundle URI with 200 and PEM text instead of the SPIFFE bundle',
-    rewrite: on('GET', BUNDLE, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, 'content-type': 'application/x-pem-file' }, body: Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n') } : undefined)),
+  ...conditionalFaults('BUNDLE', 'bundle', BUNDLE),
+  'BUNDLE-200:not-json': {
+    rewrite: () => on('GET', BUNDLE, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, 'content-type': 'application/x-pem-file' }, body: Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n') } : undefined)),
   },
-  {
-    id: 'BUNDLE-404', service: 'identity', breaks: ['BUNDLE-404', 'ERR-BUNDLE-404'],
-    description: 'answers 200 with a bundle without keys instead of 404 when the bundle is unavailable',
-    rewrite: on('GET', BUNDLE, emptyInsteadOf404({ keys: [] })),
-  },
+  'BUNDLE-404': { rewrite: () => on('GET', BUNDLE, emptyInsteadOf404({ keys: [] })) },
   // §2.6 trust bundle document
-  {
-    id: 'BUNDLE-JWK-SET', service: 'identity', breaks: ['BUNDLE-JWK-SET'],
-    description: 'serves keys as an object keyed by position instead of a JWK array',
-    rewrite: edit(BUNDLE, (d) => void (d.keys = Object.fromEntries(keysOf(d).map((k, i) => [String(i), k])))),
-  },
-  {
-    id: 'BUNDLE-KEY-USE-X509', service: 'identity', breaks: ['BUNDLE-KEY-USE-X509'],
-    description: 'serves a bundle with only its jwt-svid key: no x509-svid trust anchor',
-    rewrite: edit(BUNDLE, (d) => void (d.keys = keysOf(d).filter((k) => k.use !== 'x509-svid'))),
-  },
-  {
-    id: 'BUNDLE-KEY-X5C', service: 'identity', breaks: ['BUNDLE-KEY-X5C'],
-    description: "writes an anchor's x5c as PEM text instead of base64 DER",
-    rewrite: edit(BUNDLE, (d) => {
+  'BUNDLE-JWK-SET': { rewrite: () => edit(BUNDLE, (d) => void (d.keys = Object.fromEntries(keysOf(d).map((k, i) => [String(i), k])))) },
+  'BUNDLE-KEY-USE-X509': { rewrite: () => edit(BUNDLE, (d) => void (d.keys = keysOf(d).filter((k) => k.use !== 'x509-svid'))) },
+  'BUNDLE-KEY-X5C': {
+    rewrite: () => edit(BUNDLE, (d) => {
       for (const k of x509Entries(d)) k.x5c = [`-----BEGIN CERTIFICATE-----\n${String((k.x5c as string[])[0])}\n-----END CERTIFICATE-----`];
     }),
   },
-  {
-    id: 'BUNDLE-KEY-EC-COORDS', service: 'identity', breaks: ['BUNDLE-KEY-EC-COORDS'],
-    description: "swaps x and y of each anchor's EC key, so they no longer describe the x5c certificate's key",
-    rewrite: edit(BUNDLE, (d) => {
+  'BUNDLE-KEY-EC-COORDS': {
+    rewrite: () => edit(BUNDLE, (d) => {
       for (const k of x509Entries(d)) [k.x, k.y] = [k.y, k.x];
     }),
   },
-  {
-    id: 'BUNDLE-ANCHORS-ONLY', service: 'identity', breaks: ['BUNDLE-ANCHORS-ONLY'],
-    description: "puts a chain in each anchor's x5c (the authority certificate followed by a second certificate)",
-    rewrite: edit(BUNDLE, (d) => {
+  'BUNDLE-ANCHORS-ONLY': {
+    rewrite: () => edit(BUNDLE, (d) => {
       for (const k of x509Entries(d)) k.x5c = [...(k.x5c as string[]), ...(k.x5c as string[])];
     }),
   },
-  {
-    id: 'BUNDLE-ANCHORS-ONLY:intermediate', service: 'identity', breaks: ['BUNDLE-ANCHORS-ONLY'],
-    description: 'lists an intermediate CA (issued by the anchor) as an x509-svid entry (fails in strict strictness, per the errata)',
-  },
-  {
-    id: 'BUNDLE-SEQUENCE-NUMBER', service: 'identity', breaks: ['BUNDLE-SEQUENCE-NUMBER'],
-    description: 'serves spiffe_sequence as a string',
-    rewrite: edit(BUNDLE, (d) => void (d.spiffe_sequence = String(d.spiffe_sequence))),
-  },
-  {
-    id: 'BUNDLE-SEQUENCE-NUMBER:decreases', service: 'identity', breaks: ['BUNDLE-SEQUENCE-NUMBER'],
-    description: 'spiffe_sequence goes down on every change of the anchors',
-    rewrite: edit(BUNDLE, (d) => void (d.spiffe_sequence = 1000 - Number(d.spiffe_sequence))),
-  },
-  {
-    id: 'BUNDLE-SEQUENCE-NUMBER:stuck', service: 'identity', breaks: ['BUNDLE-SEQUENCE-NUMBER'],
-    description: 'spiffe_sequence stays 1 when the anchors change',
-    rewrite: edit(BUNDLE, (d) => void (d.spiffe_sequence = 1)),
-  },
-  {
-    id: 'BUNDLE-REFRESH-HINT-OPTIONAL', service: 'identity', breaks: ['BUNDLE-REFRESH-HINT-OPTIONAL'],
-    description: 'serves spiffe_refresh_hint as the string "300s" (a MAY: the failed check only warns)',
-    rewrite: edit(BUNDLE, (d) => void (d.spiffe_refresh_hint = `${String(d.spiffe_refresh_hint)}s`)),
-  },
-  {
-    id: 'BUNDLE-ROTATION-OVERLAP', service: 'identity', breaks: ['BUNDLE-ROTATION-OVERLAP'],
-    description: 'serves only the newest x509-svid anchor during a rotation: no overlap',
-    rewrite: edit(BUNDLE, (d) => {
+  'BUNDLE-ANCHORS-ONLY:intermediate': { identity: () => ({ listsIntermediateAsAnchor: true }) },
+  'BUNDLE-SEQUENCE-NUMBER': { rewrite: () => edit(BUNDLE, (d) => void (d.spiffe_sequence = String(d.spiffe_sequence))) },
+  'BUNDLE-SEQUENCE-NUMBER:decreases': { rewrite: () => edit(BUNDLE, (d) => void (d.spiffe_sequence = 1000 - Number(d.spiffe_sequence))) },
+  'BUNDLE-SEQUENCE-NUMBER:stuck': { rewrite: () => edit(BUNDLE, (d) => void (d.spiffe_sequence = 1)) },
+  'BUNDLE-REFRESH-HINT-OPTIONAL': { rewrite: () => edit(BUNDLE, (d) => void (d.spiffe_refresh_hint = `${String(d.spiffe_refresh_hint)}s`)) },
+  'BUNDLE-ROTATION-OVERLAP': {
+    rewrite: () => edit(BUNDLE, (d) => {
       const newest = x509Entries(d).at(-1);
       d.keys = keysOf(d).filter((k) => k.use !== 'x509-svid' || k === newest);
     }),
   },
-  {
-    id: 'BUNDLE-ROTATION-OVERLAP:old-kept', service: 'identity', breaks: ['BUNDLE-ROTATION-OVERLAP'],
-    description: 'keeps the old anchor after the rotation finished',
-  },
-];
+  // Finishing a rotation keeps the old anchor.
+  'BUNDLE-ROTATION-OVERLAP:old-kept': { identity: () => ({ finishDropsOldAnchor: false }) },
+};

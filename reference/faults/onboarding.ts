@@ -1,7 +1,7 @@
-// Faults of §2.3, §4.3, §5, P2, P3 (onboarding, Certificate API, request signatures). Behaviour-level faults have their
-// seam in reference/wfm/onboarding.ts or auth.ts, found by the fault id.
-import { on } from './rewrite.ts';
-import type { AnswerView, FaultDefinition } from './types.ts';
+// Faults of §2.3, §4.3, §5, P2, P3 (onboarding, Certificate API, request signatures): rewrites of the answers, or
+// onboarding and auth decisions of the reference WFM (reference/wfm/decisions/onboarding.ts, auth.ts).
+import { on, type AnswerView } from './rewrite.ts';
+import type { ServiceFaultTable } from './types.ts';
 
 const CERTIFICATE_API = /^\/api\/v1\/onboarding\/certificate$/;
 const ONBOARDING = /^\/api\/v1\/onboarding$/;
@@ -14,73 +14,37 @@ function withJson(a: AnswerView, change: (body: Record<string, unknown>) => Reco
   return { ...a, body: Buffer.from(JSON.stringify(change(JSON.parse(a.body.toString('utf8')) as Record<string, unknown>))) };
 }
 
-const seam = (id: string, breaks: string[], description: string): FaultDefinition => ({ id, service: 'wfm', breaks, description });
-
-export const faults: FaultDefinition[] = [
-  {
-    id: 'CERT-GET-200',
-    service: 'wfm',
-    // CERT-IS-ROOT-CA is blocked by CERT-GET-200: no certificate to judge.
-    breaks: ['CERT-GET-200', 'CERT-API-SERVED'],
-    description: 'the Certificate API answers 200 with {"ca": ...} instead of {"certificate": ...}',
-    rewrite: on('GET', CERTIFICATE_API, (a) => (a.status === 200 ? withJson(a, ({ certificate, ...rest }) => ({ ...rest, ca: certificate })) : undefined)),
+export const implementations: ServiceFaultTable = {
+  // CERT-IS-ROOT-CA is blocked by CERT-GET-200: no certificate to judge.
+  'CERT-GET-200': { rewrite: () => on('GET', CERTIFICATE_API, (a) => (a.status === 200 ? withJson(a, ({ certificate, ...rest }) => ({ ...rest, ca: certificate })) : undefined)) },
+  'CERT-NO-AUTH': { wfm: () => ({ certificateApiNeedsSignature: true }) },
+  'CERT-GET-200:hang': { rewrite: () => on('GET', CERTIFICATE_API, (a) => ({ ...a, hang: true })) },
+  'CERT-IS-ROOT-CA': { rewrite: () => on('GET', CERTIFICATE_API, (a) => (a.status === 200 ? withJson(a, () => ({ certificate: LEAF_NOT_CA })) : undefined)) },
+  'ONB-201-CLIENTID': { rewrite: () => on('POST', ONBOARDING, (a) => (a.status === 201 ? { ...a, status: 200 } : undefined)) },
+  'ONB-CLIENTID-URL-SAFE': { rewrite: () => on('POST', ONBOARDING, (a) => (a.status === 201 ? withJson(a, (b) => ({ ...b, clientId: `${String(b['clientId'])}#0` })) : undefined)) },
+  // The clientId of the previous client is handed out again.
+  'ONB-CLIENTID-UNIQUE': { wfm: (base) => ({ newClientId: (store) => [...store.clients.keys()].at(-1) ?? base.newClientId(store) }) },
+  'ONB-400-CERT-FORMAT': { rewrite: () => on('POST', ONBOARDING, (a) => (a.status === 400 && /invalid certificate/.test(a.body.toString('utf8')) ? { ...a, status: 422 } : undefined)) },
+  'ONB-403-UNTRUSTED': { wfm: () => ({ trustsAnyIssuer: true }) },
+  'ONB-403-UNTRUSTED:expired': { wfm: () => ({ checksCertificateValidity: false }) },
+  'ONB-403-REJECTED': { wfm: () => ({ onboardsRetiredClient: true }) },
+  'AUTH-ONB-SIGNATURE': { wfm: (base) => ({ onboardsDespiteSignature: (reason) => reason === 'missing' || base.onboardsDespiteSignature(reason) }) },
+  'AUTH-ONB-SIGNATURE:bad-signature': { wfm: (base) => ({ onboardsDespiteSignature: (reason) => reason === 'bad-signature' || base.onboardsDespiteSignature(reason) }) },
+  // The unsigned request is refused, yet its client is onboarded.
+  'SIG-MISSING-SIGNATURE-REJECTED': { wfm: () => ({ onboardsUnsignedBeforeRefusing: true }) },
+  'SIG-MISSING-SIGNATURE-REJECTED:device-api': {
+    rewrite: () => (a) => (a.status === 401 && !ONBOARDING.test(a.url.split('?')[0]!) && /signature missing/.test(a.body.toString('utf8')) ? { ...a, status: 500 } : undefined),
   },
-  seam('CERT-NO-AUTH', ['CERT-NO-AUTH', 'CERT-GET-200', 'CERT-API-SERVED'], 'the Certificate API answers 401 to a request without a signature'),
-  {
-    id: 'CERT-GET-200:hang',
-    service: 'wfm',
-    // CERT-IS-ROOT-CA is blocked by CERT-GET-200: no certificate to judge.
-    breaks: ['CERT-GET-200', 'CERT-NO-AUTH', 'CERT-API-SERVED'],
-    description: 'the Certificate API never answers: the request hangs until the client gives up (every other endpoint answers)',
-    rewrite: on('GET', CERTIFICATE_API, (a) => ({ ...a, hang: true })),
-  },
-  {
-    id: 'CERT-IS-ROOT-CA',
-    service: 'wfm',
-    breaks: ['CERT-IS-ROOT-CA'],
-    description: 'the Certificate API serves a leaf certificate (cA=false, not self-signed) instead of the root CA',
-    rewrite: on('GET', CERTIFICATE_API, (a) => (a.status === 200 ? withJson(a, () => ({ certificate: LEAF_NOT_CA })) : undefined)),
-  },
-  {
-    id: 'ONB-201-CLIENTID',
-    service: 'wfm',
-    breaks: ['ONB-201-CLIENTID'],
-    description: 'a successful onboarding answers 200 instead of 201',
-    rewrite: on('POST', ONBOARDING, (a) => (a.status === 201 ? { ...a, status: 200 } : undefined)),
-  },
-  {
-    id: 'ONB-CLIENTID-URL-SAFE',
-    service: 'wfm',
-    breaks: ['ONB-CLIENTID-URL-SAFE'],
-    description: 'the clientId carries "#", which is not URL-safe',
-    rewrite: on('POST', ONBOARDING, (a) => (a.status === 201 ? withJson(a, (b) => ({ ...b, clientId: `${String(b['clientId'])}#0` })) : undefined)),
-  },
-  seam('ONB-CLIENTID-UNIQUE', ['ONB-CLIENTID-UNIQUE'], 'a new client gets the clientId of the previous one'),
-  {
-    id: 'ONB-400-CERT-FORMAT',
-    service: 'wfm',
-    breaks: ['ONB-400-CERT-FORMAT', 'ERR-ONB-400'],
-    description: 'an invalid certificate format or structure answers 422 instead of 400',
-    rewrite: on('POST', ONBOARDING, (a) => (a.status === 400 && /invalid certificate/.test(a.body.toString('utf8')) ? { ...a, status: 422 } : undefined)),
-  },
-  seam('ONB-403-UNTRUSTED', ['ONB-403-UNTRUSTED', 'ERR-ONB-403'], 'onboards a certificate whatever CA issued it'),
-  seam('ONB-403-UNTRUSTED:expired', ['ONB-403-UNTRUSTED', 'ERR-ONB-403'], 'onboards an expired certificate of a trusted CA'),
-  seam('ONB-403-REJECTED', ['ONB-403-REJECTED', 'ERR-ONB-403'], 'onboards a retired client again (201) when it sends its certificate'),
-  seam('AUTH-ONB-SIGNATURE', ['AUTH-ONB-SIGNATURE', 'SIG-MISSING-SIGNATURE-REJECTED'], 'onboards a client whose OnboardingRequest carries no signature'),
-  seam('AUTH-ONB-SIGNATURE:bad-signature', ['AUTH-ONB-SIGNATURE', 'SIG-BAD-SIGNATURE-401'], 'onboards a client whose OnboardingRequest signature does not verify'),
-  seam('SIG-MISSING-SIGNATURE-REJECTED', ['SIG-MISSING-SIGNATURE-REJECTED', 'AUTH-ONB-SIGNATURE'], 'answers an unsigned OnboardingRequest 401, yet onboards its client'),
-  {
-    id: 'SIG-MISSING-SIGNATURE-REJECTED:device-api',
-    service: 'wfm',
-    breaks: ['SIG-MISSING-SIGNATURE-REJECTED'],
-    description: 'answers a Device API request without a signature with 500 instead of 400, 401 or 403',
-    rewrite: (a) => (a.status === 401 && !ONBOARDING.test(a.url.split('?')[0]!) && /signature missing/.test(a.body.toString('utf8')) ? { ...a, status: 500 } : undefined),
-  },
-  seam('SIG-MISSING-DIGEST-400', ['SIG-MISSING-DIGEST-400'], 'lets a request with a body but no Content-Digest through to the signature check (401)'),
-  seam('SIG-WRONG-DIGEST-400', ['SIG-WRONG-DIGEST-400'], 'accepts a request whose Content-Digest does not match its body'),
-  seam('SIG-BAD-SIGNATURE-401', ['SIG-BAD-SIGNATURE-401'], 'answers a signature that does not verify with 403 instead of 401'),
-  seam('SIG-UNTRUSTED-CERT-403', ['SIG-UNTRUSTED-CERT-403'], 'answers a request signed by the key of an unknown certificate with 400 (a malformed request) instead of 403 or 401'),
-  seam('SIG-WFM-ECDSA-P256', ['SIG-WFM-ECDSA-P256'], 'onboards a P-256 client, then refuses its ecdsa-p256-sha256 signatures (401)'),
-  seam('SIG-WFM-OTHER-ALGS', ['SIG-WFM-OTHER-ALGS'], 'onboards RSA and Ed25519 clients, then refuses their rsa-pss-sha512 and ed25519 signatures (401)'),
-  seam('AUTH-RETIRED-CLIENT-403', ['AUTH-RETIRED-CLIENT-403', 'STATUS-POST-403', 'ERR-STATUS-403'], 'a retired client is still served: no 403 after retirement'),
-];
+  // A missing, or a mismatching, Content-Digest is let through.
+  'SIG-MISSING-DIGEST-400': { wfm: (base) => ({ acceptsContentDigest: (verdict) => verdict === 'missing' || base.acceptsContentDigest(verdict) }) },
+  'SIG-WRONG-DIGEST-400': { wfm: (base) => ({ acceptsContentDigest: (verdict) => verdict === 'mismatch' || base.acceptsContentDigest(verdict) }) },
+  // A signature that does not verify is answered as an untrusted client.
+  'SIG-BAD-SIGNATURE-401': { wfm: (base) => ({ signatureRefusalStatus: (reason) => (reason === 'bad-signature' ? 403 : base.signatureRefusalStatus(reason)) }) },
+  // The key of an unknown certificate is answered as a malformed request.
+  'SIG-UNTRUSTED-CERT-403': { wfm: () => ({ unknownKeyStatus: 400 }) },
+  // A client onboarded with that key type, whose signatures are then refused.
+  'SIG-WFM-ECDSA-P256': { wfm: (base) => ({ acceptsSignatureAlgorithm: (alg) => alg !== 'ecdsa-p256-sha256' && base.acceptsSignatureAlgorithm(alg) }) },
+  'SIG-WFM-OTHER-ALGS': { wfm: (base) => ({ acceptsSignatureAlgorithm: (alg) => alg === 'ecdsa-p256-sha256' && base.acceptsSignatureAlgorithm(alg) }) },
+  // Retirement is recorded but never enforced.
+  'AUTH-RETIRED-CLIENT-403': { wfm: () => ({ acceptsRetiredClient: true }) },
+};

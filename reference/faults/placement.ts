@@ -1,11 +1,17 @@
 // Faults of §2.1.1 CPU fit: where the reference WFM places an assigned application (assignDeployment with the kit's
-// requiredResources). All are seams in reference/wfm/placement.ts (search the id).
-import type { FaultDefinition } from './types.ts';
+// requiredResources): the assignment decision cpuFits (reference/wfm/decisions/assignment.ts).
+import { cpuFits } from '../../spec/rules/cpu-fit.ts';
+import type { ServiceFaultTable } from './types.ts';
 
-const seam = (id: string, description: string): FaultDefinition => ({ id, service: 'wfm', breaks: [id], description });
-
-export const faults: FaultDefinition[] = [
-  seam('CPU-FIT-ONE-ENTRY', 'rounds each cpus entry up to whole cores, so a device whose best entry has 1.5 cores takes an application needing 2'),
-  seam('CPU-FIT-ARCH', "ignores the application's architectures: any entry with enough cores fits"),
-  seam('CPU-NO-SUM', 'sums the cores of separate cpus entries to satisfy requiredResources.cpu'),
-];
+export const implementations: ServiceFaultTable = {
+  // An entry's fractional cores are rounded up, so 1.5 cores pass for 2.
+  'CPU-FIT-ONE-ENTRY': { wfm: (base) => ({ cpuFits: (cpus, cpu) => base.cpuFits(cpus.map((c) => ({ ...c, cores: Math.ceil(c.cores) })), cpu) }) },
+  // The listed architectures are ignored.
+  'CPU-FIT-ARCH': { wfm: (base) => ({ cpuFits: (cpus, cpu) => base.cpuFits(cpus, { cores: cpu.cores }) }) },
+  // The cores of every entry of a listed architecture are summed into one.
+  'CPU-NO-SUM': {
+    wfm: (base) => ({
+      cpuFits: (cpus, cpu) => base.cpuFits(cpus, cpu) || cpus.filter((c) => cpuFits([c], { ...cpu, cores: 0 })).reduce((sum, c) => sum + c.cores, 0) >= cpu.cores,
+    }),
+  },
+};

@@ -1,9 +1,22 @@
-// Response-level faults: buffer what a service answers, let each active fault rewrite it, then send it.
+// Response-level faults: buffer what a service answers, let each active rewrite change it, then send it.
 import type { IncomingMessage, RequestListener, ServerResponse, OutgoingHttpHeaders } from 'node:http';
-import type { AnswerView, FaultDefinition } from './types.ts';
 
-export function withRewrites(listener: RequestListener, faults: FaultDefinition[]): RequestListener {
-  const rewrites = faults.flatMap((f) => (f.rewrite ? [f.rewrite] : []));
+/** What a response-level fault sees and may change: the request line and the whole answer. */
+export interface AnswerView {
+  method: string;
+  /** Path and query as received. */
+  url: string;
+  status: number;
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+  /** Never send the answer: the request hangs until the client gives up or the service closes (an endpoint that hangs). */
+  hang?: true;
+}
+
+/** A rewrite of one answer; undefined leaves it as it is. */
+export type Rewrite = (answer: AnswerView) => AnswerView | undefined;
+
+export function withRewrites(listener: RequestListener, rewrites: readonly Rewrite[]): RequestListener {
   if (rewrites.length === 0) return listener;
   return (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -47,6 +60,6 @@ export function withRewrites(listener: RequestListener, faults: FaultDefinition[
 }
 
 /** A rewrite that applies only to requests matching a method and a path pattern. */
-export function on(method: string, path: RegExp, rewrite: (a: AnswerView) => AnswerView | undefined): (a: AnswerView) => AnswerView | undefined {
+export function on(method: string, path: RegExp, rewrite: Rewrite): Rewrite {
   return (a) => (a.method === method && path.test(a.url.split('?')[0]!) ? rewrite(a) : undefined);
 }

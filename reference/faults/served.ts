@@ -2,19 +2,15 @@
 // fault breaks a package or compose rule and not, by accident, the digest rules: a manifest edited when pulled by tag
 // gets its new Docker-Content-Digest, and a swapped layer is named by the new bytes' digest, which the blob route serves.
 import { sha256Digest } from '../registry/grammar.ts';
-import type { AnswerView } from './types.ts';
+import type { AnswerView, Rewrite } from './rewrite.ts';
 
 export type Json = Record<string, unknown>;
-export type Rewrite = (a: AnswerView) => AnswerView | undefined;
 
 const MANIFEST = /^\/v2\/(.+)\/manifests\/([^/]+)$/;
 const BLOB = /^\/v2\/(.+)\/blobs\/([^/]+)$/;
 const TAGS = /^\/v2\/(.+)\/tags\/list$/;
 const DESCRIPTION_LAYER = /\.app\.description\.v1\+yaml$/;
 const COMPOSE_LAYER = /\.component\.compose\.tar\+gzip$/;
-
-/** Bytes of swapped layers by digest: content-addressed, so one map serves every registry instance. */
-const swapped = new Map<string, Buffer>();
 
 export function layersOf(m: Json): Json[] {
   return Array.isArray(m.layers) ? m.layers.filter((l): l is Json => typeof l === 'object' && l !== null) : [];
@@ -79,9 +75,11 @@ export const editTagList = (change: (doc: Json) => void): Rewrite => editJson(TA
 
 /**
  * Serves `bytes(...)` instead of the layers `layer` picks in manifests `select` picks (pulled by tag): the manifest
- * names their digest and size, and a GET of that digest answers them.
+ * names their digest and size, and a GET of that digest answers them. The swapped bytes are this rewrite's, so one
+ * registry instance serves what it swapped.
  */
 export function swapLayer(select: (m: Json) => boolean, layer: (l: Json) => boolean, bytes: (l: Json, at: { name: string; tag: string }, m: Json) => Buffer): Rewrite {
+  const swapped = new Map<string, Buffer>();
   const manifest = editManifest(select, (m, at) => {
     const picked = layersOf(m).filter(layer);
     for (const l of picked) {
@@ -92,11 +90,11 @@ export function swapLayer(select: (m: Json) => boolean, layer: (l: Json) => bool
     }
     return picked.length > 0;
   });
-  return (a) => manifest(a) ?? serveSwapped(a);
+  return (a) => manifest(a) ?? serveSwapped(a, swapped);
 }
 
 /** The blob route does not know a swapped digest (404): answer it with the swapped bytes. */
-function serveSwapped(a: AnswerView): AnswerView | undefined {
+function serveSwapped(a: AnswerView, swapped: ReadonlyMap<string, Buffer>): AnswerView | undefined {
   const m = a.method === 'GET' && a.status === 404 ? BLOB.exec(a.url.split('?')[0]!) : null;
   const digest = m ? decodeURIComponent(m[2]!) : '';
   const body = swapped.get(digest);

@@ -1,47 +1,50 @@
-// Faults of §2.4, §4.4, P7 (deployment status reports). Behaviour-level faults have their seam in
-// reference/wfm/status.ts or status-faults.ts, found by the fault id.
+// Faults of §2.4, §4.4, P7 (deployment status reports): rewrites of the answers, or status decisions of the reference
+// WFM (reference/wfm/decisions/status.ts): findings it overlooks, and reports it refuses although the spec accepts them.
+import { isReservedGatewayCode } from '../../spec/rules/status-report.ts';
+import type { DeploymentStatusReport, StatusError } from '../../spec/types.ts';
+import type { ReportView } from '../wfm/decisions/index.ts';
+import { WfmError } from '../wfm/http.ts';
 import { on } from './rewrite.ts';
-import type { FaultDefinition } from './types.ts';
+import type { ServiceFaultImplementation, ServiceFaultTable } from './types.ts';
 
 const STATUS = /^\/api\/v1\/deployments\/[^/]+\/status$/;
 
-const seam = (id: string, breaks: string[], description: string): FaultDefinition => ({ id, service: 'wfm', breaks, description });
+/** A WFM that stops checking one finding rule (spec/rules/status-report.ts and reference/wfm/status.ts name them). */
+function overlooking(rule: string): ServiceFaultImplementation {
+  return { wfm: (base) => ({ overlooksStatusFinding: (f) => f.rule === rule || base.overlooksStatusFinding(f) }) };
+}
 
-export const faults: FaultDefinition[] = [
-  {
-    id: 'STATUS-POST-201',
-    service: 'wfm',
-    breaks: ['STATUS-POST-201'],
-    description: 'the first report for a deployment answers 200 instead of 201',
-    rewrite: on('POST', STATUS, (a) => (a.status === 201 ? { ...a, status: 200 } : undefined)),
-  },
-  {
-    id: 'STATUS-POST-200',
-    service: 'wfm',
-    breaks: ['STATUS-POST-200'],
-    description: 'every accepted status report answers 201, updates included',
-    rewrite: on('POST', STATUS, (a) => (a.status === 200 ? { ...a, status: 201 } : undefined)),
-  },
-  // The first report of the checks is every component pending, whose state is its first component's: only updates meet it.
-  seam('STATUS-POST-200:precedence', ['STATUS-POST-200'], 'refuses (422) a report whose status.state is not the state of its first component'),
-  {
-    id: 'STATUS-POST-400',
-    service: 'wfm',
-    breaks: ['STATUS-POST-400', 'ERR-STATUS-400', 'ERR-NOT-JSON-400'],
-    description: 'a status body that is not JSON answers 422 instead of 400',
-    rewrite: on('POST', STATUS, (a) => (a.status === 400 && /not JSON/.test(a.body.toString('utf8')) ? { ...a, status: 422 } : undefined)),
-  },
-  seam('ERR-SCHEMA-INVALID-400-OR-422:status', ['ERR-SCHEMA-INVALID-400-OR-422'], 'never checks the report schema: a report without components crashes (500)'),
-  seam('STATUS-POST-422', ['STATUS-POST-422', 'ERR-STATUS-422'], 'accepts a report with a component of the deployment missing'),
-  seam('STATUS-POST-422:extra', ['STATUS-POST-422', 'ERR-STATUS-422'], 'accepts a report with a component the deployment does not define'),
-  seam('STATUS-POST-422:duplicate', ['STATUS-POST-422', 'ERR-STATUS-422'], 'accepts a report that lists one component twice'),
-  seam('STATUS-POST-422:unknown-deployment', ['STATUS-POST-422'], 'accepts (201) a report for a deploymentId it never assigned'),
-  seam('STATUS-POST-403', ['STATUS-POST-403', 'ERR-STATUS-403', 'AUTH-RETIRED-CLIENT-403'], 'accepts status reports of a retired client'),
-  seam('STATUS-OBJECT', ['STATUS-OBJECT'], 'reads status as a list and refuses (400) the one-object shape'),
-  seam('STATUS-ERROR-ABSENT-ACCEPTED', ['STATUS-ERROR-ABSENT-ACCEPTED'], 'refuses (422) a failed report that carries no error'),
-  seam('STATUS-ERROR-EMPTY-ACCEPTED', ['STATUS-ERROR-EMPTY-ACCEPTED'], 'refuses (422) an error of three empty strings'),
-  seam('STATUS-ERROR-CODES-IMPL', ['STATUS-ERROR-CODES-IMPL', 'STATUS-OBJECT'], 'refuses (422) error codes other than the reserved ones'),
-  seam('STATUS-RESERVED-ACCEPTED', ['STATUS-RESERVED-ACCEPTED'], 'refuses (422) a reserved code whose source is the gateway, not a component'),
-  seam('STATUS-EXTRA-FIELDS-ACCEPTED', ['STATUS-EXTRA-FIELDS-ACCEPTED'], 'refuses (400) a report carrying apiVersion and kind'),
-  seam('AMV-OLDER-ACCEPTED', ['AMV-OLDER-ACCEPTED'], 'refuses (422) a report whose adoptedManifestVersion is older than the latest manifest'),
-];
+/** A WFM that refuses (with `status`) a report the spec accepts, whenever `applies` holds. */
+function refusingReport(id: string, status: number, why: string, applies: (v: ReportView) => boolean): ServiceFaultImplementation {
+  return { wfm: (base) => ({ statusRefusal: (v) => (applies(v) ? new WfmError(status, `${why} (fault ${id})`) : base.statusRefusal(v)) }) };
+}
+
+const errorsOf = (r: DeploymentStatusReport): StatusError[] => [r.status.error, ...r.components.map((c) => c.error)].filter((e): e is StatusError => e != null);
+
+export const implementations: ServiceFaultTable = {
+  'STATUS-POST-201': { rewrite: () => on('POST', STATUS, (a) => (a.status === 201 ? { ...a, status: 200 } : undefined)) },
+  'STATUS-POST-200': { rewrite: () => on('POST', STATUS, (a) => (a.status === 200 ? { ...a, status: 201 } : undefined)) },
+  // The overall state taken from the first component instead of the most severe one. The first report of the checks
+  // is every component pending, whose state is its first component's: only updates meet it.
+  'STATUS-POST-200:precedence': refusingReport('STATUS-POST-200:precedence', 422, 'status.state is not the state of the components', (v) => v.report.status.state !== v.report.components[0]?.state),
+  'STATUS-POST-400': { rewrite: () => on('POST', STATUS, (a) => (a.status === 400 && /not JSON/.test(a.body.toString('utf8')) ? { ...a, status: 422 } : undefined)) },
+  // The schema is never checked, so a report without components crashes.
+  'ERR-SCHEMA-INVALID-400-OR-422:status': { wfm: () => ({ checksStatusSchema: false }) },
+  'STATUS-POST-422': overlooking('component-missing'),
+  'STATUS-POST-422:extra': overlooking('component-extra'),
+  'STATUS-POST-422:duplicate': overlooking('component-duplicate'),
+  'STATUS-POST-422:unknown-deployment': overlooking('deployment-known'),
+  // Retirement is not enforced on status reports.
+  'STATUS-POST-403': { wfm: () => ({ acceptsStatusOfRetiredClient: true }) },
+  // status is read as the list the field table types it as.
+  'STATUS-OBJECT': { wfm: () => ({ readsStatusAsList: true }) },
+  // A failed report must explain itself, though every error is optional.
+  'STATUS-ERROR-ABSENT-ACCEPTED': refusingReport('STATUS-ERROR-ABSENT-ACCEPTED', 422, 'a failed report needs an error', (v) => v.report.status.state === 'failed' && errorsOf(v.report).length === 0),
+  'STATUS-ERROR-EMPTY-ACCEPTED': refusingReport('STATUS-ERROR-EMPTY-ACCEPTED', 422, 'error.code is empty', (v) => errorsOf(v.report).some((e) => e.code === '')),
+  'STATUS-ERROR-CODES-IMPL': refusingReport('STATUS-ERROR-CODES-IMPL', 422, 'unknown error code', (v) => errorsOf(v.report).some((e) => e.code !== '' && !isReservedGatewayCode(e.code))),
+  // Rule 3 (component name as source) applied to gateway errors too.
+  'STATUS-RESERVED-ACCEPTED': refusingReport('STATUS-RESERVED-ACCEPTED', 422, 'error.source must be a component name',
+    (v) => errorsOf(v.report).some((e) => isReservedGatewayCode(e.code) && !v.componentNames.includes(e.source))),
+  'STATUS-EXTRA-FIELDS-ACCEPTED': refusingReport('STATUS-EXTRA-FIELDS-ACCEPTED', 400, 'unknown field apiVersion/kind', (v) => 'apiVersion' in v.report || 'kind' in v.report),
+  'AMV-OLDER-ACCEPTED': refusingReport('AMV-OLDER-ACCEPTED', 422, 'adoptedManifestVersion is not the latest', (v) => v.report.adoptedManifestVersion < v.currentVersion),
+};

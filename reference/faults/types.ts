@@ -1,44 +1,24 @@
-// A fault: a reference service that breaks exactly one rule, so the kit can prove the check of that rule fails.
-import type { OutgoingHttpHeaders } from 'node:http';
+// How a fault of a reference service is implemented: decisions it replaces, or a rewrite of the service's answers.
+// Its id, service, breaks and description are data in faults/catalog.yaml; this is only what the faulty variant does.
+import type { IdentityDecisions } from '../identity/decisions.ts';
 import type { RegistryDecisions } from '../registry/decisions.ts';
-import type { Edition } from '../../spec/profile.ts';
+import type { WfmDecisions } from '../wfm/decisions/index.ts';
+import type { Rewrite } from './rewrite.ts';
 
-/** `client`: a fault of the kit's own device client (simulators/faults/), run with persona device. */
-export type ServiceName = 'wfm' | 'identity' | 'registry' | 'client';
+/**
+ * The decisions a fault replaces, given those it is built on (the clean ones, or an earlier fault's when several are
+ * on). Called once per service instance, so whatever a faulty decision remembers belongs to that instance.
+ */
+export type Overrides<D> = (base: D) => Partial<D>;
 
-/** What a response-level fault sees and may change: the request line and the whole answer. */
-export interface AnswerView {
-  method: string;
-  /** Path and query as received. */
-  url: string;
-  status: number;
-  headers: OutgoingHttpHeaders;
-  body: Buffer;
-  /** Never send the answer: the request hangs until the client gives up or the service closes (an endpoint that hangs). */
-  hang?: true;
+/** One member per form: the decisions of its service, or a rewrite of the answers (when no decision can express it). */
+export interface ServiceFaultImplementation {
+  wfm?: Overrides<WfmDecisions>;
+  identity?: Overrides<IdentityDecisions>;
+  registry?: Overrides<RegistryDecisions>;
+  /** A fresh rewrite per service instance (any state it keeps, such as swapped layers, is that instance's). */
+  rewrite?: () => Rewrite;
 }
 
-export interface FaultDefinition {
-  /** The requirement id it breaks (`CAP-PUT-201`), or `<ID>:<variant>` when several faults break one requirement. */
-  id: string;
-  service: ServiceName;
-  /** The edition of the reference services it runs against (P10); default seed. */
-  edition?: Edition;
-  /** Requirement ids whose checks must fail against this fault (the first is the one named by `id`). */
-  breaks: string[];
-  /** One line: what the faulty service does, in the spec's words. */
-  description: string;
-  /** A response-level fault: rewrite the answer. Return undefined to leave it as is. */
-  rewrite?: (answer: AnswerView) => AnswerView | undefined;
-  /** A registry fault: replace single decisions of the reference registry. */
-  registry?: Partial<RegistryDecisions>;
-  /**
-   * A behaviour-level fault carries neither: the service consults `faults.has(id)` at one named seam in its code
-   * (search the service for the id). Use that only when no rewrite of the answer can express the defect.
-   */
-}
-
-/** The faults switched on for one service instance. */
-export type ActiveFaults = ReadonlySet<string>;
-
-export const NO_FAULTS: ActiveFaults = new Set();
+/** Implementations by fault id (faults/catalog.yaml): one table per spec area, joined in reference/faults/index.ts. */
+export type ServiceFaultTable = Readonly<Record<string, ServiceFaultImplementation>>;

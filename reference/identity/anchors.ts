@@ -1,7 +1,7 @@
 // The identity role's X.509 trust anchors (interfaces.md §2.6), their rotation (P5) and their JWK entries.
 import { createRootCa, issueCertificate, type Issued } from '../../protocol/pki.ts';
 import { jwtSvidJwk, x509SvidJwk } from '../../protocol/bundle-jwk.ts';
-import { NO_FAULTS, type ActiveFaults } from '../faults/types.ts';
+import { cleanIdentityDecisions, type IdentityDecisions } from './decisions.ts';
 import type { BundleJwk } from '../../spec/types.ts';
 
 export type RotationPhase = 'begin' | 'finish';
@@ -31,26 +31,24 @@ export interface AnchorSet {
 export interface AnchorSetOptions {
   trustDomain: string;
   includeJwtSvidKey: boolean;
-  faults?: ActiveFaults;
+  decisions?: Pick<IdentityDecisions, 'anchorSpiffeId' | 'listsIntermediateAsAnchor' | 'finishDropsOldAnchor'>;
   /** CAs an operator added to the bundle (P10: the kit's SVID CA): listed after the rotating anchors, never rotated. */
   fixed?: Issued[];
 }
 
 export async function createAnchorSet(opts: AnchorSetOptions): Promise<AnchorSet> {
-  const faults = opts.faults ?? NO_FAULTS;
+  const decisions = opts.decisions ?? cleanIdentityDecisions;
   let generation = 0;
   const newAnchor = async (): Promise<Anchor> => {
     // X509-SVID §3.2: a signing certificate SHOULD be an SVID whose ID is its trust domain's, with no path.
-    // Fault DISC-SPIFFE-ID-IN-DOMAIN: the anchor carries the ID of another trust domain (reference/faults/identity.ts).
-    const spiffeId = `spiffe://${faults.has('DISC-SPIFFE-ID-IN-DOMAIN') ? 'other.test' : opts.trustDomain}`;
+    const spiffeId = decisions.anchorSpiffeId(opts.trustDomain);
     const issued = await createRootCa(`wfmck ${opts.trustDomain} x509-svid CA ${++generation}`, 'P-256', 3650, [spiffeId]);
     return { issued, jwk: await x509SvidJwk(issued) };
   };
   const anchors: Anchor[] = [await newAnchor()];
   const fixed: Anchor[] = await Promise.all((opts.fixed ?? []).map(async (issued) => ({ issued, jwk: await x509SvidJwk(issued) })));
   const jwtKey = opts.includeJwtSvidKey ? await jwtSvidJwk() : undefined;
-  // Fault BUNDLE-ANCHORS-ONLY:intermediate: an intermediate CA listed as an anchor (reference/faults/identity.ts).
-  const intermediate = faults.has('BUNDLE-ANCHORS-ONLY:intermediate') ? await intermediateJwk(anchors[0]!.issued, opts.trustDomain) : undefined;
+  const intermediate = decisions.listsIntermediateAsAnchor ? await intermediateJwk(anchors[0]!.issued, opts.trustDomain) : undefined;
   let sequence = 1;
 
   const step = async (phase: RotationPhase): Promise<boolean> => {
@@ -59,8 +57,7 @@ export async function createAnchorSet(opts: AnchorSetOptions): Promise<AnchorSet
       anchors.push(await newAnchor());
     } else if (phase === 'finish') {
       if (anchors.length < 2) return false;
-      // Fault BUNDLE-ROTATION-OVERLAP:old-kept: finishing keeps the old anchor (reference/faults/identity.ts).
-      if (!faults.has('BUNDLE-ROTATION-OVERLAP:old-kept')) anchors.shift();
+      if (decisions.finishDropsOldAnchor) anchors.shift();
     } else {
       throw new Error(`unknown rotation phase: ${JSON.stringify(phase)}`);
     }

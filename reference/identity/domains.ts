@@ -2,7 +2,7 @@
 // the origin that can be withdrawn (404) and restored. The origin serves its main domain at /.well-known/<vendor>
 // and any further domain at another URL (§4.5: "An origin serving several MAY use other absolute HTTPS URLs").
 import type { TrustBundle } from '../../spec/types.ts';
-import type { ActiveFaults } from '../faults/types.ts';
+import type { IdentityDecisions } from './decisions.ts';
 import type { Issued } from '../../protocol/pki.ts';
 import { createAnchorSet, type AnchorSet } from './anchors.ts';
 import { bundlePath, discoveryDocument, represent, trustBundle, type Representation } from './documents.ts';
@@ -35,14 +35,14 @@ export interface DomainOptions {
   discovery: boolean;
   refreshHintSeconds: number;
   includeJwtSvidKey: boolean;
-  faults: ActiveFaults;
+  decisions: IdentityDecisions;
   /** Operator-added anchors of this domain (never rotated). */
   fixedAnchors?: Issued[];
 }
 
 /** Creates the domain's anchors and adds its two resources to `resources` (path -> resource). */
 export async function serveDomain(resources: Map<string, Resource>, o: DomainOptions): Promise<ServedDomain> {
-  const anchors = await createAnchorSet({ trustDomain: o.trustDomain, includeJwtSvidKey: o.includeJwtSvidKey, faults: o.faults, ...(o.fixedAnchors && { fixed: o.fixedAnchors }) });
+  const anchors = await createAnchorSet({ trustDomain: o.trustDomain, includeJwtSvidKey: o.includeJwtSvidKey, decisions: o.decisions, ...(o.fixedAnchors && { fixed: o.fixedAnchors }) });
   const available = { discovery: true, bundle: true };
   const trustBundleUri = o.origin + bundlePath(o.trustDomain);
   const discoveryBody = represent(discoveryDocument(o.trustDomain, trustBundleUri));

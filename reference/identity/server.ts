@@ -1,7 +1,6 @@
 // The reference identity role (interfaces.md §4.5, §4.6): discovery and trust bundle over HTTPS, read-only.
 import { isLoopbackHost } from '../../spec/loopback.ts';
-import { withRewrites } from '../faults/rewrite.ts';
-import type { FaultDefinition } from '../faults/types.ts';
+import { withRewrites, type Rewrite } from '../faults/rewrite.ts';
 import { createServer, type Server } from 'node:https';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,8 +8,7 @@ import { mediaTypes } from '../../spec/media-types.ts';
 import type { TrustBundle } from '../../spec/types.ts';
 import type { Issued } from '../../protocol/pki.ts';
 import type { RotationPhase } from './anchors.ts';
-import { ifNoneMatchHits } from '../../protocol/conditional.ts';
-import type { ActiveFaults } from '../faults/types.ts';
+import { cleanIdentityDecisions, type IdentityDecisions } from './decisions.ts';
 import { serveDomain, type Resource, type ResourceKind, type ServedDomain } from './domains.ts';
 import { issueFromCsr } from './svid-issuance.ts';
 
@@ -30,8 +28,10 @@ export interface IdentityOptions {
   extraTrustDomains?: string[];
   /** A trust domain (served like the extra ones, but never listed) whose documents withdrawIdentityDocument withdraws. */
   withdrawableTrustDomain?: string;
-  /** Faults of reference/faults/ to switch on (a faulty variant that breaks exactly those rules). */
-  faults?: FaultDefinition[];
+  /** What this identity role decides; default the clean one's (a faulty variant replaces single decisions, reference/faults/). */
+  decisions?: IdentityDecisions;
+  /** Rewrites of its answers (response-level faults of reference/faults/), applied in order. */
+  rewrites?: readonly Rewrite[];
   /**
    * miaf (P10): the trust domain of the WFM and its clients, served (unlisted) at /.well-known/<vendor>/<domain>:
    * its anchors validate client SVIDs, `fixedAnchors` (the operator's, e.g. the kit's SVID CA) are never rotated,
@@ -76,9 +76,8 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
   const trustDomain = checked(opts.trustDomain ?? 'wfmck.test', /^[a-z0-9._-]+$/, 'trust domain');
   const refreshHint = opts.refreshHintSeconds ?? 300;
   if (!Number.isSafeInteger(refreshHint) || refreshHint < 1) throw new Error(`refreshHintSeconds must be a positive integer: ${refreshHint}`);
-  const faults: ActiveFaults = new Set((opts.faults ?? []).map((f) => f.id));
-  // Fault AUTH-IDENTITY-HTTPS: both documents over plain HTTP (reference/faults/identity.ts).
-  const plain = faults.has('AUTH-IDENTITY-HTTPS');
+  const decisions = opts.decisions ?? cleanIdentityDecisions;
+  const plain = !decisions.servesHttps;
   const server = plain ? createHttpServer() : createServer({ cert: opts.tls.cert, key: opts.tls.key });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -90,14 +89,13 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
   const url = `${plain ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
   const discoveryPath = mediaTypes(vendor).discoveryPath;
   const resources = new Map<string, Resource>();
-  const common = { origin: url, refreshHintSeconds: refreshHint, includeJwtSvidKey: opts.includeJwtSvidKey ?? true, faults };
+  const common = { origin: url, refreshHintSeconds: refreshHint, includeJwtSvidKey: opts.includeJwtSvidKey ?? true, decisions };
   const main = await serveDomain(resources, { ...common, trustDomain, discoveryPath, discovery: opts.discovery ?? true });
   const other = (td: string) => serveDomain(resources, { ...common, trustDomain: checked(td, /^[a-z0-9._-]+$/, 'trust domain'), discoveryPath: `${discoveryPath}/${td}`, discovery: true });
   const extras: ServedDomain[] = [];
   for (const td of opts.extraTrustDomains ?? []) extras.push(await other(td));
-  // Fault DISC-SEVERAL-DOMAINS-OTHER-URLS: the other URLs serve the main domain's document (reference/faults/identity.ts).
   const mainDocument = resources.get(discoveryPath);
-  if (faults.has('DISC-SEVERAL-DOMAINS-OTHER-URLS') && mainDocument) for (const d of extras) resources.set(new URL(d.discoveryUrl).pathname, mainDocument);
+  if (!decisions.servesEachDomainsDiscovery && mainDocument) for (const d of extras) resources.set(new URL(d.discoveryUrl).pathname, mainDocument);
   const withdrawable = opts.withdrawableTrustDomain === undefined ? undefined : await other(opts.withdrawableTrustDomain);
   const devices = opts.deviceTrustDomain && await serveDomain(resources, {
     ...common, trustDomain: checked(opts.deviceTrustDomain.trustDomain, /^[a-z0-9._-]+$/, 'trust domain'),
@@ -109,7 +107,7 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
     if (devices && td === devices.trustDomain) return devices;
     throw new Error(`no rotatable trust domain ${JSON.stringify(td)} here (${[trustDomain, devices?.trustDomain].filter(Boolean).join(', ')})`);
   };
-  server.on('request', withRewrites((req: IncomingMessage, res: ServerResponse) => void serve(resources, faults, req, res), opts.faults ?? []));
+  server.on('request', withRewrites((req: IncomingMessage, res: ServerResponse) => void serve(resources, decisions, req, res), opts.rewrites ?? []));
 
   let closing: Promise<void> | undefined;
   return {
@@ -150,7 +148,7 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
   };
 }
 
-async function serve(resources: Map<string, Resource>, faults: ActiveFaults, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(resources: Map<string, Resource>, decisions: IdentityDecisions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const overflow = await drain(req);
     if (overflow === 'gone') return;
@@ -158,7 +156,7 @@ async function serve(resources: Map<string, Resource>, faults: ActiveFaults, req
       res.setHeader('Connection', 'close');
       res.once('finish', () => req.destroy());
     }
-    answer(resources, faults, req, res);
+    answer(resources, decisions, req, res);
   } catch {
     if (!res.headersSent) sendError(res, req.method === 'HEAD', 500, 'internal error');
     else res.destroy();
@@ -182,14 +180,14 @@ function drain(req: IncomingMessage): Promise<boolean | 'gone'> {
   });
 }
 
-function answer(resources: Map<string, Resource>, faults: ActiveFaults, req: IncomingMessage, res: ServerResponse): void {
+function answer(resources: Map<string, Resource>, decisions: IdentityDecisions, req: IncomingMessage, res: ServerResponse): void {
   const head = req.method === 'HEAD';
   // The query string names no other resource here; it is ignored like the body.
   const path = (req.url ?? '').split('?')[0]!;
   const resource = resources.get(path);
   if (!resource) return sendError(res, head, 404, 'not found');
-  // Fault DISC-READ-ONLY: a DELETE removes the discovery document (reference/faults/identity.ts).
-  if (req.method === 'DELETE' && resource.kind === 'discovery' && faults.has('DISC-READ-ONLY')) return void (resources.delete(path), res.writeHead(204).end());
+  // A discovery document that is not read-only: a DELETE removes it.
+  if (req.method === 'DELETE' && resource.kind === 'discovery' && !decisions.discoveryReadOnly) return void (resources.delete(path), res.writeHead(204).end());
   if (req.method !== 'GET' && !head) {
     res.setHeader('Allow', ALLOW);
     return sendError(res, head, 405, `method ${req.method} not allowed; use ${ALLOW}`);
@@ -200,21 +198,12 @@ function answer(resources: Map<string, Resource>, faults: ActiveFaults, req: Inc
   // no-cache: HTTP caches must revalidate, so caching never defers the refresh cadence of §4.6 rule 4.
   res.setHeader('ETag', current.etag);
   res.setHeader('Cache-Control', 'no-cache');
-  if (revalidated(resource.kind, req.headers['if-none-match'], current.etag, faults)) {
+  if (decisions.notModified(resource.kind, req.headers['if-none-match'], current.etag)) {
     res.writeHead(304).end();
     return;
   }
   res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': current.body.length });
   res.end(head ? undefined : current.body);
-}
-
-/** True when the answer is 304. */
-function revalidated(kind: Resource['kind'], ifNoneMatch: string | undefined, etag: string, faults: ActiveFaults): boolean {
-  // Faults DISC-304, BUNDLE-304 (If-None-Match ignored) and DISC-200, BUNDLE-200 (304 to any If-None-Match).
-  const [never, always] = kind === 'discovery' ? ['DISC-304', 'DISC-200'] : ['BUNDLE-304', 'BUNDLE-200'];
-  if (faults.has(never)) return false;
-  if (faults.has(always)) return ifNoneMatch !== undefined;
-  return ifNoneMatchHits(ifNoneMatch, etag);
 }
 
 /** P6: error bodies are JSON `{error}`. */

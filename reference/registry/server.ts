@@ -1,6 +1,5 @@
 // The embedded OCI registry: an in-memory RegistryStore behind node:http or node:https, loopback by default.
-import { withRewrites } from '../faults/rewrite.ts';
-import type { FaultDefinition } from '../faults/types.ts';
+import { withRewrites, type Rewrite } from '../faults/rewrite.ts';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -19,8 +18,8 @@ export interface StartRegistryOptions extends RegistryHandlerOptions {
   tls?: { cert: string; key: string };
   /** Serve an existing store, e.g. one shared with another server. */
   store?: RegistryStore;
-  /** Faults of reference/faults/ to switch on: their decisions replace the defaults, their rewrites apply. */
-  faults?: FaultDefinition[];
+  /** Rewrites of its answers (response-level faults of reference/faults/), applied in order. */
+  rewrites?: readonly Rewrite[];
 }
 
 export interface RunningRegistry {
@@ -32,9 +31,7 @@ export interface RunningRegistry {
 
 export async function startRegistry(opts: StartRegistryOptions = {}): Promise<RunningRegistry> {
   const store = opts.store ?? new RegistryStore();
-  const faults = opts.faults ?? [];
-  const decisions = Object.assign({}, opts.decisions, ...faults.map((f) => f.registry ?? {}));
-  const handler = withRewrites(createRegistryHandler(store, { ...opts, decisions, scheme: opts.tls ? 'https' : 'http' }), faults);
+  const handler = withRewrites(createRegistryHandler(store, { ...opts, scheme: opts.tls ? 'https' : 'http' }), opts.rewrites ?? []);
   const server: Server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : createHttpServer(handler);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

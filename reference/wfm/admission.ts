@@ -5,7 +5,7 @@ import { newClient } from './manifest.ts';
 import type { Client } from './store.ts';
 
 /** The client of `spiffeId`, admitted now unless it already was (admission is idempotent). Throws on a non-client ID. */
-export async function admitSpiffeId(ctx: Pick<WfmContext, 'store' | 'profile' | 'faults'>, spiffeId: string): Promise<Client> {
+export async function admitSpiffeId(ctx: Pick<WfmContext, 'store' | 'profile' | 'decisions'>, spiffeId: string): Promise<Client> {
   const known = ctx.store.bySpiffeId.get(spiffeId);
   if (known) return known;
   const who = identityOf(spiffeId);

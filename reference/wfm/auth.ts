@@ -12,12 +12,10 @@ export const CLIENT_ID_HEADER = 'wfmck-client-id';
 export async function authenticate(ctx: WfmContext, req: WfmRequest, opts: { allowRetired?: boolean } = {}): Promise<Client> {
   const auth = ctx.profile.deviceAuth;
   const client = auth === 'none' ? namedClient(ctx, req) : auth === 'mtls' ? await svidClient(ctx, req) : await signedClient(ctx, req);
-  // AUTH-RETIRED-CLIENT-403: retirement is recorded but never enforced.
-  const retiredAllowed = opts.allowRetired === true || ctx.faults.has('AUTH-RETIRED-CLIENT-403');
+  const retiredAllowed = opts.allowRetired === true || ctx.decisions.acceptsRetiredClient;
   if (client.retired && !retiredAllowed) throw new WfmError(403, `client ${client.clientId} is retired: not authorized by the WFM local policy`);
   const pathClient = req.params['clientId'];
-  // DS-SERVED-TO-OWN-CLIENT: any authenticated client is served the client the path names.
-  if (pathClient !== undefined && pathClient !== client.clientId && ctx.faults.has('DS-SERVED-TO-OWN-CLIENT')) {
+  if (pathClient !== undefined && pathClient !== client.clientId && ctx.decisions.servesOtherClients) {
     const named = ctx.store.client(pathClient);
     if (named) return named;
   }
@@ -32,10 +30,7 @@ export function checkContentDigest(ctx: WfmContext, req: WfmRequest): void {
   const value = header(req.headers, 'content-digest');
   if (req.body.length === 0 && value === undefined) return;
   const verdict = verifyContentDigest(value, req.body);
-  // SIG-MISSING-DIGEST-400 / SIG-WRONG-DIGEST-400: a missing, or a mismatching, Content-Digest is let through.
-  if (verdict === 'missing' && ctx.faults.has('SIG-MISSING-DIGEST-400')) return;
-  if (verdict === 'mismatch' && ctx.faults.has('SIG-WRONG-DIGEST-400')) return;
-  if (verdict !== 'ok') throw new WfmError(400, `Content-Digest ${verdict}: a request body needs a sha-256 or sha-512 Content-Digest that matches it (RFC 9530)`);
+  if (!ctx.decisions.acceptsContentDigest(verdict)) throw new WfmError(400, `Content-Digest ${verdict}: a request body needs a sha-256 or sha-512 Content-Digest that matches it (RFC 9530)`);
 }
 
 export function signatureInput(req: WfmRequest, lookupKey: Parameters<typeof verifySignature>[0]['lookupKey']) {
@@ -43,9 +38,7 @@ export function signatureInput(req: WfmRequest, lookupKey: Parameters<typeof ver
 }
 
 export function signatureRefusal(ctx: WfmContext, result: Exclude<VerifyResult, { ok: true }>): WfmError {
-  // SIG-BAD-SIGNATURE-401: a signature that does not verify is answered as an untrusted client.
-  const status = result.reason === 'bad-signature' && ctx.faults.has('SIG-BAD-SIGNATURE-401') ? 403 : 401;
-  return new WfmError(status, `HTTP message signature ${result.reason}: ${result.detail}`);
+  return new WfmError(ctx.decisions.signatureRefusalStatus(result.reason), `HTTP message signature ${result.reason}: ${result.detail}`);
 }
 
 async function signedClient(ctx: WfmContext, req: WfmRequest): Promise<Client> {
@@ -56,14 +49,10 @@ async function signedClient(ctx: WfmContext, req: WfmRequest): Promise<Client> {
       return client?.publicKey && client.algorithm ? { publicKey: client.publicKey, algorithm: client.algorithm } : undefined;
     }),
   );
-  // SIG-UNTRUSTED-CERT-403: the key of an unknown certificate is answered as a malformed request.
-  const untrusted = ctx.faults.has('SIG-UNTRUSTED-CERT-403') ? 400 : 403;
-  if (!result.ok && result.reason === 'unknown-key') throw new WfmError(untrusted, `client rejected: ${result.detail} was never onboarded`);
+  if (!result.ok && result.reason === 'unknown-key') throw new WfmError(ctx.decisions.unknownKeyStatus, `client rejected: ${result.detail} was never onboarded`);
   if (!result.ok) throw signatureRefusal(ctx, result);
   const client = ctx.store.byKeyId.get(result.keyId)!;
-  // SIG-WFM-ECDSA-P256 / SIG-WFM-OTHER-ALGS: a client onboarded with that key type, whose signatures are then refused.
-  const ecdsa = client.algorithm === 'ecdsa-p256-sha256';
-  if (ecdsa ? ctx.faults.has('SIG-WFM-ECDSA-P256') : ctx.faults.has('SIG-WFM-OTHER-ALGS')) {
+  if (client.algorithm !== undefined && !ctx.decisions.acceptsSignatureAlgorithm(client.algorithm)) {
     throw new WfmError(401, `HTTP message signature algorithm ${client.algorithm} is not supported`);
   }
   return client;
@@ -80,16 +69,10 @@ function namedClient(ctx: WfmContext, req: WfmRequest): Client {
 async function svidClient(ctx: WfmContext, req: WfmRequest): Promise<Client> {
   const spiffeId = req.peer;
   if (!spiffeId) throw new WfmError(403, 'no client SVID on this connection: every Device API request travels over mutual TLS');
-  // MIAF-NO-SIGNATURE-NEEDED: the seed edition's request signature is still demanded.
-  if (ctx.faults.has('MIAF-NO-SIGNATURE-NEEDED') && header(req.headers, 'signature') === undefined) throw new WfmError(401, 'HTTP message signature missing');
+  if (ctx.decisions.requiresSignatureOverMtls && header(req.headers, 'signature') === undefined) throw new WfmError(401, 'HTTP message signature missing');
   const client = ctx.store.bySpiffeId.get(spiffeId);
-  // MIAF-NOT-ADMITTED-403: any valid SVID is admitted on first use.
-  if (!client && ctx.faults.has('MIAF-NOT-ADMITTED-403')) return admitSpiffeId(ctx, spiffeId);
+  if (!client && ctx.decisions.admitsUnknownSpiffeIds) return admitSpiffeId(ctx, spiffeId);
   if (!client) throw new WfmError(403, `client ${spiffeId} is not admitted by the WFM local policy`);
-  // MIAF-CLIENT-IS-SPIFFE-ID: the client is bound to the first certificate it used, not to its SPIFFE ID.
-  if (ctx.faults.has('MIAF-CLIENT-IS-SPIFFE-ID') && req.peerCertificate !== undefined) {
-    const bound = (client.boundCertificate ??= req.peerCertificate);
-    if (bound !== req.peerCertificate) throw new WfmError(403, `client ${spiffeId} is bound to another certificate`);
-  }
+  if (!ctx.decisions.acceptsCertificateOf(client, req.peerCertificate)) throw new WfmError(403, `client ${spiffeId} is bound to another certificate`);
   return client;
 }

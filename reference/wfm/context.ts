@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Profile } from '../../spec/profile.ts';
 import type { x509 } from '../../spec/x509.ts';
 import type { WfmStore } from './store.ts';
-import type { ActiveFaults } from '../faults/types.ts';
+import type { WfmDecisions } from './decisions/index.ts';
 
 export interface WfmContext {
   store: WfmStore;
@@ -12,8 +12,8 @@ export interface WfmContext {
   trustedDeviceCas: x509.X509Certificate[];
   /** PEM served by the Certificate API (P2). */
   rootCaPem: string;
-  /** Behaviour-level faults switched on (reference/faults/): each is consulted at one named seam. */
-  faults: ActiveFaults;
+  /** What this WFM decides where a faulty variant decides otherwise (cleanWfmDecisions for the clean service). */
+  decisions: WfmDecisions;
 }
 
 export interface WfmRequest {
@@ -26,6 +26,6 @@ export interface WfmRequest {
   body: Buffer;
   /** P10 (mtls): the SPIFFE ID of the client SVID the connection presented ('' under a fault that admits none). */
   peer?: string;
-  /** SHA-256 fingerprint of that certificate (only fault MIAF-CLIENT-IS-SPIFFE-ID reads it). */
+  /** SHA-256 fingerprint of that certificate (decision acceptsCertificateOf). */
   peerCertificate?: string;
 }

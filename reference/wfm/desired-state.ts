@@ -6,50 +6,41 @@ import type { WfmContext, WfmRequest } from './context.ts';
 import { WfmError, header, type Reply } from './http.ts';
 import type { Client } from './store.ts';
 
-const IMMUTABLE_PRIVATE = 'private, max-age=31536000, immutable';
-const IMMUTABLE_PUBLIC = 'public, max-age=31536000, immutable';
-
 export async function getManifest(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
+  const d = ctx.decisions;
   const client = await authenticate(ctx, req);
   const vendorType = mediaTypes(ctx.profile.vendor).stateManifest;
   const accept = header(req.headers, 'accept');
   // Labelled with the vendor type unless the client accepts only plain JSON, which the same bytes also are.
   const type = acceptable(accept, [vendorType]) ? vendorType : 'application/json';
-  // DS-406: the Accept header is ignored.
-  if (!acceptable(accept, [type]) && !ctx.faults.has('DS-406')) {
+  if (!acceptable(accept, [type]) && d.honoursAccept) {
     throw new WfmError(406, `cannot produce the Accept type; the state manifest is ${vendorType} (or application/json)`);
   }
   const { bytes } = client.manifest;
-  // DS-ETAG-IS-DIGEST: the ETag is the version counter, not the digest of the bytes.
-  const etag = ctx.faults.has('DS-ETAG-IS-DIGEST') ? `"v${client.manifest.version}"` : client.manifest.etag;
+  const etag = d.manifestEtag(client.manifest);
   // private: the manifest is one client's; caches may keep it but revalidate with If-None-Match.
-  // MIAF-DS-CACHE-PRIVATE: the manifest is marked public, so a shared cache may hand it to another client.
-  const headers = { etag, 'cache-control': ctx.faults.has('MIAF-DS-CACHE-PRIVATE') ? 'public' : 'private', vary: 'Accept' };
-  if (notModified(ctx, header(req.headers, 'if-none-match'), etag)) return { status: 304, headers };
+  const headers = { etag, 'cache-control': d.manifestCacheControl, vary: 'Accept' };
+  if (d.manifestNotModified(header(req.headers, 'if-none-match'), etag)) return { status: 304, headers };
   return { status: 200, headers: { ...headers, 'content-type': type }, body: bytes };
 }
 
-/** DS-SERVED-TO-OWN-CLIENT: a lookup that falls through to every other client's desired state. */
+/** The clients whose desired state a request may be served: its own, unless every client's is served to anyone. */
 function anyClients(ctx: WfmContext, own: Client): Client[] {
-  return ctx.faults.has('DS-SERVED-TO-OWN-CLIENT') ? [own, ...ctx.store.clients.values()] : [own];
+  return ctx.decisions.servesOtherClients ? [own, ...ctx.store.clients.values()] : [own];
 }
 
 export async function getDeployment(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
   const client = await authenticate(ctx, req);
   const id = req.params['deploymentId']!;
   const deployment = anyClients(ctx, client).map((c) => c.deployments.get(id)).find((d) => d !== undefined);
-  // DS-DEPLOYMENT-404: the digest in the URL is not compared.
-  // MIAF-DEPLOYMENT-404: the same, judged by the miaf rule.
-  const digestOk = deployment?.digest === req.params['digest'] || ctx.faults.has('DS-DEPLOYMENT-404') || ctx.faults.has('MIAF-DEPLOYMENT-404');
+  const digestOk = deployment?.digest === req.params['digest'] || !ctx.decisions.comparesDeploymentDigest;
   // Judging mode, defects bundle-*: the YAML is to be had from the bundle only.
   if (!deployment || !digestOk || deployment.defect?.startsWith('bundle-')) {
     throw new WfmError(404, `no deployment ${req.params['deploymentId']} with digest ${req.params['digest']} for this client`, undefined, {}, 'deployment-not-found');
   }
   // P10: the YAML may be served compressed, so caches key it by Accept-Encoding too.
-  // MIAF-DEPLOYMENT-CACHE: the YAML is served without immutable caching.
-  const cache = ctx.faults.has('MIAF-DEPLOYMENT-CACHE') ? 'no-cache' : IMMUTABLE_PRIVATE;
   // Judging mode, defect yaml-digest: other bytes under the digest.
-  return digestAddressed(req, deployment.servedYaml ?? deployment.yaml, deployment.digest, 'application/yaml', cache, ctx.profile.edition === 'miaf' ? { vary: 'Accept-Encoding' } : {});
+  return digestAddressed(req, deployment.servedYaml ?? deployment.yaml, deployment.digest, 'application/yaml', ctx.decisions.deploymentCacheControl, ctx.profile.edition === 'miaf' ? { vary: 'Accept-Encoding' } : {});
 }
 
 export async function getBundle(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
@@ -58,14 +49,7 @@ export async function getBundle(ctx: WfmContext, req: WfmRequest): Promise<Reply
   const bytes = anyClients(ctx, client).map((c) => c.bundles.get(digest)).find((b) => b !== undefined);
   if (!bytes) throw new WfmError(404, `no bundle with digest ${digest} for this client`, undefined, {}, 'invalid-bundle');
   // P4 shows bundles public (they hold no client secrets); P10 makes them private like everything else.
-  return digestAddressed(req, bytes, digest, mediaTypes(ctx.profile.vendor).deploymentBundle, ctx.profile.edition === 'miaf' && !ctx.faults.has('MIAF-BUNDLE-CACHE') ? IMMUTABLE_PRIVATE : IMMUTABLE_PUBLIC);
-}
-
-/** DS-304: If-None-Match is ignored; its :changed variant answers 304 to any If-None-Match. */
-function notModified(ctx: WfmContext, ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ctx.faults.has('DS-304')) return false;
-  if (ctx.faults.has('DS-304:changed') && ifNoneMatch !== undefined) return true;
-  return etagMatches(ifNoneMatch, etag);
+  return digestAddressed(req, bytes, digest, mediaTypes(ctx.profile.vendor).deploymentBundle, ctx.decisions.bundleCacheControl(ctx.profile.edition));
 }
 
 function digestAddressed(req: WfmRequest, bytes: Buffer, digest: string, type: string, cacheControl: string, extra: Record<string, string> = {}): Reply {

@@ -1,12 +1,12 @@
 // The reference WFM as one node:http request listener: route, read the body under its limits, answer. No input
 // becomes a 5xx: refusals are WfmErrors, and anything else is a bug that is logged and answered 500.
-import type { ActiveFaults, FaultDefinition } from '../faults/types.ts';
 import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import { x509 } from '../../spec/x509.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
+import { cleanWfmDecisions, type WfmDecisions } from './decisions/index.ts';
 import { createHooks, type WfmHooks } from './hooks.ts';
 import { RequestAborted, WfmError, readBody, refusalReply, type BodyLimits, type Reply } from './http.ts';
 import { decodeParams, matchRoute, routesFor } from './router.ts';
@@ -27,8 +27,8 @@ export interface WfmHandlerOptions {
   bodyTimeoutMs?: number;
   /** The scheme the handler is served on, needed to rebuild the signed `@target-uri`. */
   scheme: 'http' | 'https';
-  /** Behaviour-level faults (reference/faults/) this instance breaks. */
-  faults?: FaultDefinition[];
+  /** What this instance decides; default the clean service's (a faulty variant replaces single decisions). */
+  decisions?: WfmDecisions;
   /** Per-client request budget (by SPIFFE ID, else by address); past it, 429 with Retry-After. None by default. */
   rateLimit?: RateLimit;
   /** Judging mode (device persona): every exchange is kept by client. */
@@ -51,10 +51,11 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
     profile,
     rootCaPem: opts.rootCaPem,
     trustedDeviceCas: opts.trustedDeviceCaPems.map((pem) => new x509.X509Certificate(pem)),
-    faults: new Set((opts.faults ?? []).map((f) => f.id)),
+    decisions: opts.decisions ?? cleanWfmDecisions,
   };
+  const d = ctx.decisions;
   const limits: BodyLimits = { maxBytes: opts.maxBodyBytes ?? 1024 * 1024, timeoutMs: opts.bodyTimeoutMs ?? 10_000 };
-  const routes = routesFor(profile, ctx.faults);
+  const routes = routesFor(profile, d);
   const budget = opts.rateLimit && new RequestBudget(opts.rateLimit);
 
   const answer = async (req: IncomingMessage): Promise<Reply> => {
@@ -68,10 +69,9 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
     }
     const peer = opts.peerOf?.(req.socket);
     const wait = budget?.guards(req.method ?? 'GET', rawPath) ? budget.take(peer ?? req.socket.remoteAddress ?? '') : undefined;
-    // PROBLEM-RETRY-AFTER: the 429 comes without Retry-After.
     if (wait !== undefined) {
       const { requests, windowMs } = opts.rateLimit!;
-      throw new WfmError(429, `too many polls from this client: over ${requests} in ${windowMs / 1000} s`, undefined, ctx.faults.has('PROBLEM-RETRY-AFTER') ? {} : { 'retry-after': String(wait) });
+      throw new WfmError(429, `too many polls from this client: over ${requests} in ${windowMs / 1000} s`, undefined, d.sendsRetryAfter ? { 'retry-after': String(wait) } : {});
     }
     const body = await readBody(req, limits);
     const request: WfmRequest = {
@@ -91,32 +91,32 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
   const bodies = recorder && new WeakMap<IncomingMessage, Buffer>();
   const listener: RequestListener = (req, res) => {
     answer(req)
-      .catch((err: unknown) => refusal(profile, ctx.faults, err, req))
+      .catch((err: unknown) => refusal(profile, d, err, req))
       .then((reply) => {
         if (!reply) return;
-        send(res, reply, ctx.faults);
+        send(res, reply, d);
         recorder?.recordAnswer(req, reply, bodies!.get(req), opts.peerOf?.(req.socket));
       })
       .catch((err: unknown) => console.error('reference WFM: cannot answer:', err));
   };
-  return { listener, hooks: createHooks(store, profile, ctx.faults), state: stateView(store) };
+  return { listener, hooks: createHooks(store, profile, d), state: stateView(store) };
 }
 
-function refusal(profile: Profile, faults: ActiveFaults, err: unknown, req: IncomingMessage): Reply | undefined {
-  if (err instanceof WfmError) return refusalReply(profile, faults, err);
+function refusal(profile: Profile, decisions: WfmDecisions, err: unknown, req: IncomingMessage): Reply | undefined {
+  if (err instanceof WfmError) return refusalReply(profile, decisions, err);
   if (err instanceof RequestAborted) return undefined;
   console.error(`reference WFM: bug answering ${req.method} ${req.url}:`, err);
-  return refusalReply(profile, faults, new WfmError(500, 'internal error in the reference WFM (logged)'));
+  return refusalReply(profile, decisions, new WfmError(500, 'internal error in the reference WFM (logged)'));
 }
 
-function send(res: ServerResponse, reply: Reply, faults: ActiveFaults): void {
+function send(res: ServerResponse, reply: Reply, decisions: WfmDecisions): void {
   if (res.headersSent || res.destroyed) return;
   const body = reply.body === undefined ? undefined : Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(reply.body);
   const headers: Record<string, string | number> = { ...reply.headers };
   const bodiless = reply.status === 204 || reply.status === 304;
   if (!bodiless) headers['content-length'] = body?.length ?? 0;
-  // MIAF-HTTP11: the answer goes out as HTTP/1.0, written past Node's HTTP/1.1 writer, and the connection closes.
-  if (faults.has('MIAF-HTTP11') && res.socket) {
+  // An HTTP/1.0 answer is written past Node's HTTP/1.1 writer, and the connection closes.
+  if (decisions.statusLineVersion === 'HTTP/1.0' && res.socket) {
     const head = [`HTTP/1.0 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), 'connection: close'];
     res.socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), bodiless || !body ? Buffer.alloc(0) : body]));
     return;

@@ -7,7 +7,7 @@ import { formatSchemaErrors, validate } from '../../spec/schemas/index.ts';
 import { applicationDeploymentYaml, buildApplicationDeployment, type AssignedComponent } from './application-deployment.ts';
 import { buildManifest } from './manifest.ts';
 import { checkPlacement, checkRequiredResources, type RequiredResources } from './placement.ts';
-import { NO_FAULTS, type ActiveFaults } from '../faults/types.ts';
+import { cleanWfmDecisions, type WfmDecisions } from './decisions/index.ts';
 import { retrievePackage, type PackageRef } from './package-retrieval.ts';
 import { DEPLOYMENT_DEFECTS, type Client, type Deployment, type DeploymentDefect, type WfmStore } from './store.ts';
 import type { DeviceCapabilities } from '../../spec/types.ts';
@@ -35,7 +35,7 @@ export interface WfmHooks {
   admitClient(input: { spiffeId: string }): Promise<{ clientId: string }>;
 }
 
-export function createHooks(store: WfmStore, profile: Profile, faults: ActiveFaults = NO_FAULTS): WfmHooks {
+export function createHooks(store: WfmStore, profile: Profile, decisions: WfmDecisions = cleanWfmDecisions): WfmHooks {
   const vendor = profile.vendor;
   // One change at a time per client, so two concurrent changes never share a manifestVersion.
   const queues = new WeakMap<Client, Promise<unknown>>();
@@ -46,7 +46,7 @@ export function createHooks(store: WfmStore, profile: Profile, faults: ActiveFau
   };
   /** The next manifest; `step` 0 or -1 only for the judging defects that repeat or lower its version (never below 1). */
   const republish = async (client: Client, step = 1) => {
-    client.manifest = await buildManifest(client, Math.max(1, client.manifest.version + step), vendor);
+    client.manifest = await buildManifest(client, Math.max(1, client.manifest.version + step), vendor, decisions);
   };
 
   return {
@@ -56,9 +56,9 @@ export function createHooks(store: WfmStore, profile: Profile, faults: ActiveFau
       if (input.defect !== undefined && !(DEPLOYMENT_DEFECTS as readonly string[]).includes(input.defect)) throw new Error(`assignDeployment: defect is one of ${DEPLOYMENT_DEFECTS.join(', ')}`);
       const components = checkComponents(input.components);
       if (typeof input.applicationId !== 'string' || input.applicationId === '') throw new Error('assignDeployment: applicationId is required');
-      checkPlacement(input.deviceId, candidates(client, input.deviceId), checkRequiredResources(input.requiredResources), faults);
+      checkPlacement(input.deviceId, candidates(client, input.deviceId), checkRequiredResources(input.requiredResources), decisions.cpuFits);
       // `package` is the kit's optional extension (errata of REG-WFM-RETRIEVAL): a package it cannot retrieve is refused.
-      if (input.package !== undefined) await retrievePackage(input.package, faults);
+      if (input.package !== undefined) await retrievePackage(input.package, decisions);
       return serial(client, async () => {
         const updated = input.deploymentId === undefined ? undefined : updatable(client, input.deploymentId, input.deviceId);
         const deploymentId = updated?.deploymentId ?? randomUUID();
@@ -121,7 +121,7 @@ export function createHooks(store: WfmStore, profile: Profile, faults: ActiveFau
     async admitClient(input) {
       if (profile.deviceAuth !== 'mtls') throw new Error('admitClient: this WFM serves edition seed (clients onboard; profile deviceAuth is not mtls)');
       if (typeof input?.spiffeId !== 'string') throw new Error('admitClient: spiffeId is required');
-      return { clientId: (await admitSpiffeId({ store, profile, faults }, input.spiffeId)).clientId };
+      return { clientId: (await admitSpiffeId({ store, profile, decisions }, input.spiffeId)).clientId };
     },
   };
 }

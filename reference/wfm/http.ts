@@ -2,8 +2,8 @@
 // RFC 9457 problem details in the miaf edition).
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Profile } from '../../spec/profile.ts';
-import { ABOUT_BLANK, PROBLEM_JSON, RESERVED_PROBLEMS, problemTypeUri, retryableStatus, type ProblemName } from '../../spec/rules/problem-types.ts';
-import type { ActiveFaults } from '../faults/types.ts';
+import { ABOUT_BLANK, RESERVED_PROBLEMS, problemTypeUri, retryableStatus, type ProblemName } from '../../spec/rules/problem-types.ts';
+import type { ProblemDecisions } from './decisions/index.ts';
 
 export interface Reply {
   status: number;
@@ -55,34 +55,25 @@ const TITLES: Record<ProblemName, string> = {
 };
 
 /** The error body the profile asks for: P6 `{error}` or a P10 problem (type, title, status, detail, retryable, errors). */
-export function refusalReply(profile: Profile, faults: ActiveFaults, err: WfmError): Reply {
+export function refusalReply(profile: Profile, decisions: ProblemDecisions, err: WfmError): Reply {
   if (profile.errors === 'p6') return errorReply(err.status, err.message, err.details, err.headers);
   const name = err.problem ?? PROBLEM_BY_STATUS[err.status];
   const reserved = name !== undefined && RESERVED_PROBLEMS[name] === err.status;
-  // PROBLEM-RESERVED-TYPE: a reserved condition answered about:blank; :missing leaves type out altogether.
-  // PROBLEM-ABOUT-BLANK: a condition without a reserved type is called invalid-request.
-  const type =
-    reserved && !faults.has('PROBLEM-RESERVED-TYPE') ? problemTypeUri(name, profile.vendor, profile.problemTypeBase)
-    : !reserved && faults.has('PROBLEM-ABOUT-BLANK') ? problemTypeUri('invalid-request', profile.vendor, profile.problemTypeBase)
-    : ABOUT_BLANK;
+  const type = decisions.problemType(reserved ? name : undefined);
   const retryable = retryableStatus(err.status);
   const body: Record<string, unknown> = {
-    type,
+    ...(type !== 'none' && { type: type === 'about:blank' ? ABOUT_BLANK : problemTypeUri(type, profile.vendor, profile.problemTypeBase) }),
     title: reserved ? TITLES[name] : (STATUS_TITLES[err.status] ?? 'Error'),
     status: err.status,
     detail: oneLine(err.message),
-    // PROBLEM-NOT-RETRYABLE: every refusal claims it may be retried.
-    retryable: retryable || faults.has('PROBLEM-NOT-RETRYABLE'),
+    retryable: decisions.claimsRetryable(retryable),
     backoffStrategy: retryable ? 'exponential' : 'none',
   };
   const retryAfter = Number(err.headers['retry-after']);
   if (retryable && Number.isInteger(retryAfter)) body['retryAfterSeconds'] = retryAfter;
-  if (faults.has('PROBLEM-RESERVED-TYPE:missing')) delete body['type'];
   const errors = (err.details ?? []).flatMap(fieldError);
-  if (err.status === 422 && errors.length && !faults.has('PROBLEM-422-ERRORS')) body['errors'] = errors;
-  // PROBLEM-JSON: the problem is labelled plain JSON.
-  const contentType = faults.has('PROBLEM-JSON') ? 'application/json' : PROBLEM_JSON;
-  return { status: err.status, headers: { ...err.headers, 'content-type': contentType }, body: JSON.stringify(body) };
+  if (err.status === 422 && errors.length && decisions.listsFieldErrors) body['errors'] = errors;
+  return { status: err.status, headers: { ...err.headers, 'content-type': decisions.problemContentType }, body: JSON.stringify(body) };
 }
 
 const STATUS_TITLES: Record<number, string> = { 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 413: 'Content Too Large', 500: 'Internal Server Error' };

@@ -3,10 +3,10 @@
 // trust domain, wfm-id) are judged right after the handshake, and a refused connection is closed before any HTTP.
 import type { TLSSocket, TlsOptions } from 'node:tls';
 import type { Profile } from '../../spec/profile.ts';
-import { SVID_KEY_ALGORITHMS, svidKeyAlgorithm, svidLeafFindings } from '../../spec/rules/svid-leaf.ts';
+import { svidKeyAlgorithm, svidLeafFindings } from '../../spec/rules/svid-leaf.ts';
 import { identityOf } from '../../spec/spiffe-id.ts';
 import { x509 } from '../../spec/x509.ts';
-import type { ActiveFaults } from '../faults/types.ts';
+import type { MtlsDecisions } from './decisions/index.ts';
 
 export interface WfmSvidSettings {
   trustDomain: string;
@@ -20,64 +20,43 @@ export interface WfmSvidSettings {
 
 export type PeerVerdict = { ok: true; spiffeId: string } | { ok: false; reason: string };
 
-/** OpenSSL verification results a fault lets through (the fault then also skips the matching SVID rule). */
-const TOLERATED: Record<string, string[]> = {
-  'SVID-NOT-EXPIRED': ['CERT_HAS_EXPIRED'],
-  'SVID-LEAF-NOT-CA': ['INVALID_PURPOSE', 'INVALID_CA'],
-  'MIAF-MTLS-EVERY-REQUEST': [],
-};
-
-export function mtlsServerOptions(s: WfmSvidSettings, profile: Profile, faults: ActiveFaults): TlsOptions {
-  // A fault that accepts what OpenSSL refuses needs the verdict after the handshake instead of at it.
-  const lenient = Object.keys(TOLERATED).some((id) => faults.has(id));
+export function mtlsServerOptions(s: WfmSvidSettings, profile: Profile, decisions: MtlsDecisions): TlsOptions {
   return {
     cert: s.chainPem,
     key: s.keyPem,
     ca: s.anchorsPem,
     requestCert: true,
-    rejectUnauthorized: !lenient,
-    // MIAF-TLS13-DEFAULT: TLS 1.2 even with a client that offers 1.3.
-    ...(faults.has('MIAF-TLS13-DEFAULT') ? { minVersion: 'TLSv1.2' as const, maxVersion: 'TLSv1.2' as const } : { minVersion: profile.tlsMinVersion }),
+    // A WFM that accepts what OpenSSL refuses needs the verdict after the handshake instead of at it.
+    rejectUnauthorized: decisions.verifiesChainAtHandshake,
+    ...(decisions.offersTls13 ? { minVersion: profile.tlsMinVersion } : { minVersion: 'TLSv1.2' as const, maxVersion: 'TLSv1.2' as const }),
   };
 }
 
 /** Whether a handshaken connection is a client of this WFM: an SVID of the right shape, trust domain and wfm-id. */
-export function judgePeer(socket: TLSSocket, s: WfmSvidSettings, vendor: string, faults: ActiveFaults, now = new Date()): PeerVerdict {
+export function judgePeer(socket: TLSSocket, s: WfmSvidSettings, vendor: string, decisions: MtlsDecisions, now = new Date()): PeerVerdict {
+  const d = decisions;
   const raw = socket.getPeerCertificate();
-  if (!raw || !raw.raw) return faults.has('MIAF-MTLS-EVERY-REQUEST') ? { ok: true, spiffeId: '' } : { ok: false, reason: 'no client certificate' };
+  if (!raw || !raw.raw) return d.admitsConnectionWithoutCertificate ? { ok: true, spiffeId: '' } : { ok: false, reason: 'no client certificate' };
   const error = socket.authorizationError ? String((socket.authorizationError as Error & { code?: string }).code ?? socket.authorizationError) : undefined;
-  if (!socket.authorized && !Object.entries(TOLERATED).some(([id, codes]) => faults.has(id) && error !== undefined && codes.includes(error))) {
+  if (!socket.authorized && !(error !== undefined && d.toleratesChainError(error))) {
     return { ok: false, reason: `chain does not validate against the trust bundle: ${error ?? 'unknown'}` };
   }
   const leaf = new x509.X509Certificate(raw.raw);
-  const skipped = new Set<string>();
-  // SVID-TRUST-DOMAIN: the trust domain is never compared; SVID-NOT-EXPIRED: validity is never read; SVID-LEAF-NOT-CA: nor is cA.
-  if (faults.has('SVID-NOT-EXPIRED')) skipped.add('svid-validity');
-  // (A CA certificate also carries keyCertSign, so the fault reads neither.)
-  if (faults.has('SVID-LEAF-NOT-CA')) for (const rule of ['svid-leaf-ca', 'svid-leaf-cert-sign']) skipped.add(rule);
-  // SVID-LEAF-NO-CERT-SIGN: key usages are never read; SVID-ONE-URI-SAN: the first URI SAN counts; SVID-SPIFFE-SCHEME: nor is the URI read.
-  if (faults.has('SVID-LEAF-NO-CERT-SIGN')) skipped.add('svid-leaf-cert-sign');
-  if (faults.has('SVID-ONE-URI-SAN')) skipped.add('svid-one-uri-san');
-  if (faults.has('SVID-SPIFFE-SCHEME')) skipped.add('svid-spiffe-id');
-  // SVID-KEY-ALG: P-256, the mandatory key, is missing from the allow-list.
-  const keyAlgorithms = faults.has('SVID-KEY-ALG') ? SVID_KEY_ALGORITHMS.filter((k) => k !== 'P-256') : SVID_KEY_ALGORITHMS;
-  const findings = svidLeafFindings(leaf, { at: now, keyAlgorithms, ...(!faults.has('SVID-TRUST-DOMAIN') && { trustDomain: s.trustDomain }) }).filter((f) => !skipped.has(f.rule));
+  const findings = svidLeafFindings(leaf, { at: now, keyAlgorithms: d.svidKeyAlgorithms, ...(d.comparesSvidTrustDomain && { trustDomain: s.trustDomain }) }).filter((f) => !d.overlooksSvidRule(f.rule));
   if (findings.length) return { ok: false, reason: findings.map((f) => f.message).join('; ') };
-  // SVID-NO-DNS-IDENTITY: a DNS name beside the SPIFFE ID makes the certificate suspect.
   const names = leaf.getExtension(x509.SubjectAlternativeNameExtension)?.names.items ?? [];
-  if (faults.has('SVID-NO-DNS-IDENTITY') && names.some((n) => n.type === 'dns')) return { ok: false, reason: 'a client SVID with DNS names (fault)' };
+  if (d.refusesSvidWithDnsNames && names.some((n) => n.type === 'dns')) return { ok: false, reason: 'a client SVID with DNS names (fault)' };
   const spiffeId = names.find((n) => n.type === 'url')?.value;
-  if (spiffeId === undefined || (faults.has('SVID-SPIFFE-SCHEME') && identityOf(spiffeId) === undefined)) {
-    return faults.has('SVID-SPIFFE-SCHEME') ? { ok: true, spiffeId: `cn:${leaf.subject}` } : { ok: false, reason: 'no URI SAN' };
+  if (spiffeId === undefined || (d.namesClientWithoutSpiffeIdByCn && identityOf(spiffeId) === undefined)) {
+    return d.namesClientWithoutSpiffeIdByCn ? { ok: true, spiffeId: `cn:${leaf.subject}` } : { ok: false, reason: 'no URI SAN' };
   }
   const who = identityOf(spiffeId);
   if (who?.role !== 'client') return { ok: false, reason: `${spiffeId} is not a client SPIFFE ID (spiffe://<td>/<vendor>/wfm/<wfm-id>/client/<client-id>)` };
-  // SVID-WFM-ID: any wfm-id (and vendor) is taken for this WFM's.
-  if (!faults.has('SVID-WFM-ID') && (who.vendor !== vendor || who.wfmId !== s.wfmId)) {
+  if (d.comparesSvidWfmId && (who.vendor !== vendor || who.wfmId !== s.wfmId)) {
     return { ok: false, reason: `${spiffeId} is a client of ${who.vendor}/wfm/${who.wfmId}, not of ${vendor}/wfm/${s.wfmId}` };
   }
-  // SVID-KEY-ALG-OPTIONAL: an optional key passes the handshake but never names its client (the request gets 403).
+  // An optional key that is not mapped passes the handshake but never names its client (its requests get 403).
   const key = svidKeyAlgorithm(leaf);
-  if (faults.has('SVID-KEY-ALG-OPTIONAL') && !('known' in key && key.known === 'P-256')) return { ok: true, spiffeId: `${spiffeId}#unmapped` };
+  if (!d.mapsOptionalKeyAlgorithms && !('known' in key && key.known === 'P-256')) return { ok: true, spiffeId: `${spiffeId}#unmapped` };
   return { ok: true, spiffeId };
 }

@@ -1,6 +1,6 @@
 // §2.3, §4.3, P2, P3: the Certificate API and onboarding. Order: body (400), certificate (400), digest (400),
-// signature by the certificate's own key (401), trust (403). Fault seams are named by their fault ids.
-import { createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
+// signature by the certificate's own key (401), trust (403).
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { certificateKeyId, parseCertificate } from '../../protocol/pki.ts';
 import { validate } from '../../spec/schemas/index.ts';
 import type { x509 } from '../../spec/x509.ts';
@@ -12,8 +12,7 @@ import { newClient } from './manifest.ts';
 
 /** P2: the WFM root CA, no authentication. */
 export function certificateApi(ctx: WfmContext, req: WfmRequest): Reply {
-  // CERT-NO-AUTH: the Certificate API wants a signed request, which no client can make before it has the CA.
-  if (ctx.faults.has('CERT-NO-AUTH') && header(req.headers, 'signature') === undefined) throw new WfmError(401, 'the Certificate API needs a signed request');
+  if (ctx.decisions.certificateApiNeedsSignature && header(req.headers, 'signature') === undefined) throw new WfmError(401, 'the Certificate API needs a signed request');
   return json(200, { certificate: Buffer.from(ctx.rootCaPem, 'utf8').toString('base64') }, { 'cache-control': 'no-cache' });
 }
 
@@ -29,33 +28,24 @@ export async function onboard(ctx: WfmContext, req: WfmRequest): Promise<Reply> 
   if (ctx.profile.deviceAuth === 'signature') {
     checkContentDigest(ctx, req);
     const result = await verifySignature(signatureInput(req, async (id) => (id === keyId ? key : undefined)));
-    if (!result.ok && !toleratedBy(ctx, result.reason)) {
+    if (!result.ok && !ctx.decisions.onboardsDespiteSignature(result.reason)) {
       const reason = result.reason === 'unknown-key' ? `keyid is not the SHA-256 of the onboarded certificate (${keyId})` : result.detail;
       const refusal = signatureRefusal(ctx, { ...result, detail: reason });
-      // SIG-MISSING-SIGNATURE-REJECTED: the unsigned request is refused, yet its client is onboarded.
-      if (result.reason === 'missing' && ctx.faults.has('SIG-MISSING-SIGNATURE-REJECTED')) await admit(ctx, cert, keyId, key);
+      if (result.reason === 'missing' && ctx.decisions.onboardsUnsignedBeforeRefusing) await admit(ctx, cert, keyId, key);
       throw refusal;
     }
   }
   return json(201, { clientId: await admit(ctx, cert, keyId, key) });
 }
 
-/** AUTH-ONB-SIGNATURE: onboarding without a signature; its :bad-signature variant: with one that does not verify. */
-function toleratedBy(ctx: WfmContext, reason: string): boolean {
-  return (reason === 'missing' && ctx.faults.has('AUTH-ONB-SIGNATURE')) || (reason === 'bad-signature' && ctx.faults.has('AUTH-ONB-SIGNATURE:bad-signature'));
-}
-
 /** Trust (403), then the client of this certificate: the known one again, or a new one. */
 async function admit(ctx: WfmContext, cert: x509.X509Certificate, keyId: string, key: { publicKey: KeyObject; algorithm: string }): Promise<string> {
   await checkTrusted(ctx, cert, keyId);
   const known = ctx.store.byKeyId.get(keyId);
-  // ONB-403-REJECTED: a retired client is onboarded again.
-  if (known?.retired && !ctx.faults.has('ONB-403-REJECTED')) throw new WfmError(403, `client rejected: the client of this certificate (${known.clientId}) is retired`);
+  if (known?.retired && !ctx.decisions.onboardsRetiredClient) throw new WfmError(403, `client rejected: the client of this certificate (${known.clientId}) is retired`);
   // Onboarding the same certificate again is idempotent: the same client, answered 201 again.
   if (known) return known.clientId;
-  // ONB-CLIENTID-UNIQUE: the clientId of the previous client is handed out again.
-  const reused = ctx.faults.has('ONB-CLIENTID-UNIQUE') ? [...ctx.store.clients.keys()].at(-1) : undefined;
-  const client = await newClient(ctx, { clientId: reused ?? randomUUID(), keyId, ...key });
+  const client = await newClient(ctx, { clientId: ctx.decisions.newClientId(ctx.store), keyId, ...key });
   const raced = ctx.store.byKeyId.get(keyId);
   if (raced) return raced.clientId;
   ctx.store.add(client);
@@ -85,12 +75,10 @@ function signingKeyOf(cert: x509.X509Certificate): { publicKey: KeyObject; algor
 /** 403 unless the certificate is valid now and issued by a trusted device CA or trusted by the operator hook. */
 async function checkTrusted(ctx: WfmContext, cert: x509.X509Certificate, keyId: string): Promise<void> {
   const now = new Date();
-  // ONB-403-UNTRUSTED:expired: validity dates are not checked.
-  const checksDates = !ctx.faults.has('ONB-403-UNTRUSTED:expired');
+  const checksDates = ctx.decisions.checksCertificateValidity;
   if (checksDates && cert.notAfter < now) throw new WfmError(403, `certificate not trusted: expired at ${cert.notAfter.toISOString()}`);
   if (checksDates && cert.notBefore > now) throw new WfmError(403, `certificate not trusted: not valid before ${cert.notBefore.toISOString()}`);
-  // ONB-403-UNTRUSTED: any issuer is trusted.
-  if (ctx.store.trustedKeyIds.has(keyId) || ctx.faults.has('ONB-403-UNTRUSTED')) return;
+  if (ctx.store.trustedKeyIds.has(keyId) || ctx.decisions.trustsAnyIssuer) return;
   for (const ca of ctx.trustedDeviceCas) {
     if (await issuedBy(cert, ca, now)) return;
   }

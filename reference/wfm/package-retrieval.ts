@@ -4,7 +4,7 @@
 import { OCI_MANIFEST } from '../../spec/media-types.ts';
 import { isLoopbackHost } from '../../spec/loopback.ts';
 import { digestOf } from '../../spec/rules/desired-state.ts';
-import type { ActiveFaults } from '../faults/types.ts';
+import type { AssignmentDecisions } from './decisions/index.ts';
 import { nextLink } from '../../protocol/header-params.ts';
 import { pullToken } from './registry-token.ts';
 
@@ -21,29 +21,28 @@ export interface Retrieved {
 
 const MAX_TAG_PAGES = 100;
 
-export async function retrievePackage(ref: PackageRef, faults: ActiveFaults): Promise<Retrieved> {
+export async function retrievePackage(ref: PackageRef, decisions: AssignmentDecisions): Promise<Retrieved> {
   const { host, name } = parseReference(ref);
-  const session = await openSession(host, faults);
-  if (!faults.has('REG-WFM-RETRIEVAL')) {
+  const session = await openSession(host, decisions);
+  if (decisions.listsVersionsFirst) {
     const tags = await listTags(session, name);
     if (!tags.includes(ref.version)) throw new Error(`package ${ref.repository}: version ${ref.version} is not listed (${tags.join(', ')})`);
   }
   // OCI pulling-manifests: the client SHOULD send Accept with the manifest types it takes.
-  const accept: Record<string, string> = faults.has('REG-WFM-OCI-PULL') ? {} : { accept: OCI_MANIFEST };
+  const accept: Record<string, string> = decisions.sendsManifestAccept ? { accept: OCI_MANIFEST } : {};
   const res = await session.get(`/v2/${name}/manifests/${ref.version}`, accept);
   const bytes = await body(res, `manifest ${name}:${ref.version}`);
   const manifestDigest = digestOf(bytes);
   const served = res.headers.get('docker-content-digest');
-  if (served && served !== manifestDigest && !faults.has('REG-WFM-OCI-PULL:unverified')) {
+  if (served && served !== manifestDigest && decisions.verifiesPulledDigests) {
     throw new Error(`package ${ref.repository}: the manifest hashes to ${manifestDigest}, not the Docker-Content-Digest ${served}`);
   }
   const manifest = JSON.parse(bytes.toString('utf8')) as { layers?: { digest?: unknown; size?: unknown }[] };
-  let layers = (manifest.layers ?? []).map((l) => ({ digest: String(l.digest), size: Number(l.size) }));
-  if (faults.has('REG-WFM-RETRIEVAL:skip-layer')) layers = layers.slice(0, -1);
+  const layers = decisions.layersPulled((manifest.layers ?? []).map((l) => ({ digest: String(l.digest), size: Number(l.size) })));
   for (const layer of layers) {
     const blob = await body(await session.get(`/v2/${name}/blobs/${layer.digest}`), `blob ${layer.digest}`);
     // OCI pulling-blobs: the client verifies the bytes against the digest it asked for.
-    if (faults.has('REG-WFM-OCI-PULL:unverified')) continue;
+    if (!decisions.verifiesPulledDigests) continue;
     if (digestOf(blob, layer.digest.split(':')[0]) !== layer.digest || blob.length !== layer.size) {
       throw new Error(`package ${ref.repository}: blob ${layer.digest} does not match its descriptor (digest or size)`);
     }
@@ -67,7 +66,7 @@ interface Session {
 }
 
 /** GET /v2/ over https, else plain http (a loopback registry, as clients treat localhost registries). */
-async function openSession(host: string, faults: ActiveFaults): Promise<Session> {
+async function openSession(host: string, decisions: AssignmentDecisions): Promise<Session> {
   let origin = `https://${host}`;
   try {
     await fetch(`${origin}/v2/`, { signal: AbortSignal.timeout(10_000) });
@@ -80,7 +79,7 @@ async function openSession(host: string, faults: ActiveFaults): Promise<Session>
   return {
     async get(path, headers = {}) {
       const res = await send(path, headers);
-      if (res.status !== 401 || token !== undefined || faults.has('AUTH-WFM-REGISTRY-TOKEN')) return res;
+      if (res.status !== 401 || token !== undefined || !decisions.asksForRegistryToken) return res;
       token = await pullToken(res.headers.get('www-authenticate'));
       return token === undefined ? res : send(path, headers);
     },

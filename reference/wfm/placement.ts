@@ -1,8 +1,7 @@
 // §2.1.1 CPU: the reference WFM places an assigned application only on a device one of whose cpus entries fits the
-// application's requiredResources.cpu (the pure rule is spec/rules/cpu-fit.ts). Fault seams are named by their ids.
+// application's requiredResources.cpu (the pure rule is spec/rules/cpu-fit.ts; decision cpuFits).
 import { cpuFits, type CpuRequirement } from '../../spec/rules/cpu-fit.ts';
 import { CPU_ARCHITECTURES, type Cpu, type DeviceCapabilities } from '../../spec/types.ts';
-import type { ActiveFaults } from '../faults/types.ts';
 
 /** The kit's extension of the assignDeployment hook input (requirements.yaml errata of CPU-FIT-ONE-ENTRY). */
 export interface RequiredResources {
@@ -27,22 +26,10 @@ export function checkRequiredResources(raw: unknown): RequiredResources | undefi
  * Throws (the hook fails: the placement is refused) unless one of `devices` fits; `devices` are the target device,
  * or every child of a see-thru gateway addressed as `<gateway>/*` (the gateway then picks one that fits).
  */
-export function checkPlacement(deviceId: string, devices: readonly DeviceCapabilities[], required: RequiredResources | undefined, faults: ActiveFaults): void {
+export function checkPlacement(deviceId: string, devices: readonly DeviceCapabilities[], required: RequiredResources | undefined, fits: (cpus: readonly Cpu[], cpu: CpuRequirement) => boolean = cpuFits): void {
   const cpu = required?.cpu;
   if (!cpu) return;
-  if (devices.some((d) => fits(d.properties.cpus ?? [], cpu, faults))) return;
+  if (devices.some((d) => fits(d.properties.cpus ?? [], cpu))) return;
   const wanted = cpu.architectures?.length ? ` on ${cpu.architectures.join(' or ')}` : '';
   throw new Error(`assignDeployment: refused: no cpus entry of ${deviceId} alone has ${cpu.cores} cores${wanted} (§2.1.1)`);
-}
-
-function fits(cpus: readonly Cpu[], cpu: CpuRequirement, faults: ActiveFaults): boolean {
-  // CPU-FIT-ARCH: the listed architectures are ignored.
-  const required = faults.has('CPU-FIT-ARCH') ? { cores: cpu.cores } : cpu;
-  // CPU-FIT-ONE-ENTRY: an entry's fractional cores are rounded up, so 1.5 cores pass for 2.
-  const entries = faults.has('CPU-FIT-ONE-ENTRY') ? cpus.map((c) => ({ ...c, cores: Math.ceil(c.cores) })) : cpus;
-  if (cpuFits(entries, required)) return true;
-  // CPU-NO-SUM: the cores of every entry of a listed architecture are summed into one.
-  if (!faults.has('CPU-NO-SUM')) return false;
-  const pooled = entries.filter((c) => cpuFits([c], { ...required, cores: 0 })).reduce((sum, c) => sum + c.cores, 0);
-  return pooled >= required.cores;
 }

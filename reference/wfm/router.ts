@@ -1,7 +1,7 @@
 // The Device API routes of the reference WFM (interfaces.md §4.1-§4.4, P2-P4) and path matching: 404, 405, 400.
 import { parseDeviceId } from '../../spec/rules/device-id.ts';
 import type { Profile } from '../../spec/profile.ts';
-import { NO_FAULTS, type ActiveFaults } from '../faults/types.ts';
+import { cleanWfmDecisions, type CapabilitiesDecisions } from './decisions/index.ts';
 import { deleteCapabilities, putCapabilities } from './capabilities.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
 import { getBundle, getDeployment, getManifest } from './desired-state.ts';
@@ -22,7 +22,7 @@ export type RouteMatch =
   | { kind: 'not-found' }
   | { kind: 'method-not-allowed'; allow: string[] };
 
-export function routesFor(profile: Profile, faults: ActiveFaults = NO_FAULTS): Route[] {
+export function routesFor(profile: Profile, decisions: Pick<CapabilitiesDecisions, 'takesPostAsPut'> = cleanWfmDecisions): Route[] {
   const capabilities = profile.paths === 'client-scoped' ? '/api/v1/clients/:clientId/capabilities/*deviceId' : '/api/v1/capabilities/*deviceId';
   const states = profile.deploymentsPath === 'caller' ? '/api/v1' : '/api/v1/clients/:clientId';
   const table: [string, Record<string, RouteHandler>][] = [
@@ -31,8 +31,7 @@ export function routesFor(profile: Profile, faults: ActiveFaults = NO_FAULTS): R
       [profile.certificatePath, { GET: certificateApi }],
       ['/api/v1/onboarding', { POST: onboard }],
     ] as [string, Record<string, RouteHandler>][])),
-    // MIAF-CAP-PATHS: POST is taken as a PUT.
-    [capabilities, { PUT: putCapabilities, DELETE: deleteCapabilities, ...(faults.has('MIAF-CAP-PATHS') && { POST: putCapabilities }) }],
+    [capabilities, { PUT: putCapabilities, DELETE: deleteCapabilities, ...(decisions.takesPostAsPut && { POST: putCapabilities }) }],
     ['/api/v1/deployments/:deploymentId/status', { POST: postStatus }],
     [`${states}/deployments`, { GET: getManifest }],
     [`${states}/deployments/:deploymentId/:digest`, { GET: getDeployment }],

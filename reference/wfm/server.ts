@@ -1,6 +1,5 @@
 // The reference WFM, the kit's embedded default: the Device API of interfaces.md §4.1-§4.4 with P2-P4 on loopback.
-import { withRewrites } from '../faults/rewrite.ts';
-import type { FaultDefinition } from '../faults/types.ts';
+import { withRewrites, type Rewrite } from '../faults/rewrite.ts';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -10,6 +9,7 @@ import type { RateLimit } from './rate-limit.ts';
 import type { ExchangeRecorder } from './recorder.ts';
 import type { Profile } from '../../spec/profile.ts';
 import { createWfmHandler } from './handler.ts';
+import { cleanWfmDecisions, type WfmDecisions } from './decisions/index.ts';
 import type { WfmHooks } from './hooks.ts';
 import type { WfmStateView } from './state-view.ts';
 
@@ -35,8 +35,10 @@ export interface StartWfmOptions {
   maxBodyBytes?: number;
   /** Default 10 s; a request body that stalls longer gets 408. */
   bodyTimeoutMs?: number;
-  /** Faults of reference/faults/ to switch on (a faulty variant that breaks exactly those rules). */
-  faults?: FaultDefinition[];
+  /** What this WFM decides; default the clean service's (a faulty variant replaces single decisions, reference/faults/). */
+  decisions?: WfmDecisions;
+  /** Rewrites of its answers (response-level faults of reference/faults/), applied in order. */
+  rewrites?: readonly Rewrite[];
   /** Per-client request budget; past it, 429 with Retry-After. None by default. */
   rateLimit?: RateLimit;
   /** Judging mode (device persona): every exchange is kept by client. */
@@ -63,20 +65,20 @@ export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
   const mtls = opts.profile?.deviceAuth === 'mtls';
   if (mtls && !opts.svid) throw new Error('reference WFM: profile deviceAuth "mtls" needs the WFM\'s SVID settings (svid)');
   const svid = mtls ? { ...opts.svid! } : undefined;
-  const faults = new Set((opts.faults ?? []).map((f) => f.id));
+  const decisions = opts.decisions ?? cleanWfmDecisions;
   // The SPIFFE ID of each admitted connection; a request's client is the one its connection proved (P10).
   const peers = new WeakMap<Socket, string>();
   const tlsRefusals: string[] = [];
-  const handler = createWfmHandler({ ...opts, scheme: opts.tls || svid ? 'https' : 'http', peerOf: (socket) => peers.get(socket) });
+  const handler = createWfmHandler({ ...opts, decisions, scheme: opts.tls || svid ? 'https' : 'http', peerOf: (socket) => peers.get(socket) });
   // Judging mode takes TLS 1.2 as the fallback it is (P10), so a client that offers no more still shows what it offers.
   const tlsProfile = opts.recorder && opts.profile ? { ...opts.profile, tlsMinVersion: 'TLSv1.2' as const } : opts.profile!;
   const { hooks, state } = handler;
-  const listener = withRewrites(handler.listener, opts.faults ?? []);
+  const listener = withRewrites(handler.listener, opts.rewrites ?? []);
   let server: Server | HttpsServer;
   if (svid) {
-    const https = createHttpsServer(mtlsServerOptions(svid, tlsProfile, faults), listener);
+    const https = createHttpsServer(mtlsServerOptions(svid, tlsProfile, decisions), listener);
     https.on('secureConnection', (socket: TLSSocket) => {
-      const verdict = judgePeer(socket, svid, opts.profile!.vendor, faults);
+      const verdict = judgePeer(socket, svid, opts.profile!.vendor, decisions);
       if (verdict.ok) return void peers.set(socket, verdict.spiffeId);
       tlsRefusals.push(verdict.reason);
       if (tlsRefusals.length > 100) tlsRefusals.shift();
@@ -109,7 +111,7 @@ export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
     setTrustAnchors(anchorsPem) {
       if (!svid) throw new Error('setTrustAnchors: this WFM does not serve mutual TLS');
       svid.anchorsPem = anchorsPem;
-      (server as HttpsServer).setSecureContext(mtlsServerOptions(svid, tlsProfile, faults));
+      (server as HttpsServer).setSecureContext(mtlsServerOptions(svid, tlsProfile, decisions));
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

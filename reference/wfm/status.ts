@@ -9,27 +9,24 @@ import { authenticate } from './auth.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
 import { WfmError, json, parseJsonObject, type Reply } from './http.ts';
 import { componentNamesAt, type Client, type Deployment } from './store.ts';
-import { faultyRefusal, overlooked } from './status-faults.ts';
 
 export async function postStatus(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
-  // STATUS-POST-403: retirement is not enforced on status reports.
-  const client = await authenticate(ctx, req, { allowRetired: ctx.faults.has('STATUS-POST-403') });
+  const d = ctx.decisions;
+  const client = await authenticate(ctx, req, { allowRetired: d.acceptsStatusOfRetiredClient });
   const body = parseJsonObject(req.body);
-  // STATUS-OBJECT: status is read as the list the field table types it as.
-  if (ctx.faults.has('STATUS-OBJECT') && !Array.isArray(body['status'])) throw new WfmError(400, 'status must be a list (fault STATUS-OBJECT)');
-  // MIAF-STATUS-REQUIRED: a component without state is read as installed.
-  if (ctx.faults.has('MIAF-STATUS-REQUIRED') && Array.isArray(body['components'])) {
+  if (d.readsStatusAsList && !Array.isArray(body['status'])) throw new WfmError(400, 'status must be a list (fault STATUS-OBJECT)');
+  if (d.readsMissingStateAsInstalled && Array.isArray(body['components'])) {
     for (const c of body['components'] as Record<string, unknown>[]) if (c && typeof c === 'object' && c['state'] === undefined) c['state'] = 'installed';
   }
   const checked = validate('DeploymentStatusReport', body, { vendor: ctx.profile.vendor });
-  // ERR-SCHEMA-INVALID-400-OR-422:status: the schema is never checked, so a report without a field crashes below.
-  if (!checked.ok && !ctx.faults.has('ERR-SCHEMA-INVALID-400-OR-422:status')) throw new WfmError(400, 'malformed deployment status report', checked.errors);
+  // Unchecked, a report without a field crashes below (a 500).
+  if (!checked.ok && d.checksStatusSchema) throw new WfmError(400, 'malformed deployment status report', checked.errors);
   const report = body as unknown as DeploymentStatusReport;
   const pathId = req.params['deploymentId']!;
-  const findings = overlooked(ctx.faults, reportFindings(client, report, pathId));
+  const findings = reportFindings(client, report, pathId).filter((f) => !d.overlooksStatusFinding(f));
   if (findings.length) throw new WfmError(422, `semantic error in the status report: ${findings[0]!.message}`, findings);
   const deployment = client.deployments.get(pathId);
-  const refusal = faultyRefusal(ctx.faults, { report, componentNames: deployment?.componentNames ?? [], currentVersion: client.manifest.version });
+  const refusal = d.statusRefusal({ report, componentNames: deployment?.componentNames ?? [], currentVersion: client.manifest.version });
   if (refusal) throw refusal;
 
   const created = !client.statuses.has(pathId);

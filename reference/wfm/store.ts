@@ -13,8 +13,6 @@ export interface Client {
   spiffeId?: string;
   /** P4/P10: where its desired state is served: under /api/v1/clients/{clientId} or at the caller's /api/v1/deployments. */
   deploymentsPath: 'per-client' | 'caller';
-  /** Only under fault MIAF-CLIENT-IS-SPIFFE-ID: the fingerprint of the first certificate the client used. */
-  boundCertificate?: string;
   retired: boolean;
   devices: Map<string, DeviceCapabilities>;
   /** Every deployment the client may still report on, removed ones included until reported `removed`. */
