@@ -2,6 +2,7 @@
 // input, HTTPS authenticated by the initial-trust CA the client was given (§5: not by an SVID).
 import { Agent, buildConnector } from 'undici';
 import { TrustBundleClient, type CachedBundle } from './device/bundle-client.ts';
+import type { ConnectionDecisions, TrustBundleDecisions } from './device/decisions/index.ts';
 import { createTransport, spiffeIdentityCheck, type SpiffeCheckLeniency, type UndiciTransport } from './transport/undici-transport.ts';
 
 export interface BundleSource {
@@ -14,16 +15,16 @@ export interface BundleSource {
 /** An hour: the cadence of a client whose operator configured none and whose bundle carries no hint. */
 const DEFAULT_REFRESH_SECONDS = 3600;
 
-export function startBundleClient(source: BundleSource, caPem: string, faults: ReadonlySet<string>, ownSpiffeId?: string, cached?: CachedBundle): { client: TrustBundleClient; close(): Promise<void> } | undefined {
+export function startBundleClient(source: BundleSource, caPem: string, decisions: TrustBundleDecisions & ConnectionDecisions, ownSpiffeId?: string, cached?: CachedBundle): { client: TrustBundleClient; close(): Promise<void> } | undefined {
   if (source.discoveryUrl === undefined && source.trustBundleUri === undefined) return undefined;
   const verified = createTransport({ ca: caPem, timeoutMs: 5_000, maxResponseBytes: 256 * 1024 });
-  // Client faults AUTH-IDENTITY-INITIAL-TRUST (no identity endpoint's certificate is verified) and
-  // BUNDLE-CROSS-ORIGIN-TRUST (a bundle on another origin than the discovery document's is not verified).
-  const anyCert = faults.has('AUTH-IDENTITY-INITIAL-TRUST') || faults.has('BUNDLE-CROSS-ORIGIN-TRUST') ? new Agent({ connect: { rejectUnauthorized: false, timeout: 5_000 } }) : undefined;
+  // A faulty client verifies no identity endpoint's certificate, or none on another origin than the discovery document's.
+  const verifies = decisions.verifiesIdentityCertificates;
+  const anyCert = verifies !== 'every-origin' ? new Agent({ connect: { rejectUnauthorized: false, timeout: 5_000 } }) : undefined;
   const unverified = anyCert && createTransport({ dispatcher: anyCert, timeoutMs: 5_000, maxResponseBytes: 256 * 1024 });
   const discoveryOrigin = source.discoveryUrl === undefined ? undefined : new URL(source.discoveryUrl).origin;
   const transportFor = (url: string): UndiciTransport =>
-    unverified && (faults.has('AUTH-IDENTITY-INITIAL-TRUST') || new URL(url).origin !== discoveryOrigin) ? unverified : verified;
+    unverified && (verifies === 'none' || new URL(url).origin !== discoveryOrigin) ? unverified : verified;
   const client = new TrustBundleClient({
     fetch: (url, headers) => transportFor(url).request({ method: 'GET', url, headers }),
     ...(source.discoveryUrl !== undefined && { discoveryUrl: source.discoveryUrl }),
@@ -33,7 +34,7 @@ export function startBundleClient(source: BundleSource, caPem: string, faults: R
     ...(cached && { cached }),
     // The initial trust is a CA set: the TLS handshake decides which origins it covers (rule 7).
     coveredOrigins: 'tls',
-    faults,
+    decisions,
   });
   return {
     client,

@@ -14,7 +14,7 @@ import { resolveProfile, type Edition } from '../spec/profile.ts';
 import { identityOf } from '../spec/spiffe-id.ts';
 import type { Properties } from '../spec/types.ts';
 import { x509 } from '../spec/x509.ts';
-import { activeClientFaults } from './faults/client-faults.ts';
+import { clientVariant } from './faults/index.ts';
 import { anchoredAgent, startBundleClient } from './client-bundle.ts';
 import type { CachedBundle } from './device/bundle-client.ts';
 import type { MachineState } from './device/machine.ts';
@@ -48,7 +48,7 @@ export interface StartClientInput {
    * `lose-state` as after it lost its local state (§2.4.1 rule 6): wipe it first.
    */
   restart?: 'keep-state' | 'lose-state';
-  /** The kit's own simulator only: client faults (simulators/faults/) that break one rule each. */
+  /** The kit's own simulator only: client faults (faults/catalog.yaml, implemented in simulators/faults/) that break one rule each. */
   faults?: string[];
 }
 
@@ -90,69 +90,48 @@ export function diskKey(certPem: string): string {
   return createHash('sha256').update(certPem).digest('hex');
 }
 
-/** The version each deployment held, from the state a client lost (client fault AMV-RESYNC keeps them apart). */
-function staleVersions(machine: MachineState | undefined): Map<string, number> | undefined {
-  const held = (machine?.deployments ?? []).flatMap((d) => (d.adoption.held ? [[d.deploymentId, d.adoption.held.version] as const] : []));
-  return held.length ? new Map(held) : undefined;
-}
-
 /** A poll of the desired state every half second: quick checks, and within the reference WFM's polling budget (miaf). */
 const TICK_MS = 500;
 
 /** `disk` is read at start and written at stop; `lost` is what a `lose-state` restart wiped (client fault AMV-RESYNC only). */
 export async function startClientRunner(input: StartClientInput, disk: ClientDisk = {}, lost?: ClientDisk): Promise<RunningClient> {
   const profile = resolveProfile({ edition: input.edition, vendor: input.vendor });
-  const faults = activeClientFaults(input.faults ?? []);
+  // What this client decides, built from its faults for this start only (each faulty decision's memory is this run's).
+  const d = clientVariant(input.faults ?? [], { ...(disk.machine && { restored: disk.machine }), ...(lost?.machine && { lost: lost.machine }) });
   const leaf = new x509.X509Certificate(input.certPem);
   const der = Buffer.from(leaf.rawData);
   const spiffeUri = input.edition === 'miaf' ? leaf.getExtension(x509.SubjectAlternativeNameExtension)?.names.items.find((n) => n.type === 'url')?.value : undefined;
   const spiffe = spiffeUri === undefined ? undefined : identityOf(spiffeUri);
   const trust = startBundleClient(
     { ...(input.discoveryUrl && { discoveryUrl: input.discoveryUrl }), ...(input.trustBundleUri && { trustBundleUri: input.trustBundleUri }), ...(input.bundleRefreshSeconds && { refreshSeconds: input.bundleRefreshSeconds }) },
-    input.caPem, faults, spiffeUri, disk.bundle,
+    input.caPem, d, spiffeUri, disk.bundle,
   );
-  // Client fault MIAF-CLIENT-CHECKS-SERVER-ID: the server's SPIFFE ID is never compared; its :trust-domain variant compares
-  // the path alone, :first-uri takes the first of several URI SANs. MIAF-CLIENT-VERIFIES-SERVER-SVID: a CA leaf passes;
-  // its :expired variant takes a chain the TLS stack refuses. MIAF-CLIENT-SVID: no client certificate on the connection.
-  const serverLeniency = {
-    ...(faults.has('MIAF-CLIENT-CHECKS-SERVER-ID:trust-domain') && { trustDomain: true }),
-    ...(faults.has('MIAF-CLIENT-CHECKS-SERVER-ID:first-uri') && { firstUri: true }),
-    ...(faults.has('MIAF-CLIENT-VERIFIES-SERVER-SVID') && { caLeaf: true }),
-  };
   const mtls = input.edition === 'miaf'
     ? {
-      ...(!faults.has('MIAF-CLIENT-SVID') && { clientCert: { cert: input.certPem, key: input.keyPem } }),
-      ...(input.wfmSpiffeId && !faults.has('MIAF-CLIENT-CHECKS-SERVER-ID') && { serverSpiffeId: input.wfmSpiffeId, serverLeniency }),
-      ...(faults.has('MIAF-CLIENT-VERIFIES-SERVER-SVID:expired') && { acceptUnverifiedServer: true }),
-      // Client fault MIAF-CLIENT-TLS13-HTTP11: TLS 1.2 at most, though the WFM offers 1.3.
-      ...(faults.has('MIAF-CLIENT-TLS13-HTTP11') && { maxTlsVersion: 'TLSv1.2' as const }),
+      ...(d.presentsSvid && { clientCert: { cert: input.certPem, key: input.keyPem } }),
+      ...(input.wfmSpiffeId && d.checksServerSpiffeId && { serverSpiffeId: input.wfmSpiffeId, serverLeniency: d.serverIdLeniency }),
+      ...(d.acceptsUnverifiedServer && { acceptUnverifiedServer: true }),
+      ...(d.maxTlsVersion && { maxTlsVersion: d.maxTlsVersion }),
     }
     : undefined;
   // miaf with a trust bundle: the WFM's SVID is validated against the bundle's anchors at every handshake (§4.6).
   const anchored = mtls && trust ? anchoredAgent(() => trust.client.anchors?.map((a) => a.certificate.toString('pem')), mtls) : undefined;
-  // Client fault MIAF-CLIENT-HONOURS-RETRY-AFTER: Retry-After is not a hold, and retries come at the policy's pace.
-  const honourRetryAfter = !faults.has('MIAF-CLIENT-HONOURS-RETRY-AFTER');
-  const transport: UndiciTransport = createTransport({ baseUrl: input.wfm, honourRetryAfter, ...(anchored ? { dispatcher: anchored } : { ca: input.caPem, connections: 1, ...mtls }) });
+  const transport: UndiciTransport = createTransport({ baseUrl: input.wfm, honourRetryAfter: d.honoursRetryAfter, ...(anchored ? { dispatcher: anchored } : { ca: input.caPem, connections: 1, ...mtls }) });
   const privateKey = createPrivateKey(input.keyPem);
-  // Client faults SIG-KEYID (the keyid is the certificate's SHA-1), SIG-CONTENT-DIGEST (bodies go without Content-Digest)
-  // and SIG-COVERED-COMPONENTS (the signature leaves @target-uri uncovered).
-  const omit: RequestSigner['omit'] = faults.has('SIG-CONTENT-DIGEST') ? 'content-digest' : faults.has('SIG-COVERED-COMPONENTS') ? 'target-uri' : undefined;
+  const omit = d.signatureOmits;
   const signer: RequestSigner = {
-    keyId: createHash(faults.has('SIG-KEYID') ? 'sha1' : 'sha256').update(der).digest('hex'), privateKey, algorithm: algorithmForKey(new X509Certificate(der).publicKey) ?? profile.signatureAlgorithm,
+    keyId: createHash(d.keyIdHash).update(der).digest('hex'), privateKey, algorithm: algorithmForKey(new X509Certificate(der).publicKey) ?? profile.signatureAlgorithm,
     ...(omit && { omit }),
   };
   const clientId = spiffe?.role === 'client' ? spiffe.clientId : undefined;
-  // Client faults SIG-DEVICE-API-SIGNED (onboarding signed, so the client gets in; nothing after it) and ONB-SIGNED
-  // (the onboarding unsigned; what follows stays signed).
-  const unsigned = faults.has('SIG-DEVICE-API-SIGNED') ? 'after-onboarding' : faults.has('ONB-SIGNED') ? 'onboarding' : undefined;
+  const unsigned = d.unsignedRequests;
   const api = new DeviceApiClient({ transport, profile, signer, ...(clientId && { clientId }), ...(unsigned && { unsigned }) });
   const kind = input.kind ?? 'plain';
   const desc = describeDevice(input.seed ?? 1, 1, kind, { idPrefix: `cut${createHash('sha256').update(der).digest('hex').slice(0, 8)}`, ...(kind === 'see-thru-gateway' && { hostsWorkloads: true }) });
   const registries = registryPool((origin) => createTransport({ baseUrl: origin, ca: input.caPem }), 'the client under test');
-  const stale = faults.has('AMV-RESYNC') ? staleVersions(lost?.machine) : undefined;
   const env = {
-    api, registry: registries.client, profile, certificate: der.toString('base64'), timeScale: 0.001, clientFaults: faults, ...(clientId && { clientId }),
-    ...(disk.machine && { restored: disk.machine }), ...(stale && { staleVersions: stale }),
+    api, registry: registries.client, profile, certificate: der.toString('base64'), timeScale: 0.001, decisions: d, ...(clientId && { clientId }),
+    ...(disk.machine && { restored: disk.machine }),
   };
   const gateway = kind === 'see-thru-gateway' ? createSeeThruGateway(desc, env) : undefined;
   const device: ChangeableDevice = gateway ?? createDevice(desc, env);
@@ -198,10 +177,10 @@ export async function startClientRunner(input: StartClientInput, disk: ClientDis
     async stop() {
       stopping.abort();
       await loop;
-      // What it keeps on its disk. Client fault BUNDLE-CACHE-LOCAL: the trust bundle lives in memory only.
+      // What it keeps on its disk (a faulty client may keep its trust bundle in memory only).
       disk.machine = device.snapshot();
       const cached = trust?.client.snapshot();
-      if (cached && !faults.has('BUNDLE-CACHE-LOCAL')) disk.bundle = cached;
+      if (cached && d.cachesBundleOnDisk) disk.bundle = cached;
       await transport.close();
       await registries.close();
       await trust?.close();

@@ -7,20 +7,20 @@ import type { ApplicationDeployment, DeviceCapabilities, StateManifest } from '.
 import { TransportError, type Exchange, type HttpResponse } from '../transport/types.ts';
 import { applyComposeComponent } from './compose-apply.ts';
 import { yamlFromBundle } from './bundle-fallback.ts';
-import { NO_CLIENT_FAULTS } from '../faults/client-faults.ts';
+import type { ClientDecisions } from './decisions/index.ts';
 import type { DeploymentSummary, Placement } from './deployments.ts';
 import { slotOf, type Action, type MachineState, type Result } from './machine.ts';
 import { statusReport } from './report.ts';
 import type { DeviceEnvironment } from './driver.ts';
 import type { DeviceDescription, Endpoint } from './types.ts';
-import { faultyReport } from './faulty-report.ts';
-import { stringify as stringifyYaml } from 'yaml';
 
 /** What an action needs of the device running it. */
 export interface ActionContext {
   readonly desc: DeviceDescription;
   readonly env: DeviceEnvironment;
   readonly state: MachineState;
+  /** What this client decides (the clean client's, or a faulty one's). */
+  readonly decisions: ClientDecisions;
   deviceAt(index: number): DeviceDescription;
   documentAt(index: number, revision: number): DeviceCapabilities;
   place(target: string | undefined): Placement;
@@ -50,47 +50,38 @@ export async function perform(ctx: ActionContext, action: Action): Promise<Resul
 
 async function run(ctx: ActionContext, action: Action): Promise<Result> {
   const { api, profile } = ctx.env;
+  const d = ctx.decisions;
   switch (action.type) {
     case 'fetch-root-ca': {
       const ca = await api.fetchRootCa();
       return answer(ctx, 'certificate', ca.response, ca.pem !== undefined ? undefined : ca.problem);
     }
     case 'onboard': {
-      const { response, clientId } = await api.onboard(onboardingBody(ctx));
+      const { response, clientId } = await api.onboard(d.onboardingBody(ctx.env.certificate));
       const refused = answer(ctx, 'onboarding', response, clientId === undefined ? 'no clientId in the answer' : undefined);
       return refused.ok && clientId !== undefined ? { ok: true, kind: 'onboarded', clientId } : refused;
     }
     case 'put-capabilities': {
       const deviceId = ctx.deviceAt(action.index).id;
-      // Client fault CAP-FIRST-EXCHANGE: the desired state is polled before the first capabilities.
-      if (ctx.env.clientFaults?.has('CAP-FIRST-EXCHANGE') && action.index === 0 && ctx.state.capsSent < 0) await api.getDesiredState(ctx.state.clientId);
-      // Client faults CAP-DEVICEID-GRAMMAR (a space in the path id) and API-JSON-REQUESTS (the document as YAML).
-      // GW-SEETHRU-PATH-HIERARCHY: a device behind the gateway is PUT under <gateway>/devices/..., a level never registered.
-      const pathId = ctx.env.clientFaults?.has('CAP-DEVICEID-GRAMMAR') ? `${deviceId} x`
-        : action.index > 0 && ctx.env.clientFaults?.has('GW-SEETHRU-PATH-HIERARCHY') ? deviceId.replace('/', '/devices/') : deviceId;
+      if (!d.sendsCapabilitiesFirst && action.index === 0 && ctx.state.capsSent < 0) await api.getDesiredState(ctx.state.clientId);
       const doc = ctx.documentAt(action.index, action.revision);
-      const put = answer(ctx, 'capabilities.put', await api.putCapabilities(pathId, ctx.env.clientFaults?.has('API-JSON-REQUESTS') ? stringifyYaml(doc) : doc));
-      // Client fault GW-OPAQUE-CHILDREN-HIDDEN: an opaque gateway shows one of its children to the WFM too.
-      const child = ctx.desc.kind === 'opaque-gateway' && action.index === 0 && ctx.env.clientFaults?.has('GW-OPAQUE-CHILDREN-HIDDEN') ? ctx.desc.children?.[0] : undefined;
-      // Client fault GW-OPAQUE-ONE-DOCUMENT: an opaque gateway also registers its document under an alias.
-      if (ctx.desc.kind === 'opaque-gateway' && action.index === 0 && ctx.env.clientFaults?.has('GW-OPAQUE-ONE-DOCUMENT')) await api.putCapabilities(`${deviceId}-hub`, { ...doc, properties: { ...doc.properties, id: `${deviceId}-hub` } });
-      if (child) await api.putCapabilities(`${deviceId}/${child.id.split('/').at(-1)}`, { ...child.capabilities, properties: { ...child.capabilities.properties, id: `${deviceId}/${child.id.split('/').at(-1)}` } });
+      const put = answer(ctx, 'capabilities.put', await api.putCapabilities(d.capabilitiesPathId(deviceId, action.index), d.capabilitiesBody(doc)));
+      // §2.2: an opaque gateway registers its one document, and none of what is behind it.
+      const also = ctx.desc.kind === 'opaque-gateway' && action.index === 0 ? d.alsoRegisters(deviceId, doc, ctx.desc.children ?? []) : [];
+      for (const other of also) await api.putCapabilities(other.deviceId, other.doc);
       return put;
     }
     case 'delete-child': {
       const { id } = ctx.deviceAt(action.index);
-      // Client faults GW-SEETHRU-DELETE-CHILD (the DELETE names the last id segment) and CAP-DELETE-NO-BODY (it carries the document).
-      const pathId = ctx.env.clientFaults?.has('GW-SEETHRU-DELETE-CHILD') ? id.split('/').at(-1)! : id;
-      const body = ctx.env.clientFaults?.has('CAP-DELETE-NO-BODY') ? { body: ctx.documentAt(action.index, 0) } : {};
-      return answer(ctx, 'capabilities.delete', await api.deleteCapabilities(pathId, body));
+      const body = d.deleteCarriesDocument ? { body: ctx.documentAt(action.index, 0) } : {};
+      return answer(ctx, 'capabilities.delete', await api.deleteCapabilities(d.deletePathId(id), body));
     }
     case 'poll': {
-      // Client fault DS-CLIENT-IF-NONE-MATCH: the first ETag it ever saw, not the last.
-      const etag = action.etag !== undefined && ctx.env.clientFaults?.has('DS-CLIENT-IF-NONE-MATCH') ? firstEtags.get(ctx.desc.id) : action.etag;
+      const etag = d.manifestRevalidationEtag(ctx.desc.id, action.etag);
       const result = polled(ctx, await api.getDesiredState(ctx.state.clientId, etag === undefined ? {} : { etag }));
-      // Client fault AMV-EQUALS-HELD:unchanged: a newer manifest that leaves a deployment as it was makes the client
-      // report it again, with a version no manifest had (the new one's, plus one).
-      if (result.ok && result.kind === 'manifest' && result.version > ctx.state.manifestVersion && ctx.env.clientFaults?.has('AMV-EQUALS-HELD:unchanged')) {
+      // A newer manifest that leaves a deployment as it was makes a faulty client report it again, with a version no
+      // manifest had (the new one's, plus one).
+      if (result.ok && result.kind === 'manifest' && result.version > ctx.state.manifestVersion && d.reportsUnchangedDeploymentsAgain) {
         for (const slot of ctx.state.deployments.filter((d) => d.stage === 'settled' && result.deployments.some((e) => e.deploymentId === d.deploymentId && e.digest === d.digest))) {
           const report = statusReport(slot, profile.vendor);
           if (report) await api.postStatus(slot.deploymentId, { ...report, adoptedManifestVersion: result.version + 1 });
@@ -99,10 +90,10 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       return result;
     }
     case 'fetch-deployment': {
-      // Client fault AMV-OLDER-REPORTS-OLDER: the revision it still runs is reported with the newer manifest's version.
+      // A faulty client reports the revision it still runs with the newer manifest's version.
       const slot = slotOf(ctx.state, action.deploymentId);
       const pending = slot?.adoption.fetched;
-      if (slot && pending !== undefined && slot.adoption.held && ctx.env.clientFaults?.has('AMV-OLDER-REPORTS-OLDER')) {
+      if (slot && pending !== undefined && slot.adoption.held && d.reportsHeldRevisionOnFetch) {
         const report = statusReport(slot, profile.vendor);
         if (report) await api.postStatus(action.deploymentId, { ...report, adoptedManifestVersion: pending });
       }
@@ -110,7 +101,7 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       // P4: the YAML's URL answers 404 when it cannot serve that digest; the manifest's bundle holds every YAML too.
       if (yaml.status === 404 && action.bundle) {
         answer(ctx, 'deployment', yaml);
-        const got = await yamlFromBundle(api, action, ctx.env.clientFaults ?? NO_CLIENT_FAULTS, (res) => answer(ctx, 'bundle', res).ok);
+        const got = await yamlFromBundle(api, action, d, (res) => answer(ctx, 'bundle', res).ok);
         return got.ok ? deploymentFromBytes(ctx, action, got.bytes) : { ok: false, transient: false, status: 200, message: got.message };
       }
       return fetchedDeployment(ctx, action, yaml);
@@ -119,9 +110,9 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       return applyStep(ctx, action);
     case 'report-status': {
       const slot = slotOf(ctx.state, action.deploymentId);
-      const report = slot && faultyReport(ctx, statusReport(slot, profile.vendor));
-      // Client fault STATUS-REPORT-WHILE-APPLYING: nothing is ever reported.
-      if (!slot || !report || ctx.env.clientFaults?.has('STATUS-REPORT-WHILE-APPLYING')) return { ok: true, kind: 'done' };
+      const made = slot && statusReport(slot, profile.vendor);
+      const report = made && d.statusReport(made, ctx.desc.id);
+      if (!slot || !report || !d.reportsStatus) return { ok: true, kind: 'done' };
       const result = answer(ctx, 'status', await api.postStatus(action.deploymentId, report));
       ctx.env.observer?.({ type: 'deployment', deviceId: report.deviceId ?? ctx.desc.id, deploymentId: action.deploymentId, state: report.status.state, adoptedManifestVersion: report.adoptedManifestVersion });
       return result;
@@ -165,10 +156,9 @@ function polled(ctx: ActionContext, response: HttpResponse): Result {
   const m = manifest as StateManifest;
   const deployments = m.deployments.map(({ deploymentId, digest, url }) => ({ deploymentId, digest, url }));
   const etag = response.headers['etag'];
-  if (ctx.env.clientFaults?.has('DS-CLIENT-IF-NONE-MATCH') && !firstEtags.has(ctx.desc.id)) firstEtags.set(ctx.desc.id, etag);
+  ctx.decisions.manifestEtagReceived(ctx.desc.id, etag);
   const bundle = m.bundle ? { bundle: { digest: m.bundle.digest, url: m.bundle.url } } : {};
-  // Client fault DS-CLIENT-MONOTONIC: every manifest is taken, whatever its version says.
-  const force = ctx.env.clientFaults?.has('DS-CLIENT-MONOTONIC') ? { force: true as const } : {};
+  const force = ctx.decisions.adoptsAnyManifestVersion ? { force: true as const } : {};
   return { ok: true, kind: 'manifest', version: m.manifestVersion, deployments, ...(etag ? { etag } : {}), ...bundle, ...force };
 }
 
@@ -176,8 +166,7 @@ function polled(ctx: ActionContext, response: HttpResponse): Result {
 function fetchedDeployment(ctx: ActionContext, action: Extract<Action, { type: 'fetch-deployment' }>, response: HttpResponse): Result {
   const result = answer(ctx, 'deployment', response);
   if (!result.ok) return result;
-  // Client fault DS-CLIENT-VERIFY-DEPLOYMENT-DIGEST: the bytes are parsed whatever they hash to.
-  if (!verifyDigest(response.body, action.digest) && !ctx.env.clientFaults?.has('DS-CLIENT-VERIFY-DEPLOYMENT-DIGEST')) {
+  if (!verifyDigest(response.body, action.digest) && ctx.decisions.verifiesDeploymentDigest) {
     return { ok: false, transient: false, status: 200, message: `P4: deployment ${action.deploymentId} bytes do not hash to ${action.digest}; not parsed, not adopted` };
   }
   return deploymentFromBytes(ctx, action, response.body);
@@ -227,7 +216,7 @@ async function applyStep(ctx: ActionContext, action: Extract<Action, { type: 'ap
     registry,
     vendor: ctx.env.profile.vendor,
     faults: host.faults,
-    ...(ctx.env.clientFaults && { clientFaults: ctx.env.clientFaults }),
+    decisions: ctx.decisions,
     ...(ctx.env.timeScale !== undefined ? { timeScale: ctx.env.timeScale } : {}),
     ...(ctx.env.sleep ? { sleep: ctx.env.sleep } : {}),
     ...(ctx.env.observer ? { onResponse: (exchange: Exchange, expected: boolean) => registryEvent(ctx, exchange, expected) } : {}),
@@ -253,15 +242,3 @@ const ENDPOINT_OF: Record<Action['type'], Endpoint> = {
   idle: 'status',
 };
 
-/** The first state manifest ETag each device saw: what a faulty client (DS-CLIENT-IF-NONE-MATCH) revalidates with. */
-const firstEtags = new Map<string, string | undefined>();
-/** The OnboardingRequest, or for the client faults of §2.3 one that breaks a single field rule. */
-function onboardingBody(ctx: ActionContext): string | Record<string, unknown> {
-  const faults = ctx.env.clientFaults;
-  const certificate = ctx.env.certificate;
-  if (faults?.has('ONB-KIND')) return { apiVersion: 'v1', kind: 'Onboarding', certificate };
-  if (faults?.has('ONB-APIVERSION-REQUIRED')) return { kind: 'OnboardingRequest', certificate };
-  // The DER as hex: neither base64 of DER nor of PEM.
-  if (faults?.has('ONB-CERT-BASE64')) return { apiVersion: 'v1', kind: 'OnboardingRequest', certificate: Buffer.from(certificate, 'base64').toString('hex') };
-  return certificate;
-}

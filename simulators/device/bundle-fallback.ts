@@ -4,6 +4,7 @@ import { bundleContentFindings, bundleEntryBytes, verifyDigest } from '../../spe
 import { readTarGz } from '../../spec/rules/tar-read.ts';
 import type { DeviceApiClient } from '../device-api.ts';
 import type { HttpResponse } from '../transport/types.ts';
+import type { DesiredStateDecisions } from './decisions/index.ts';
 import type { Action } from './machine.ts';
 
 /** A bundle holds a few YAML files: far below the archive defaults. */
@@ -14,14 +15,13 @@ export type FromBundle = { ok: true; bytes: Uint8Array } | { ok: false; message:
 export async function yamlFromBundle(
   api: DeviceApiClient,
   action: Extract<Action, { type: 'fetch-deployment' }>,
-  faults: ReadonlySet<string>,
+  decisions: Pick<DesiredStateDecisions, 'verifiesBundleDigest' | 'checksBundleContents'>,
   answered: (res: HttpResponse) => boolean,
 ): Promise<FromBundle> {
   const bundle = action.bundle!;
   const res = await api.getBundle(bundle.url);
   if (!answered(res)) return { ok: false, message: `P4: the bundle answered ${res.status}` };
-  // Client fault DS-CLIENT-VERIFY-BUNDLE-DIGEST: the bundle's own digest is never checked.
-  if (!faults.has('DS-CLIENT-VERIFY-BUNDLE-DIGEST') && !verifyDigest(res.body, bundle.digest)) {
+  if (decisions.verifiesBundleDigest && !verifyDigest(res.body, bundle.digest)) {
     return { ok: false, message: `P4: the bundle's bytes do not hash to ${bundle.digest}; not opened` };
   }
   let entries;
@@ -30,8 +30,7 @@ export async function yamlFromBundle(
   } catch (e) {
     return { ok: false, message: `P4: the bundle is no readable gzip tar (${(e as Error).message})` };
   }
-  // Client fault DS-CLIENT-BUNDLE-CONTENTS: whatever else the bundle holds is never looked at.
-  const findings = faults.has('DS-CLIENT-BUNDLE-CONTENTS') ? [] : bundleContentFindings(entries, action.deployments ?? []);
+  const findings = decisions.checksBundleContents ? bundleContentFindings(entries, action.deployments ?? []) : [];
   if (findings.length > 0) return { ok: false, message: `${findings[0]!.message}; the bundle is refused` };
   const bytes = bundleEntryBytes(entries, action.digest);
   return bytes ? { ok: true, bytes } : { ok: false, message: `P4: no file of the bundle hashes to ${action.digest}` };

@@ -12,7 +12,7 @@ import type { OciImageManifest, StatusError } from '../../spec/types.ts';
 import { DigestError, type RegistryClient } from '../registry-client.ts';
 import { TransportError, type Exchange } from '../transport/types.ts';
 import type { DeviceFaults } from './types.ts';
-import type { ActiveClientFaults } from '../faults/client-faults.ts';
+import { cleanComposeDecisions, type ComposeDecisions } from './decisions/index.ts';
 
 export interface ComposeComponent {
   name: string;
@@ -29,8 +29,8 @@ export interface ComposeApplyOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Sees every registry answer; `expected` is false for a refusal or bytes that miss their digest. */
   onResponse?: (exchange: Exchange, expected: boolean) => void;
-  /** The kit's own client under test only (simulators/faults/). */
-  clientFaults?: ActiveClientFaults;
+  /** What the client decides; default the clean client's (the kit's faulty client replaces some, simulators/faults/). */
+  decisions?: ComposeDecisions;
 }
 
 export type ApplyOutcome = { state: 'installed' } | { state: 'failed'; error: StatusError };
@@ -53,7 +53,7 @@ export async function applyComposeComponent(component: ComposeComponent, opts: C
     const client = opts.registry(registryUrl);
     const layer = await pullManifest(client, name, component.properties.revision, opts);
     const blob = await pullBlob(client, name, layer.digest, opts);
-    const composeYaml = await judgeArchive(blob, opts.clientFaults, component.name);
+    const composeYaml = await judgeArchive(blob, opts.decisions ?? cleanComposeDecisions, component.name);
     return await runContainers(component, composeYaml, opts);
   } catch (e) {
     if (e instanceof Refusal) return failed(component.name, e.code, e.message);
@@ -97,9 +97,8 @@ async function pullManifest(client: RegistryClient, name: string, revision: stri
 }
 
 /** §2.7 rule 8: the digest is verified after pulling and before anything reads the archive. */
-async function pullBlob(client: RegistryClient, name: string, digest: string, { onResponse, clientFaults }: ComposeApplyOptions): Promise<Uint8Array> {
-  // Client fault COMPOSE-VERIFY-DIGEST: the bytes are taken as they come.
-  const trusting = clientFaults?.has('COMPOSE-VERIFY-DIGEST') === true;
+async function pullBlob(client: RegistryClient, name: string, digest: string, { onResponse, decisions }: ComposeApplyOptions): Promise<Uint8Array> {
+  const trusting = !(decisions ?? cleanComposeDecisions).verifiesBlobDigest;
   let pulled;
   try {
     pulled = await client.getBlob(name, digest, { verify: !trusting });
@@ -115,7 +114,7 @@ async function pullBlob(client: RegistryClient, name: string, digest: string, { 
 }
 
 /** §2.7 rules 1-7 on the entry list in memory: nothing is extracted unless every rule holds. Returns compose.yaml. */
-async function judgeArchive(blob: Uint8Array, faults?: ActiveClientFaults, componentName?: string): Promise<string> {
+async function judgeArchive(blob: Uint8Array, decisions: ComposeDecisions, componentName?: string): Promise<string> {
   let entries;
   try {
     entries = await readTarGz(blob);
@@ -123,27 +122,13 @@ async function judgeArchive(blob: Uint8Array, faults?: ActiveClientFaults, compo
     if (e instanceof ArchiveReadError) throw new Refusal('ARCHIVE_INVALID', `§2.7: the compose archive cannot be read (${e.code}: ${e.message})`);
     throw e;
   }
-  // Client faults COMPOSE-VALIDATE-BEFORE-EXTRACT (extracts whatever the archive holds) and
-  // COMPOSE-CLIENT-REJECTS-OTHER-NAMES (takes docker-compose.y*ml or compose.yml for compose.yaml).
-  const naming = new Set(['compose-yaml-name', 'compose-yaml-missing']);
-  const otherNames = faults?.has('COMPOSE-CLIENT-REJECTS-OTHER-NAMES') === true;
-  const findings = composeComponentFindings(entries).filter((f) => (faults?.has('COMPOSE-VALIDATE-BEFORE-EXTRACT') ? naming.has(f.rule) : true) && !(otherNames && naming.has(f.rule)));
-  if (otherNames) {
+  const findings = composeComponentFindings(entries).filter((f) => !decisions.overlooksArchiveFinding(f));
+  if (decisions.takesOtherComposeFileNames) {
     const other = entries.find((e) => /(^|\/)(docker-)?compose\.ya?ml$/.test(e.name) && e.content);
     if (other && findings.length === 0) return new TextDecoder().decode(other.content!);
   }
-  // Client fault COMPOSE-TOP-DIR-NOT-FOR-DISCOVERY: compose.yaml is looked for under a directory named after the component.
-  if (faults?.has('COMPOSE-TOP-DIR-NOT-FOR-DISCOVERY') && !entries.some((e) => e.name.replace(/^\.\//, '') === `${componentName}/compose.yaml`)) {
-    throw new Refusal('COMPOSE_FILE_NOT_FOUND', `no ${componentName}/compose.yaml in the archive`);
-  }
-  // Client faults COMPOSE-DISCOVERY (compose.yaml looked for at the archive's root, never in its top-level directory)
-  // and COMPOSE-SUBDIRS-ALLOWED (a directory below the top-level one is taken for a second project).
-  if (faults?.has('COMPOSE-DISCOVERY') && !entries.some((e) => e.name.replace(/^\.\//, '') === 'compose.yaml')) {
-    throw new Refusal('COMPOSE_FILE_NOT_FOUND', 'no compose.yaml at the root of the archive');
-  }
-  if (faults?.has('COMPOSE-SUBDIRS-ALLOWED') && entries.some((e) => e.name.replace(/^\.\//, '').replace(/\/$/, '').split('/').length > 2)) {
-    throw new Refusal('ARCHIVE_INVALID', 'the archive nests directories below its top-level one');
-  }
+  const refusal = decisions.archiveRefusal(entries, componentName);
+  if (refusal) throw new Refusal(refusal.code, refusal.message);
   if (findings.length > 0) {
     const first = findings[0]!;
     const more = findings.length > 1 ? ` (+${findings.length - 1} more)` : '';

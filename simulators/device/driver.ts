@@ -3,14 +3,14 @@
 import type { Profile } from '../../spec/profile.ts';
 import type { DeviceCapabilities } from '../../spec/types.ts';
 import type { DeviceApiClient } from '../device-api.ts';
-import { hierarchy, placeDeployment, reservedError } from '../gateways/see-thru.ts';
+import { hierarchy, placeDeployment } from '../gateways/see-thru.ts';
 import type { RegistryClient } from '../registry-client.ts';
 import { perform, type ActionContext } from './actions.ts';
 import type { Placement } from './deployments.ts';
 import { capabilitiesOf, revisedCapabilities } from './documents.ts';
 import { afterResult, beginTick, capabilitiesChanged, childDeparted, initialMachine, isLive, nextAction, stopped, type MachineState } from './machine.ts';
 import type { DeviceDescription, DeviceKind, DeviceObserver, DevicePhase, SimulatedDevice } from './types.ts';
-import { DOCUMENT_FAULTS, OPAQUE_FAULTS, type ActiveClientFaults } from '../faults/client-faults.ts';
+import { cleanClientDecisions, type ClientDecisions } from './decisions/index.ts';
 
 export interface DeviceEnvironment {
   /** This device's client: its transport, its signing key (P3) and, after onboarding, its clientId. */
@@ -26,15 +26,13 @@ export interface DeviceEnvironment {
    * client and sends its capabilities first.
    */
   clientId?: string;
-  /** The kit's own client under test only: client faults (simulators/faults/) that break one rule each. */
-  clientFaults?: ActiveClientFaults;
+  /** What the client decides; default the clean client's (the kit's faulty client replaces some, simulators/faults/). */
+  decisions?: ClientDecisions;
   /**
    * The machine's state when this device last stopped, from its own disk: a restart that kept its local state goes on
    * from it (onboarded, its deployments held), sending its capabilities again first as a client that connects does.
    */
   restored?: MachineState;
-  /** Client fault AMV-RESYNC only: the versions it held before it lost its local state, by deploymentId. */
-  staleVersions?: ReadonlyMap<string, number>;
   /** Multiplies simulated waits (component timeouts, slow installs); default 1. */
   timeScale?: number;
   sleep?: (ms: number) => Promise<void>;
@@ -76,14 +74,15 @@ class Device implements SeeThruGateway, ActionContext {
   private readonly devices: DeviceDescription[] | undefined;
   /** Indices of devices behind the gateway whose link is down (disconnectChild). */
   private disconnected: number[] = [];
+  readonly decisions: ClientDecisions;
 
   constructor(
     readonly desc: DeviceDescription,
     readonly env: DeviceEnvironment,
   ) {
+    this.decisions = env.decisions ?? cleanClientDecisions;
     const devices = desc.kind === 'see-thru-gateway' ? hierarchy(desc) : undefined;
-    // Client fault GW-ORDER-GATEWAY-FIRST: the devices behind the gateway register before it.
-    this.devices = devices && env.clientFaults?.has('GW-ORDER-GATEWAY-FIRST') ? [...devices.slice(1), devices[0]!] : devices;
+    this.devices = devices && this.decisions.registrationOrder(devices);
     const start = initialMachine(this.devices?.length ?? 1, desc.faults);
     this.state = env.restored ? { ...structuredClone(env.restored), capsSent: -1, pollDue: false, stalled: false, attempts: 0 }
       : env.clientId === undefined ? start : { ...start, phase: 'onboarded', clientId: env.clientId };
@@ -115,8 +114,8 @@ class Device implements SeeThruGateway, ActionContext {
   }
 
   async tick(): Promise<void> {
-    // Client fault CLIENT-403-NOT-REPEATED: a 403 stops nothing; every tick goes on as if it had not come.
-    if (this.env.clientFaults?.has('CLIENT-403-NOT-REPEATED') && this.state.phase === 'failed' && this.state.refused) {
+    // A client that does not stop after a 403 goes on at every tick as if it had not come.
+    if (!this.decisions.stopsAfter403 && this.state.phase === 'failed' && this.state.refused) {
       const { refused: _gone, ...rest } = this.state;
       this.state = { ...rest, phase: 'reporting' };
     }
@@ -150,8 +149,7 @@ class Device implements SeeThruGateway, ActionContext {
   }
 
   async changeCapabilities(): Promise<void> {
-    // Client fault CAP-UPDATE-ON-CHANGE: the change is never sent.
-    if (this.env.clientFaults?.has('CAP-UPDATE-ON-CHANGE')) return;
+    if (!this.decisions.sendsChangedCapabilities) return;
     this.state = capabilitiesChanged(this.state);
     await this.runUntil((s) => s.capsSent >= s.capsRevision);
   }
@@ -164,48 +162,14 @@ class Device implements SeeThruGateway, ActionContext {
     const format = this.env.profile.quantityFormat;
     const doc = capabilitiesOf(this.deviceAt(index), format);
     const sent = index === 0 && revision > 0 ? revisedCapabilities(doc, revision, format) : doc;
-    // Client fault GW-HOSTING-FULL-DOCUMENT: a hosting see-thru gateway's own document lacks supportedRuntimes.
-    if (this.env.clientFaults?.has('GW-HOSTING-FULL-DOCUMENT') && index === 0 && this.desc.kind === 'see-thru-gateway') {
-      const { supportedRuntimes: _dropped, ...properties } = sent.properties;
-      return { ...sent, properties };
-    }
-    // Client faults of the document (simulators/faults/): each bends the client's own document one way.
-    if (index === 0) for (const [id, f] of Object.entries(DOCUMENT_FAULTS)) if (this.env.clientFaults?.has(id)) return f.bend(sent);
-    // Client faults of an opaque gateway's aggregate: each breaks one §2.2 aggregation rule.
-    if (this.desc.kind === 'opaque-gateway') {
-      const children = (this.desc.children ?? []).map((c) => c.capabilities.properties);
-      for (const [id, f] of Object.entries(OPAQUE_FAULTS)) if (this.env.clientFaults?.has(id)) return f.bend(sent, children);
-    }
-    // Client faults GW-NONHOSTING-IDENTITY-ONLY (the gateway's own document: identity plus memory and storage, no
-    // more) and GW-SEETHRU-SAME-SCHEMA (a device behind it sends its properties under another key).
-    if (index === 0 && this.desc.kind === 'see-thru-gateway' && this.env.clientFaults?.has('GW-NONHOSTING-IDENTITY-ONLY')) {
-      const { cpus: _c, supportedRuntimes: _r, supportedDeploymentTypes: _t, ...properties } = sent.properties;
-      return { ...sent, properties: { memory: '4 Gi', storage: '32 Gi', ...properties } };
-    }
-    if (index > 0 && this.env.clientFaults?.has('GW-SEETHRU-SAME-SCHEMA')) {
-      const { properties, ...rest } = sent;
-      return { ...rest, device: properties } as never;
-    }
-    // Client fault PROPS-ID-HIERARCHY: a device behind the gateway names itself by its last id segment.
-    if (index > 0 && this.env.clientFaults?.has('PROPS-ID-HIERARCHY')) return { ...sent, properties: { ...sent.properties, id: sent.properties.id.split('/').at(-1)! } };
-    // Client fault PROPS-MEMORY-FORMAT: memory in decimal gigabytes, a unit §2.1.1 does not have.
-    if (this.env.clientFaults?.has('PROPS-MEMORY-FORMAT') && sent.properties.memory !== undefined) return { ...sent, properties: { ...sent.properties, memory: '16GB' } };
-    return sent;
+    const children = this.desc.kind === 'opaque-gateway' ? (this.desc.children ?? []).map((c) => c.capabilities.properties) : [];
+    return this.decisions.capabilitiesDocument(sent, { index, kind: this.desc.kind, children });
   }
 
   place(target: string | undefined): Placement {
     if (!this.devices) return { host: 0 };
-    const gatewayId = this.devices[0]!.id;
-    // Client fault STATUS-RESERVED-103: the gateway never chooses a child for <gateway>/* and refuses with its own code.
-    if (target?.endsWith('/*') && this.env.clientFaults?.has('STATUS-RESERVED-103')) {
-      return { refusal: { code: 'NO_PLACEMENT', source: gatewayId, message: `cannot choose a device behind ${target.slice(0, -2)}` } };
-    }
-    const placement = placeDeployment(this.devices, target, (i) => isLive(this.state, i), this.disconnected);
-    // Client fault STATUS-RESERVED-102: a child it cannot reach is reported as one it does not know (101).
-    if ('refusal' in placement && placement.refusal.code === '102' && this.env.clientFaults?.has('STATUS-RESERVED-102')) {
-      return { ...placement, refusal: reservedError('101', gatewayId) };
-    }
-    return placement;
+    const devices = this.devices;
+    return this.decisions.placement(target, devices[0]!.id, () => placeDeployment(devices, target, (i) => isLive(this.state, i), this.disconnected));
   }
 
   private async runUntil(done: (s: MachineState) => boolean): Promise<void> {

@@ -7,6 +7,7 @@ import { startIdentity, type IdentityService } from '../../reference/identity/se
 import { TrustBundleClient, type BundleFetch } from '../../simulators/device/bundle-client.ts';
 import { createTransport, type UndiciTransport } from '../../simulators/transport/undici-transport.ts';
 import type { TrustBundle } from '../../spec/types.ts';
+import { clientVariant } from '../../simulators/faults/index.ts';
 
 let identity: IdentityService;
 let transport: UndiciTransport;
@@ -170,7 +171,7 @@ test('§4.6 rule 4: each refresh fault bends the cadence one way, and the faultl
   const dayCache = { 'cache-control': 'max-age=86400' };
   const delay = async (bundle: unknown, faults: string[]) => {
     const c = clock();
-    const client = new TrustBundleClient({ fetch: fake({ [BUNDLE]: [200, bundle, dayCache] }), trustBundleUri: BUNDLE, operatorIntervalMs: 5_000, clock: c.tick, faults: new Set(faults) });
+    const client = new TrustBundleClient({ fetch: fake({ [BUNDLE]: [200, bundle, dayCache] }), trustBundleUri: BUNDLE, operatorIntervalMs: 5_000, clock: c.tick, decisions: clientVariant(faults) });
     await client.refresh();
     return client.nextRefreshAt - c.now;
   };
