@@ -50,38 +50,38 @@ export async function perform(ctx: ActionContext, action: Action): Promise<Resul
 
 async function run(ctx: ActionContext, action: Action): Promise<Result> {
   const { api, profile } = ctx.env;
-  const d = ctx.decisions;
+  const decide = ctx.decisions;
   switch (action.type) {
     case 'fetch-root-ca': {
       const ca = await api.fetchRootCa();
       return answer(ctx, 'certificate', ca.response, ca.pem !== undefined ? undefined : ca.problem);
     }
     case 'onboard': {
-      const { response, clientId } = await api.onboard(d.onboardingBody(ctx.env.certificate));
+      const { response, clientId } = await api.onboard(decide.onboardingBody(ctx.env.certificate));
       const refused = answer(ctx, 'onboarding', response, clientId === undefined ? 'no clientId in the answer' : undefined);
       return refused.ok && clientId !== undefined ? { ok: true, kind: 'onboarded', clientId } : refused;
     }
     case 'put-capabilities': {
       const deviceId = ctx.deviceAt(action.index).id;
-      if (!d.sendsCapabilitiesFirst && action.index === 0 && ctx.state.capsSent < 0) await api.getDesiredState(ctx.state.clientId);
+      if (!decide.sendsCapabilitiesFirst && action.index === 0 && ctx.state.capsSent < 0) await api.getDesiredState(ctx.state.clientId);
       const doc = ctx.documentAt(action.index, action.revision);
-      const put = answer(ctx, 'capabilities.put', await api.putCapabilities(d.capabilitiesPathId(deviceId, action.index), d.capabilitiesBody(doc)));
+      const put = answer(ctx, 'capabilities.put', await api.putCapabilities(decide.capabilitiesPathId(deviceId, action.index), decide.capabilitiesBody(doc)));
       // §2.2: an opaque gateway registers its one document, and none of what is behind it.
-      const also = ctx.desc.kind === 'opaque-gateway' && action.index === 0 ? d.alsoRegisters(deviceId, doc, ctx.desc.children ?? []) : [];
+      const also = ctx.desc.kind === 'opaque-gateway' && action.index === 0 ? decide.alsoRegisters(deviceId, doc, ctx.desc.children ?? []) : [];
       for (const other of also) await api.putCapabilities(other.deviceId, other.doc);
       return put;
     }
     case 'delete-child': {
       const { id } = ctx.deviceAt(action.index);
-      const body = d.deleteCarriesDocument ? { body: ctx.documentAt(action.index, 0) } : {};
-      return answer(ctx, 'capabilities.delete', await api.deleteCapabilities(d.deletePathId(id), body));
+      const body = decide.deleteCarriesDocument ? { body: ctx.documentAt(action.index, 0) } : {};
+      return answer(ctx, 'capabilities.delete', await api.deleteCapabilities(decide.deletePathId(id), body));
     }
     case 'poll': {
-      const etag = d.manifestRevalidationEtag(ctx.desc.id, action.etag);
+      const etag = decide.manifestRevalidationEtag(ctx.desc.id, action.etag);
       const result = polled(ctx, await api.getDesiredState(ctx.state.clientId, etag === undefined ? {} : { etag }));
       // A newer manifest that leaves a deployment as it was makes a faulty client report it again, with a version no
       // manifest had (the new one's, plus one).
-      if (result.ok && result.kind === 'manifest' && result.version > ctx.state.manifestVersion && d.reportsUnchangedDeploymentsAgain) {
+      if (result.ok && result.kind === 'manifest' && result.version > ctx.state.manifestVersion && decide.reportsUnchangedDeploymentsAgain) {
         for (const slot of ctx.state.deployments.filter((d) => d.stage === 'settled' && result.deployments.some((e) => e.deploymentId === d.deploymentId && e.digest === d.digest))) {
           const report = statusReport(slot, profile.vendor);
           if (report) await api.postStatus(slot.deploymentId, { ...report, adoptedManifestVersion: result.version + 1 });
@@ -93,7 +93,7 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       // A faulty client reports the revision it still runs with the newer manifest's version.
       const slot = slotOf(ctx.state, action.deploymentId);
       const pending = slot?.adoption.fetched;
-      if (slot && pending !== undefined && slot.adoption.held && d.reportsHeldRevisionOnFetch) {
+      if (slot && pending !== undefined && slot.adoption.held && decide.reportsHeldRevisionOnFetch) {
         const report = statusReport(slot, profile.vendor);
         if (report) await api.postStatus(action.deploymentId, { ...report, adoptedManifestVersion: pending });
       }
@@ -101,7 +101,7 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       // P4: the YAML's URL answers 404 when it cannot serve that digest; the manifest's bundle holds every YAML too.
       if (yaml.status === 404 && action.bundle) {
         answer(ctx, 'deployment', yaml);
-        const got = await yamlFromBundle(api, action, d, (res) => answer(ctx, 'bundle', res).ok);
+        const got = await yamlFromBundle(api, action, decide, (res) => answer(ctx, 'bundle', res).ok);
         return got.ok ? deploymentFromBytes(ctx, action, got.bytes) : { ok: false, transient: false, status: 200, message: got.message };
       }
       return fetchedDeployment(ctx, action, yaml);
@@ -111,8 +111,8 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
     case 'report-status': {
       const slot = slotOf(ctx.state, action.deploymentId);
       const made = slot && statusReport(slot, profile.vendor);
-      const report = made && d.statusReport(made, ctx.desc.id);
-      if (!slot || !report || !d.reportsStatus) return { ok: true, kind: 'done' };
+      const report = made && decide.statusReport(made, ctx.desc.id);
+      if (!slot || !report || !decide.reportsStatus) return { ok: true, kind: 'done' };
       const result = answer(ctx, 'status', await api.postStatus(action.deploymentId, report));
       ctx.env.observer?.({ type: 'deployment', deviceId: report.deviceId ?? ctx.desc.id, deploymentId: action.deploymentId, state: report.status.state, adoptedManifestVersion: report.adoptedManifestVersion });
       return result;
