@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { BLOB_DIR } from '../reports/blob.ts';
+import { BLOB_DIR } from '../run/context.ts';
 import { conformanceReporters } from '../reports/reporters.ts';
 import { playwrightCli } from './playwright.ts';
 import type { RunContext } from '../run/context.ts';

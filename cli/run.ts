@@ -4,10 +4,10 @@ import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareRun } from '../run/global-setup.ts';
-import { BLOB_DIR, BLOB_DIR_ENV } from '../reports/blob.ts';
 import { FIELDS, namesTargets, resolveConfig, type Config } from '../run/config.ts';
 import { playwrightCli } from './playwright.ts';
-import { PERSONAS, PERSONA_OBSERVERS, PERSONA_SUITES, type RunContext } from '../run/context.ts';
+import type { RunContext } from '../run/context.ts';
+import { PERSONAS, observersOf } from '../run/personas.ts';
 import { areasFor } from '../run/claims.ts';
 import { runSigningKey, signRunReports } from './report-signing.ts';
 import { REPLAY_FILE } from '../run/replay-config.ts';
@@ -54,7 +54,7 @@ Precedence: flags > env > YAML > default. Every setting, by YAML key and env nam
 
 function help(): string {
   const rows = FIELDS.map((f) => `  ${f.key.padEnd(32)} ${f.env.padEnd(36)} ${f.doc}`);
-  const areas = PERSONAS.map((p) => `  ${p.padEnd(10)} ${[...new Set(areasFor(PERSONA_OBSERVERS[p]).map((a) => a.name))].join(', ')}`);
+  const areas = PERSONAS.map((p) => `  ${p.padEnd(10)} ${[...new Set(areasFor(observersOf(p)).map((a) => a.name))].join(', ')}`);
   return `${HELP}\n${rows.join('\n')}\n\nClaim areas by persona (claims, --claims; every area when none is named):\n${areas.join('\n')}\n`;
 }
 
@@ -130,12 +130,8 @@ function runPlaywright(config: Config, env: Record<string, string>, signals: Sig
   const workers = config.attend ? 1 : config.workers;
   const args = [playwrightCli(), 'test', '--config', join(root, 'playwright.config.ts'), '--workers', String(workers)];
   if (config.grep) args.push('--grep', config.grep);
-  // A persona runs the suites of what it judges (identity, registry); the wfm persona runs every suite of the services.
-  args.push(...(PERSONA_SUITES[config.persona] ?? []));
-  // A shard also writes Playwright's blob report, which `wfmck merge-reports` joins with the other shards'.
   if (config.shard) args.push('--shard', `${config.shard.index}/${config.shard.total}`);
-  const blob = config.shard ? { [BLOB_DIR_ENV]: join(config.out, BLOB_DIR) } : {};
-  return runPlaywrightProcess(args, { cwd: root, env: { ...process.env, ...env, ...blob } }, signals);
+  return runPlaywrightProcess(args, { cwd: root, env: { ...process.env, ...env } }, signals);
 }
 
 /**

@@ -1,7 +1,8 @@
 // conformance.json: what a vendor publishes. The run's metadata, the summary and one entry per catalog requirement.
 import type { Requirement } from '../spec/requirements.ts';
 import { SEED_PROFILE, type Edition, type Profile, type Strictness } from '../spec/profile.ts';
-import { PERSONA, type Persona, type RunContext } from '../run/context.ts';
+import type { RunContext } from '../run/context.ts';
+import { PERSONA, type Persona } from '../run/personas.ts';
 import { buildMatrix, rootCauses, summarize, type RequirementResult, type RootCause, type Summary, type TestRecord } from './matrix.ts';
 import { withFaultProof } from './faults/proof.ts';
 import type { FaultEntry } from './faults/plan.ts';

@@ -6,7 +6,8 @@ import { delimiter, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { resolveProfile, type Profile, type Strictness } from '../spec/profile.ts';
-import { HOOK_NAMES, PERSONA, PERSONAS, PERSONA_OBSERVERS, type HookBinding, type HookName, type Persona } from './context.ts';
+import { HOOK_NAMES, type HookBinding, type HookName } from './context.ts';
+import { PERSONA, PERSONAS, observersOf, type Persona } from './personas.ts';
 import { areasFor } from './claims.ts';
 import { UsageError } from './usage.ts';
 import { isLoopbackHost } from '../spec/loopback.ts';
@@ -26,6 +27,8 @@ export interface Config {
   strictness: Strictness;
   seed: number;
   runs: number;
+  /** fast-check replay path of a failed property (with its seed), as a failure prints it. */
+  path?: string;
   hooks: Partial<Record<HookName, Extract<HookBinding, { kind: 'command' }>>>;
   grep?: string;
   /** Playwright's --shard: run only slice `index` of `total`; `wfmck merge-reports` joins the shards' outputs. */
@@ -105,6 +108,7 @@ export const FIELDS: readonly Field[] = [
   { key: 'strictness', env: 'WFMCK_STRICTNESS', flag: 'strictness', doc: 'P9 strict | default | lenient (also the profile value)', parse: oneOf(...STRICTNESS) },
   { key: 'seed', env: 'WFMCK_SEED', flag: 'seed', doc: 'fast-check seed of every property (default: random, printed)', parse: seed },
   { key: 'runs', env: 'WFMCK_RUNS', flag: 'runs', doc: 'runs per property (default by strictness: 25 / 100 / 500)', parse: positiveInt },
+  { key: 'path', env: 'WFMCK_PATH', flag: 'path', doc: 'fast-check replay path of a failed property, with its --seed (a failure prints both)', parse: (raw) => text(raw) },
   ...HOOK_NAMES.map((name): Field => ({
     key: `hooks.${name}`, env: `WFMCK_HOOK_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`,
     doc: `P5 hook ${name}: a shell command, or {command, timeoutMs, cwd}; it runs in cwd, by default the folder of the YAML that names it`, parse: hook,
@@ -211,6 +215,7 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     strictness,
     seed: get<number>('seed') ?? (opts.randomSeed ?? (() => randomInt(2 ** 31 - 1)))(),
     runs: get<number>('runs') ?? RUNS_BY_STRICTNESS[strictness],
+    ...(v.has('path') && { path: get<string>('path') }),
     hooks,
     grep: get('grep'),
     ...(v.has('shard') && { shard: get<{ index: number; total: number }>('shard')! }),
@@ -354,7 +359,7 @@ function names(raw: unknown): string[] {
 
 /** Claims name areas of the run's persona (run/claims.ts). */
 function checkedClaims(claims: string[], persona: Persona): string[] {
-  const known = areasFor(PERSONA_OBSERVERS[persona]).map((a) => a.name);
+  const known = areasFor(observersOf(persona)).map((a) => a.name);
   const unknown = claims.filter((c) => !known.includes(c));
   if (unknown.length) throw new UsageError(`claims: ${unknown.join(', ')} ${unknown.length === 1 ? 'is no area' : 'are no areas'} of persona ${persona}; its areas: ${[...new Set(known)].join(', ')}`);
   return claims;

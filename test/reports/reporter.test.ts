@@ -120,7 +120,7 @@ test('a real Playwright run writes conformance.json and .html into the context o
       const e = byId(r, id).tests[0]!.error!;
       assert.equal(e.seed, 1234, `${id}: the property's seed`);
       assert.match(e.path!, /^\d+(:\d+)*$/);
-      assert.equal(e.replay, `WFMCK_PATH=${e.path} npx wfmck run --seed 1234 --grep 'CAP-EXT-NOT-REJECTED'`);
+      assert.equal(e.replay, `npx wfmck run --seed 1234 --path ${e.path} --grep 'CAP-EXT-NOT-REJECTED'`);
     }
     assert.deepEqual([byId(r, 'REG-TAGS-LAST').status, byId(r, 'REG-TAGS-LAST').tests[0]!.errorCode], ['error', 'WFMCK_E_HOOK']);
     assert.equal(r.summary.blocked, 1);
