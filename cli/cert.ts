@@ -1,4 +1,5 @@
 // `wfmck cert`: a device key and certificate from a device CA, plus the OnboardingRequest body that carries it.
+import { looserModeNotice, writeSecretFile } from '../run/secret-file.ts';
 import { parseArgs } from 'node:util';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -26,7 +27,8 @@ export async function run(argv: string[]): Promise<number> {
   await mkdir(dirname(prefix), { recursive: true });
   const onboarding = { apiVersion: 'v1', kind: 'OnboardingRequest', certificate: Buffer.from(leaf.certPem).toString('base64') };
   await writeFile(`${prefix}.cert.pem`, leaf.certPem);
-  await writeFile(`${prefix}.key.pem`, leaf.keyPem, { mode: 0o600 });
+  const notice = looserModeNotice(`${prefix}.key.pem`, await writeSecretFile(`${prefix}.key.pem`, leaf.keyPem));
+  if (notice) process.stderr.write(`${notice}\n`);
   await writeFile(`${prefix}.onboarding.json`, JSON.stringify(onboarding) + '\n');
   process.stdout.write(JSON.stringify({ certFile: `${prefix}.cert.pem`, keyFile: `${prefix}.key.pem`, onboardingFile: `${prefix}.onboarding.json` }) + '\n');
   return EXIT_OK;

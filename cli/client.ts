@@ -1,5 +1,6 @@
 // `wfmck client FOLDER|client.json`: the kit's own simulated device client, started from what a startClient hook gets
 // (the folder an attended run writes for each check), running until Ctrl-C or until the folder says the check is done.
+import { writeSecretFileSync } from '../run/secret-file.ts';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
@@ -70,7 +71,7 @@ export async function run(argv: string[]): Promise<number> {
   // The runner wrote what it keeps into `disk` as it stopped; a restart with the same certificate reads it back.
   if (diskFile) {
     mkdirSync(values.state!, { recursive: true });
-    writeFileSync(diskFile, JSON.stringify(disk) + '\n', { mode: 0o600 });
+    writeSecretFileSync(diskFile, JSON.stringify(disk) + '\n');
   }
   process.stdout.write(`wfmck client: stopped (${why})\n`);
   return EXIT_OK;
