@@ -4,9 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { randomInt } from 'node:crypto';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { resolveFaults } from '../reference/faults/catalog.ts';
 import { checkedRequirements, listingErrors, type PlaywrightListing } from '../reports/faults/checked.ts';
 import { buildFaultsReport, cleanResult, exitCodeOf, faultResult, type FaultsReport } from '../reports/faults/faults-json.ts';
@@ -24,37 +23,40 @@ import { unprovenRequirements } from '../reports/faults/proof.ts';
 import { faultList, faultsTable, notes, seconds, summaryLine } from '../reports/faults/table.ts';
 import { playwrightCli } from './playwright.ts';
 import { EXIT_OK, UsageError } from '../run/usage.ts';
+import { path, positiveInt, text } from '../run/args.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
+import { OUT, SEED } from '../run/option-sets.ts';
 
 const DEFAULT_CONCURRENCY = 2;
 
-const HELP = `usage: wfmck faults [options]
-
-For every fault of reference/faults/, runs the suites that check the requirements it breaks against the embedded
+export const SPEC: CommandSpec = {
+  name: 'faults',
+  usage: ['[options]'],
+  about: `For every fault of reference/faults/, runs the suites that check the requirements it breaks against the embedded
 reference services with that fault switched on (\`wfmck run --fault ID --grep ...\`), and checks the run fails every
 one of them; runs the clean services once and checks nothing fails. Writes faults.json and prints a table.
-Exit 0 iff every fault is caught, every time, and the clean services fail nothing; 1 otherwise; 2 for a usage error.
-
-  --list               print every fault (id, service, breaks, description) and exit
-  --only ID[,ID]       only these faults (the clean control then runs only their tests)
-  --quick              the first fault of each service (the subset \`npm test\` runs)
-  --repeat N           run each fault (and the clean control) N times: any disagreement is flaky, and flaky fails
-  --concurrency N      runs at once (default ${DEFAULT_CONCURRENCY})
-  --full               run the whole suite for each fault (slow; shows collateral failures)
-  --seed N             seed of the first repeat (default random, printed); repeat k uses N+k-1
-  --out DIR            output folder (default reports/out/faults; the whole set is also copied to reports/out/faults.json)
-`;
+Exit 0 iff every fault is caught, every time, and the clean services fail nothing; 1 otherwise; 2 for a usage error.`,
+  groups: [
+    {
+      options: [
+        { flag: 'list', doc: 'print every fault (id, service, breaks, description) and exit' },
+        { flag: 'only', value: 'ID[,ID]', doc: 'only these faults (the clean control then runs only their tests)', parse: (raw) => text(raw).split(',').map((s) => s.trim()).filter(Boolean).map(resolveAny) },
+        { flag: 'quick', doc: 'the first fault of each service (the subset `npm test` runs)' },
+        { flag: 'repeat', value: 'N', doc: 'run each fault (and the clean control) N times: any disagreement is flaky, and flaky fails', parse: positiveInt },
+        { flag: 'concurrency', value: 'N', doc: `runs at once (default ${DEFAULT_CONCURRENCY})`, parse: positiveInt },
+        { flag: 'full', doc: 'run the whole suite for each fault (slow; shows collateral failures)' },
+        { ...SEED, doc: 'seed of the first repeat (default random, printed); repeat k uses N+k-1' },
+        { ...OUT, doc: 'output folder (default reports/out/faults; the whole set is also copied to reports/out/faults.json)', parse: path },
+      ],
+    },
+  ],
+};
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'wfmck.mjs');
 const DEFAULT_OUT = join(root, 'reports', 'out', 'faults');
 /** A child that outlives this has hung: Playwright's own timeouts (60 s a test) should end any run long before. */
 const RUN_TIMEOUT_MS = 30 * 60_000;
-
-const FLAGS = {
-  list: { type: 'boolean' }, only: { type: 'string' }, quick: { type: 'boolean' }, repeat: { type: 'string' },
-  concurrency: { type: 'string' }, full: { type: 'boolean' }, seed: { type: 'string' }, out: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
 
 interface Options {
   faults: FaultEntry[];
@@ -67,26 +69,21 @@ interface Options {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  let values: { [K in keyof typeof FLAGS]?: (typeof FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
-  try {
-    values = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }).values;
-  } catch (e) {
-    throw new UsageError((e as Error).message.split('\n')[0]!);
-  }
-  if (values.help) return void process.stdout.write(HELP), EXIT_OK;
+  const { help, values: checked } = parseCommand(SPEC, argv);
+  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  const values = checked as { list?: true; only?: FaultEntry[]; quick?: true; repeat?: number; concurrency?: number; full?: true; seed?: number; out?: string };
   if (values.list) return void process.stdout.write(faultList(ALL_FAULTS)), EXIT_OK;
-  if (values.only !== undefined && values.quick) throw new UsageError('--only and --quick each choose the faults; give one');
-  const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
-  const faults = [...new Set(only ? only.map(resolveAny) : values.quick ? quickSubset(ALL_FAULTS) : ALL_FAULTS)];
-  if (faults.length === 0) throw new UsageError('no fault selected');
+  if (values.only !== undefined && values.quick) throw new UsageError('--only: --only and --quick each choose the faults; give one');
+  const faults = [...new Set(values.only ?? (values.quick ? quickSubset(ALL_FAULTS) : ALL_FAULTS))];
+  if (faults.length === 0) throw new UsageError('--only: no fault selected');
   const opts: Options = {
     faults,
     subset: faults.length < ALL_FAULTS.length,
-    repeat: positive(values.repeat, '--repeat', 1),
-    concurrency: positive(values.concurrency, '--concurrency', DEFAULT_CONCURRENCY),
+    repeat: values.repeat ?? 1,
+    concurrency: values.concurrency ?? DEFAULT_CONCURRENCY,
     full: values.full === true,
-    seed: values.seed === undefined ? randomInt(2 ** 31 - 1) : int32(values.seed),
-    out: values.out === undefined ? DEFAULT_OUT : resolve(values.out),
+    seed: values.seed ?? randomInt(2 ** 31 - 1),
+    out: values.out ?? DEFAULT_OUT,
   };
   return harness(opts, values.out === undefined);
 }
@@ -246,17 +243,6 @@ async function listChecks(out: string): Promise<{ checked: string[]; problems: s
   } catch {
     return { checked: [], problems: ['suite listing: `playwright test --list` printed no JSON; unprovenRequirements is empty'] };
   }
-}
-
-function positive(raw: string | undefined, flag: string, fallback: number): number {
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new UsageError(`${flag} takes a whole number of at least 1, not "${raw}"`);
-  return Number(raw);
-}
-
-function int32(raw: string): number {
-  if (!/^-?\d+$/.test(raw) || Number(raw) < -(2 ** 31) || Number(raw) > 2 ** 31 - 1) throw new UsageError(`--seed takes a 32-bit integer, not "${raw}"`);
-  return Number(raw);
 }
 
 function say(line: string): void {

@@ -4,57 +4,61 @@ import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
-import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { CONFIG_FILE, resolveConfig } from '../run/config.ts';
+import { CONFIG_FILE, resolveConfig, setting } from '../run/config.ts';
 import { HOOK_NAMES, type HookName } from '../run/context.ts';
 import { EXIT_OK, UsageError } from '../run/usage.ts';
+import { helpText, optionsOf, parseArgv, parseChecked, type CommandSpec, type Option } from '../run/options.ts';
 
-const HELP = `usage: wfmck init [options]
+/** Where init says more, or less, than `wfmck run --help`. */
+const INIT_DOCS: Record<string, string> = {
+  persona: 'wfm (default; a WFM with its identity role and registry), identity, registry, device (the kit plays the WFM; give --hook startClient=CMD and --hook stopClient=CMD for your client, and where it can removeChild, disconnectChild and changeCapabilities; or --attend)',
+  edition: 'seed (default, interfaces.md) or miaf (1.0.0-rc.3: mutual TLS with SVIDs)',
+  'targets.wfm': 'WFM base URL (loopback only); no target = the embedded default',
+  'tls.caFiles': "PEM file of the CA of your services' TLS certificates (repeat for more)",
+};
 
-Writes ${CONFIG_FILE} for \`wfmck run\`. On a terminal it asks for every answer no flag gave (Enter keeps the
-shown default or leaves the setting out); without a terminal it asks nothing. The result is checked the way
-\`wfmck run\` reads it (files exist, URLs are loopback) before it is written.
+/** The settings init asks for, as `wfmck run` reads them: flag, YAML key written, check; env plays no part here. */
+const SETTINGS: readonly Option[] = [
+  'persona', 'edition', 'targets.wfm', 'targets.identity', 'targets.registry', 'tls.caFiles', 'deviceCa.certFile', 'deviceCa.keyFile',
+  'targets.trustDomain', 'targets.wfmId', 'profile.vendor', 'component.vendor', 'component.name', 'component.version', 'attend',
+].map((key) => {
+  const { env: _env, ...option } = setting(key);
+  return { ...option, doc: INIT_DOCS[key] ?? option.doc };
+});
 
-  --persona P              wfm (default; a WFM with its identity role and registry), identity, registry, device
-                           (the kit plays the WFM; give --hook startClient=CMD and --hook stopClient=CMD for your client,
-                           and where it can, removeChild=CMD, disconnectChild=CMD and changeCapabilities=CMD;
-                           or --attend: you start the client by hand for each check, from the folder the kit writes)
-  --edition E              seed (default, interfaces.md) or miaf (1.0.0-rc.3: mutual TLS with SVIDs)
-  --wfm URL, --identity URL, --registry URL   the targets (loopback); none = the embedded default
-  --ca-file FILE           PEM of the CA of your services' TLS certificates
-  --device-ca-cert FILE, --device-ca-key FILE a CA your WFM trusts for device certificates (miaf: an SVID CA in its bundle)
-  --trust-domain TD, --wfm-id ID              miaf: the WFM is spiffe://<td>/<vendor>/wfm/<wfm-id>
-  --vendor TOKEN           profile P1 vendor token (default platform)
-  --component-vendor V, --component-name N, --component-version X   your component, as reports name it
-  --hook NAME=COMMAND      a hook of P5/P10 (repeat): ${HOOK_NAMES.join(', ')}
-  --out FILE               where to write (default ./${CONFIG_FILE}); an existing file needs --force
-  --force                  overwrite
-`;
+export const SPEC: CommandSpec = {
+  name: 'init',
+  usage: ['[options]'],
+  about: `Writes ${CONFIG_FILE} for \`wfmck run\`. On a terminal it asks for every answer no flag gave (Enter keeps the
+shown default or leaves the setting out); without a terminal it asks nothing. Each flag and the whole file are
+checked the way \`wfmck run\` reads them (files exist relative to the file's folder, URLs are loopback) before it is
+written.`,
+  groups: [
+    { title: 'settings (each flag writes the YAML key beside it)', options: SETTINGS },
+    {
+      options: [
+        { flag: 'hook', value: 'NAME=COMMAND', multiple: true, doc: `a hook of P5/P10 (repeat): ${HOOK_NAMES.join(', ')}` },
+        { flag: 'out', value: 'FILE', doc: `where to write (default ./${CONFIG_FILE}); an existing file needs --force` },
+        { flag: 'force', doc: 'overwrite' },
+      ],
+    },
+  ],
+};
 
-const FLAGS = {
-  persona: { type: 'string' }, edition: { type: 'string' }, wfm: { type: 'string' }, identity: { type: 'string' }, registry: { type: 'string' },
-  'ca-file': { type: 'string' }, 'device-ca-cert': { type: 'string' }, 'device-ca-key': { type: 'string' }, 'trust-domain': { type: 'string' },
-  'wfm-id': { type: 'string' }, vendor: { type: 'string' }, 'component-vendor': { type: 'string' }, 'component-name': { type: 'string' },
-  'component-version': { type: 'string' }, attend: { type: 'boolean' }, hook: { type: 'string', multiple: true }, out: { type: 'string' }, force: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-type Values = { [K in keyof typeof FLAGS]?: K extends 'hook' ? string[] : K extends 'force' | 'help' | 'attend' ? boolean : string };
+type Values = Partial<Record<string, string | string[] | true>>;
 
 /** Answers come from flags first, then (on a terminal) from the user; undefined = leave the setting out. */
 type Ask = (question: string, fallback?: string) => Promise<string | undefined>;
 
 export async function run(argv: string[], io: { interactive?: boolean; ask?: Ask } = {}): Promise<number> {
-  let values: Values;
-  try {
-    values = parseArgs({ args: argv, options: FLAGS, strict: true }).values as Values;
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message.split('\n')[0]}\n\n${HELP}`);
-  }
-  if (values.help) return void process.stdout.write(HELP), EXIT_OK;
-  const out = resolve(values.out ?? CONFIG_FILE);
-  if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; --force overwrites it`);
+  const parsed = parseArgv(argv, optionsOf(SPEC), false);
+  if (parsed.help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  const values: Values = Object.fromEntries(parsed.flags);
+  const out = resolve(typeof values.out === 'string' ? values.out : CONFIG_FILE);
+  // Each flag as `wfmck run` will read it from the file: relative paths from the file's folder.
+  for (const o of SETTINGS) if (parsed.flags.has(o.flag!)) parseChecked(o.parse!, parsed.flags.get(o.flag!), dirname(out), parsed.spelling.get(o.flag!)!, false);
+  if (existsSync(out) && values.force !== true) throw new UsageError(`--out: ${out} exists; --force overwrites it`);
   const interactive = io.interactive ?? (process.stdin.isTTY === true && process.stdout.isTTY === true);
   const rl: Interface | undefined = interactive && !io.ask ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
   const prompt: Ask = io.ask ?? (async (q, fallback) => {
@@ -62,13 +66,13 @@ export async function run(argv: string[], io: { interactive?: boolean; ask?: Ask
     return answer || fallback;
   });
   /** A flag's value, else (on a terminal) the answer; `null` asks without a flag (its flag is --hook NAME=CMD). */
-  const value = async (flag: keyof Values | null, question: string, fallback?: string): Promise<string | undefined> => {
+  const value = async (flag: string | null, question: string, fallback?: string): Promise<string | undefined> => {
     const given = flag === null ? undefined : (values[flag] as string | undefined);
     if (given !== undefined) return given;
     return interactive ? prompt(question, fallback) : fallback;
   };
   try {
-    const config = await answers(value, values.hook ?? [], values.attend === true);
+    const config = await answers(value, (values.hook as string[] | undefined) ?? [], values['ca-file'] as string[] | undefined, values.attend === true);
     await check(config, out);
     await writeFile(out, `# wfmck configuration, written by \`wfmck init\`; \`wfmck run --help\` lists every setting.\n${stringify(config)}`);
     process.stdout.write(`wrote ${relative(process.cwd(), out) || out}; run it with: npx wfmck run${out === resolve(CONFIG_FILE) ? '' : ` --config ${out}`}\n`);
@@ -78,7 +82,7 @@ export async function run(argv: string[], io: { interactive?: boolean; ask?: Ask
   }
 }
 
-async function answers(value: (flag: keyof Values | null, q: string, fallback?: string) => Promise<string | undefined>, given: string[], attended: boolean): Promise<Record<string, unknown>> {
+async function answers(value: (flag: string | null, q: string, fallback?: string) => Promise<string | undefined>, given: string[], caFlags: string[] | undefined, attended: boolean): Promise<Record<string, unknown>> {
   let hooks = given;
   const persona = await value('persona', 'Persona your component plays (wfm, identity, registry, device)', 'wfm');
   const edition = await value('edition', 'Edition of the standard (seed, miaf)', 'seed');
@@ -98,7 +102,8 @@ async function answers(value: (flag: keyof Values | null, q: string, fallback?: 
     if (td) targets['trustDomain'] = td;
     if (id) targets['wfmId'] = id;
   }
-  const caFile = Object.keys(targets).length ? await value('ca-file', 'PEM file of the CA of your services\' TLS certificates') : undefined;
+  const asked = caFlags ? undefined : Object.keys(targets).length ? await value(null, 'PEM file of the CA of your services\' TLS certificates') : undefined;
+  const caFiles = caFlags ?? (asked ? [asked] : []);
   const deviceCert = targets['wfm'] ? await value('device-ca-cert', edition === 'miaf' ? 'SVID CA certificate in the WFM\'s trust bundle (empty: hook issueClientSvid)' : 'Device CA certificate the WFM trusts (empty: hook trustClientCertificate)') : undefined;
   const deviceKey = deviceCert ? await value('device-ca-key', 'Its private key') : undefined;
   const vendor = await value('vendor', 'Vendor token of media types and paths (profile P1)', 'platform');
@@ -118,7 +123,7 @@ async function answers(value: (flag: keyof Values | null, q: string, fallback?: 
   const hookEntries = hooks.map((h) => {
     const at = h.indexOf('=');
     const name = h.slice(0, at) as HookName;
-    if (at < 1 || !HOOK_NAMES.includes(name)) throw new UsageError(`--hook ${h}: NAME=COMMAND, NAME one of ${HOOK_NAMES.join(', ')}`);
+    if (at < 1 || !HOOK_NAMES.includes(name)) throw new UsageError(`--hook: "${h}" is not NAME=COMMAND with NAME one of ${HOOK_NAMES.join(', ')}`);
     return [name, h.slice(at + 1)] as const;
   });
   return strip({
@@ -126,7 +131,7 @@ async function answers(value: (flag: keyof Values | null, q: string, fallback?: 
     edition,
     attend: attend || undefined,
     targets: Object.keys(targets).length ? targets : undefined,
-    tls: caFile ? { caFiles: [caFile] } : undefined,
+    tls: caFiles.length ? { caFiles } : undefined,
     deviceCa: deviceCert ? { certFile: deviceCert, keyFile: deviceKey } : undefined,
     profile: vendor && vendor !== 'platform' ? { vendor } : undefined,
     component: Object.values(component).some(Boolean) ? strip(component) : undefined,

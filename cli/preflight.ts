@@ -97,10 +97,11 @@ function materialProblems(config: Config): string[] {
   return problems;
 }
 
-/** Every configuration problem at once (exit 2 naming each), before anything starts. */
+/** Every configuration problem at once (exit 2, one line naming each), before anything starts. */
 export function checkConfiguration(config: Config): void {
   const problems = [...hookProblems(config), ...materialProblems(config)];
-  if (problems.length > 0) throw new UsageError(`the configuration cannot run:\n  ${problems.join('\n  ')}`);
+  // One line each, `<setting>: <what is wrong>`.
+  if (problems.length > 0) throw new UsageError(problems.join('\n'));
 }
 
 /** The origins a run names, each once, with what they are. */

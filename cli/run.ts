@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareRun } from '../run/global-setup.ts';
-import { FIELDS, namesTargets, resolveConfig, type Config } from '../run/config.ts';
+import { RUN_OPTIONS, namesTargets, resolveConfig, type Config } from '../run/config.ts';
+import { helpText, parseArgv, type CommandSpec } from '../run/options.ts';
 import { playwrightCli } from './playwright.ts';
 import type { RunContext } from '../run/context.ts';
 import { PERSONAS, observersOf } from '../run/personas.ts';
@@ -20,51 +21,27 @@ import { existsSync } from 'node:fs';
 import type { ConformanceReport } from '../reports/conformance-json.ts';
 import { summaryLine } from '../reports/console.ts';
 
-const HELP = `usage: wfmck run [options]
-
-Runs the conformance suites against a WFM (and its identity role and registry), or with no target against the
+export const SPEC: CommandSpec = {
+  name: 'run',
+  usage: ['[options]'],
+  about: `Runs the conformance suites against a WFM (and its identity role and registry), or with no target against the
 embedded reference services, and writes conformance.json, conformance.html, junit.xml and Playwright's report.
-Exit 0 when every MUST passes, 1 when any MUST fails, 2 for a usage or configuration error or an unreachable target.
-
-  --wfm URL             WFM base URL (loopback only); none = start the embedded reference services
-  --identity URL        identity role origin (discovery at /.well-known/<vendor>)
-  --registry URL        OCI registry base URL
-  --config FILE         YAML configuration (default ./wfmck.config.yaml when present): targets, TLS CA files,
-                        device CA, profile values (profiles.md), hooks (P5)
-  --persona P           what your component plays: wfm (default, with its identity role and registry), identity,
-                        registry, or device (the kit plays the WFM and judges a client started by hooks.startClient)
-  --edition E           seed (default, interfaces.md) or miaf (1.0.0-rc.3: mutual TLS with SVIDs, problem details)
-  --grep RE             run only tests whose title matches RE (titles start with requirement ids)
-  --strictness S        strict | default | lenient (profiles.md P9, default default)
-  --seed N              fast-check seed (default random, printed; a failure's replay command carries it)
-  --runs N              runs per property (default 25 / 100 / 500 by strictness)
-  --out DIR             output folder (default reports/out/<timestamp>)
-  --workers N           Playwright workers (default 2)
-  --attend              persona device without a startClient hook: you start the client under test by hand for each
-                        check, from the folder of credentials it writes (--attend-timeout S: wait per client, 300)
-  --listen ADDR         loopback address of the embedded services (default 127.0.0.1); --wfm-port N fixes the WFM's port
-  --sign                sign the reports (conformance.dsse.json: DSSE envelope, in-toto Statement) with a P-256 key
-                        made for the run; --signing-key FILE (PEM PKCS#8) signs with yours, --signing-cert FILE adds
-                        its certificate. Check with wfmck verify-report DIR
-  --component-vendor V, --component-name N, --component-version V
-                        the component under test, as the report names it
-
-Precedence: flags > env > YAML > default. Every setting, by YAML key and env name:
-`;
-
-function help(): string {
-  const rows = FIELDS.map((f) => `  ${f.key.padEnd(32)} ${f.env.padEnd(36)} ${f.doc}`);
-  const areas = PERSONAS.map((p) => `  ${p.padEnd(10)} ${[...new Set(areasFor(observersOf(p)).map((a) => a.name))].join(', ')}`);
-  return `${HELP}\n${rows.join('\n')}\n\nClaim areas by persona (claims, --claims; every area when none is named):\n${areas.join('\n')}\n`;
-}
+Exit 0 when every MUST passes, 1 when any MUST fails, 2 for a usage or configuration error, an unreachable target,
+a kit error or a run that judged nothing; 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP.`,
+  groups: [{ title: 'Every setting, by flag, env name and YAML key (precedence: flags > env > YAML > default)', options: RUN_OPTIONS }],
+  get after() {
+    const areas = PERSONAS.map((p) => `  ${p.padEnd(10)} ${[...new Set(areasFor(observersOf(p)).map((a) => a.name))].join(', ')}`);
+    return `Claim areas by persona (claims, --claims; every area when none is named):\n${areas.join('\n')}`;
+  },
+};
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 export async function run(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(help()), EXIT_OK;
+  if (parseArgv(argv, RUN_OPTIONS, false).help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
   const config = resolveConfig(argv, process.env, process.cwd());
   // Persona device: the kit is the WFM, identity role and registry; the client under test comes through startClient.
-  if (config.persona === 'device' && namesTargets(config)) throw new UsageError('--persona device runs the kit\'s own services as the WFM your client talks to: name no targets (your client is started by hooks.startClient)');
+  if (config.persona === 'device' && namesTargets(config)) throw new UsageError('--persona: device runs the kit\'s own services as the WFM your client talks to: name no targets (your client is started by hooks.startClient)');
   checkConfiguration(config);
   const signingKey = runSigningKey(config);
   await probeTargets(config);
