@@ -1,7 +1,7 @@
 // The kit's own HTTP requests outside its transport (the reference WFM pulling a package, asking a registry for a
 // token): fetch held to the loopback rule at every hop. Redirects are followed by hand, only for GET and HEAD (the
 // OCI spec lets blob GETs redirect), at most MAX_REDIRECTS, and a hop to another host is refused before any socket.
-import { isLoopbackHost } from '../spec/loopback.ts';
+import { isLoopbackHost, offLoopback } from '../spec/loopback.ts';
 
 export const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -10,7 +10,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export class OffLoopbackError extends Error {
   readonly code = 'WFMCK_E_NOT_LOOPBACK';
   constructor(readonly url: string, why: string) {
-    super(`${why}: ${url} is not on a loopback address; the kit only ever sends traffic to 127.0.0.0/8, ::1 or localhost`);
+    super(`${why}: ${offLoopback(url)}`);
   }
 }
 

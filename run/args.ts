@@ -4,7 +4,7 @@
 // itself (the loopback rule of spec/loopback.ts) is given its label.
 import { existsSync, statSync } from 'node:fs';
 import { delimiter, resolve } from 'node:path';
-import { isLoopbackHost, parseLoopbackUrl } from '../spec/loopback.ts';
+import { isLoopbackHost, LISTEN_RULE, offLoopback, parseLoopbackUrl } from '../spec/loopback.ts';
 import { parseShard } from '../simulators/fleet/shard.ts';
 
 export type Parse = (raw: unknown, base: string, label: string) => unknown;
@@ -127,13 +127,9 @@ export function listenAddress(raw: unknown, _base: string, label: string): strin
   const host = text(raw);
   if (host === 'localhost') return '127.0.0.1';
   if (isLoopbackHost(host)) return host;
-  // The refusal in spec/loopback.ts's words; a host no URL can hold is no address at all.
-  try {
-    parseLoopbackUrl(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`, label);
-  } catch (e) {
-    if (/loopback/.test((e as Error).message)) throw e;
-  }
-  throw new Error(`"${host}" is not an IP address`);
+  // A host no URL can hold is no address at all; any other is refused in spec/loopback.ts's words.
+  if (!URL.canParse(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`)) throw new Error(`"${host}" is not an IP address`);
+  throw new Error(`${label}: ${offLoopback(host, LISTEN_RULE)}`);
 }
 
 /** `label: message`, once: a check that already named the option keeps its own words. */

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { PeerCertificate } from 'node:tls';
 import { Agent, request, type Dispatcher } from 'undici';
-import { isLoopbackHost } from '../../spec/loopback.ts';
+import { isLoopbackHost, offLoopback } from '../../spec/loopback.ts';
 import { x509 } from '../../spec/x509.ts';
 import { classify } from './classify.ts';
 import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from './evidence.ts';
@@ -180,7 +180,7 @@ async function send(config: Config, opts: RequestOptions): Promise<HttpResponse>
   const { headers, body } = prepare(opts, config.testId);
   const retrying = mayRetry(method, opts.retry);
   const key = `${method} ${url}`;
-  offLoopback(config, method, url);
+  refuseOffLoopback(config, method, url);
   held(config, key, method, url);
   let last: Exchange | undefined;
   for (let attempt = 1; ; attempt++) {
@@ -274,9 +274,9 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
  * The kit's network policy at its one exit: a URL off loopback (a peer's redirect, upload Location or token realm;
  * a configured one never gets here, the CLI refuses it) is never sent, and the refusal is evidence.
  */
-function offLoopback(config: Config, method: string, url: string): void {
+function refuseOffLoopback(config: Config, method: string, url: string): void {
   if (isLoopbackHost(new URL(url).hostname)) return;
-  const message = `refused: ${method} ${redactUrl(url)} is not on a loopback address; the kit only ever sends traffic to 127.0.0.0/8, ::1 or localhost`;
+  const message = `refused: ${method} ${offLoopback(redactUrl(url))}`;
   const exchange: Exchange = { id: randomUUID(), ...(config.testId !== undefined && { testId: config.testId }), method, url: redactUrl(url), requestHeaders: {}, startedAt: new Date().toISOString(), durationMs: 0, attempt: 0, error: { code: 'WFMCK_E_NOT_LOOPBACK', message } };
   config.transcript?.record(exchange);
   throw new TransportError('WFMCK_E_NOT_LOOPBACK', message, exchange);

@@ -127,7 +127,7 @@ test('bad values are usage errors with the source and a one-line reason', () => 
 test('only loopback targets: anything else is refused with the reason', () => {
   const cwd = folder();
   for (const host of ['https://example.com', 'https://10.0.0.1', 'https://[::2]', 'https://128.0.0.1', 'https://127.evil.com', 'https://localhost.example']) {
-    usage(() => resolveConfig(['--wfm', host], {}, cwd, opts), /^--wfm: only loopback addresses \(127\.0\.0\.0\/8, ::1, localhost\) are ever targets/);
+    usage(() => resolveConfig(['--wfm', host], {}, cwd, opts), /^--wfm: \S+ is not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost/);
   }
   usage(() => resolveConfig(['--wfm', 'https://127.0.0.1:1'], { WFMCK_REGISTRY: 'https://registry.example' }, cwd, opts), /^WFMCK_REGISTRY: .*loopback/);
   usage(() => resolveConfig(['--wfm', 'ftp://127.0.0.1'], {}, cwd, opts), /not an http\(s\) URL/);
@@ -188,6 +188,6 @@ test('listen: the embedded services on a loopback address only, the WFM on a fix
   assert.deepEqual(resolveConfig([], {}, cwd, opts).listen, { host: '127.0.0.1' });
   assert.deepEqual(resolveConfig(['--listen', '::1', '--wfm-port', '8443'], {}, cwd, opts).listen, { host: '::1', wfmPort: 8443 });
   assert.deepEqual(resolveConfig(['--listen', 'localhost'], {}, cwd, opts).listen, { host: '127.0.0.1' });
-  usage(() => resolveConfig(['--listen', '0.0.0.0'], {}, cwd, opts), /^--listen: only loopback addresses/);
+  usage(() => resolveConfig(['--listen', '0.0.0.0'], {}, cwd, opts), /^--listen: 0\.0\.0\.0 is not on a loopback address; the kit only ever listens on/);
   usage(() => resolveConfig(['--wfm-port', '70000'], {}, cwd, opts), /^--wfm-port: must be a port 0-65535/);
 });

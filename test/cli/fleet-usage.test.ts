@@ -42,7 +42,7 @@ test('fleet refuses a non-loopback --wfm with exit 2', async () => {
   for (const url of ['https://192.0.2.10:8443', 'https://wfm.example.com', 'https://[2001:db8::1]:443']) {
     const r = await fleet('--wfm', url, '--device-ca-cert', 'x', '--device-ca-key', 'y');
     assert.equal(r.code, 2, url);
-    assert.match(r.stderr, /^wfmck fleet: --wfm: only loopback addresses \(127\.0\.0\.0\/8, ::1, localhost\) are ever targets, not "[^"]+"\nsee wfmck fleet --help\n$/, 'one line, then where the options are');
+    assert.match(r.stderr, /^wfmck fleet: --wfm: \S+ is not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost\nsee wfmck fleet --help\n$/, 'one line, then where the options are');
   }
 });
 

@@ -37,9 +37,9 @@ test('on a terminal it asks for what no flag gave, in order, with defaults', asy
 test('refusals write nothing: a non-loopback target (a flag by its name, an answer in the real file), a missing CA file, an existing file without --force, a bad hook', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'wfmck-init-'));
   const out = join(dir, 'wfmck.config.yaml');
-  await assert.rejects(run(['--out', out, '--wfm', 'https://wfm.example.com'], { interactive: false }), /: --wfm: only loopback addresses .* not "wfm\.example\.com"$/);
+  await assert.rejects(run(['--out', out, '--wfm', 'https://wfm.example.com'], { interactive: false }), /: --wfm: wfm\.example\.com is not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost$/);
   await assert.rejects(run(['--out', out, '--wfm', 'https://127.0.0.1:8443', '--ca-file', 'missing.pem'], { interactive: false }), (e: Error) => e.message === `--ca-file: no such file ${join(dir, 'missing.pem')}`);
-  await assert.rejects(answered({ 'WFM base URL': 'https://wfm.example.com' }), /\/wfmck\.config\.yaml targets\.wfm: only loopback addresses .*\(nothing written\)$/);
+  await assert.rejects(answered({ 'WFM base URL': 'https://wfm.example.com' }), /\/wfmck\.config\.yaml targets\.wfm: wfm\.example\.com is not on a loopback address; .*\(nothing written\)$/);
   assert.equal(existsSync(out), false);
   await assert.rejects(run(['--out', out, '--hook', 'nope=./x'], { interactive: false }), /NAME one of/);
   await writeFile(out, 'persona: wfm\n');

@@ -43,7 +43,7 @@ test('a target whose TLS certificate the kit cannot verify: exit 2, naming TLS a
 test('a non-loopback target, a bad strictness, an unknown flag: exit 2 with the reason', { timeout: 30_000 }, async () => {
   const remote = await wfmck(['run', '--wfm', 'https://wfm.example.com']);
   assert.equal(remote.code, 2);
-  assert.equal(remote.stderr, 'wfmck run: --wfm: only loopback addresses (127.0.0.0/8, ::1, localhost) are ever targets, not "wfm.example.com"\nsee wfmck run --help\n');
+  assert.equal(remote.stderr, 'wfmck run: --wfm: wfm.example.com is not on a loopback address; the kit only ever sends traffic to 127.0.0.0/8, ::1 or localhost\nsee wfmck run --help\n');
   const strictness = await wfmck(['run', '--strictness', 'harsh']);
   assert.equal(strictness.code, 2);
   assert.match(strictness.stderr, /^wfmck run: --strictness: must be one of strict, default, lenient/);
