@@ -34,7 +34,7 @@ export const faults: FaultDefinition[] = [
   seam('SVID-KEY-ALG', ['SVID-KEY-ALG'], 'client SVIDs with ECDSA P-256 keys are refused'),
   // Who the client is (auth.ts, admission.ts, capabilities.ts).
   seam('MIAF-CLIENT-IS-SPIFFE-ID', ['MIAF-CLIENT-IS-SPIFFE-ID'], 'a client is bound to its first certificate: a second SVID of the same SPIFFE ID is refused 403'),
-  seam('MIAF-NOT-ADMITTED-403', ['MIAF-NOT-ADMITTED-403', 'PROBLEM-RESERVED-TYPE'], 'any valid SVID is admitted on first use'),
+  seam('MIAF-NOT-ADMITTED-403', ['MIAF-NOT-ADMITTED-403'], 'any valid SVID is admitted on first use'),
   seam('MIAF-SCOPE-PER-CLIENT', ['MIAF-SCOPE-PER-CLIENT'], 'a deviceId belongs to the first client that reported it, and any other client\'s PUT of it is answered 403'),
   // Capabilities (router.ts, capabilities.ts).
   seam('MIAF-CAP-PATHS', ['MIAF-CAP-PATHS', 'PROBLEM-ABOUT-BLANK'], 'POST on a capabilities path is taken as a PUT'),
