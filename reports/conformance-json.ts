@@ -25,6 +25,8 @@ export interface RunMeta {
   /** True when the targets were the embedded reference services; null when no run context was given. */
   embedded: boolean | null;
   targets: Partial<RunContext['targets']>;
+  /** Paths of the CA files the targets' certificates chain to: a reproduction's `curl --cacert` (paths, never contents). */
+  caFiles: string[];
   profile: Profile;
   strictness: Strictness;
   seed: number | null;
@@ -62,6 +64,7 @@ export function metaFromContext(ctx: RunContext): RunMeta {
     signing: ctx.signing ? { ...ctx.signing } : null,
     embedded: ctx.embedded,
     targets: { ...ctx.targets },
+    caFiles: [...(ctx.tls?.caFiles ?? [])],
     profile: { ...ctx.profile },
     strictness: ctx.strictness,
     seed: ctx.seed,
@@ -91,6 +94,7 @@ export function fallbackMeta(version: string, startedAt: string, env: Record<str
     signing: null,
     embedded: null,
     targets: {},
+    caFiles: [],
     profile: { ...SEED_PROFILE, strictness },
     strictness,
     seed,

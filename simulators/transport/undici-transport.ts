@@ -7,7 +7,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { isLoopbackHost, offLoopback } from '../../spec/loopback.ts';
 import { x509 } from '../../spec/x509.ts';
 import { classify } from './classify.ts';
-import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from './evidence.ts';
+import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from '../../protocol/evidence.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, announcedLength, hasNoBody, readCapped } from './limits.ts';
 import { flattenHeaders, httpResponse } from './response.ts';
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, mayRetry, nextDelayMs, retryAfterMs, sleep, type RetryPolicy } from './retry.ts';
