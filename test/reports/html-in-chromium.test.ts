@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from '@playwright/test';
 import { renderHtml } from '../../reports/html/render.ts';
 import { specSectionTitles } from '../../reports/requirement-reporter.ts';
@@ -13,7 +13,8 @@ import { FAILING_ID, HOSTILE_BODY, syntheticReport } from './synthetic.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SCREENSHOT_DIR = fileURLToPath(new URL('../../reports/out/screenshots/', import.meta.url));
+// Kept as an artifact where CI asks (WFMCK_ARTIFACTS), else in the temp folder: never in the user's checkout.
+const SCREENSHOT_DIR = join(process.env.WFMCK_ARTIFACTS ?? tmpdir(), 'wfmck-screenshots');
 
 test('conformance.html renders, filters, expands evidence and keeps hostile bodies inert in Chromium', { timeout: 120_000 }, async () => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install it with "apt-get update && apt-get install -y chromium" (.ci/run does this)`);
@@ -37,8 +38,8 @@ test('conformance.html renders, filters, expands evidence and keeps hostile bodi
     // Each failure's reason is readable without a click, and every failure sits above the first skip.
     for (const reason of await page.locator('tr.req[data-status="fail"] .reason').all()) assert.equal(await reason.isVisible(), true, 'a failed row shows its reason folded');
     // Unfold everything, as a reader scrolling the whole page would see it.
-    await page.locator('details.spec-section').evaluateAll((all) => all.forEach((d) => ((d as HTMLDetailsElement).open = true)));
-    const tops = async (status: string) => page.locator(`tr.req[data-status="${status}"]`).evaluateAll((rows) => rows.map((e) => e.getBoundingClientRect().top + window.scrollY));
+    await page.locator('details.spec-section').evaluateAll((all) => all.forEach((d) => ((d as unknown as { open: boolean }).open = true)));
+    const tops = async (status: string) => page.locator(`tr.req[data-status="${status}"]`).evaluateAll((rows) => rows.map((e) => e.getBoundingClientRect().top + (globalThis as unknown as { scrollY: number }).scrollY));
     const failures = await tops('fail');
     const firstSkip = Math.min(...(await tops('skip')));
     assert.ok(failures.length > 0 && failures.every((top) => top < firstSkip), `every failure (${failures.join(', ')}) above the first skip (${firstSkip})`);
@@ -98,7 +99,7 @@ test('a passing report opens short (rows folded), and a self-check of the kit\'s
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(pathToFileURL(file).href);
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    const height = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollHeight: number } } }).document.documentElement.scrollHeight);
     assert.ok(height < 8000, `a passing report is ${height} px tall with its rows folded (under 8,000)`);
     assert.equal(await page.locator('#selfcheck').isVisible(), true);
     assert.match(await page.locator('#selfcheck').innerText(), /^SELF-CHECK the client under test is the kit's own simulated client/);
