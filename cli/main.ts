@@ -14,6 +14,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   faults: { summary: 'prove every check can fail: run the suites against each fault of the reference services (faults.json)', load: () => import('./faults.ts') },
   publish: { summary: 'build an application package or compose component from a folder (§2.7) and push it to a registry', load: () => import('./publish.ts') },
   lint: { summary: 'judge a capabilities JSON, package folder, compose archive or pushed artifact; findings with requirement IDs', load: () => import('./lint.ts') },
+  doctor: { summary: 'check what a run (or, with --tests, the kit\'s own tests) needs: Node, packages, Chromium, config, hooks, targets', load: () => import('./doctor.ts') },
   'verify-report': { summary: 'check the signature and file digests of a report folder signed by `wfmck run --sign`', load: () => import('./verify-report.ts') },
 };
 

@@ -11,7 +11,7 @@ import { renderHtml } from '../../reports/html/render.ts';
 import { specSectionTitles } from '../../reports/requirement-reporter.ts';
 import { FAILING_ID, HOSTILE_BODY, syntheticReport } from './synthetic.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = process.env.WFMCK_CHROMIUM_BIN ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 // Kept as an artifact where CI asks (WFMCK_ARTIFACTS), else in the temp folder: never in the user's checkout.
 const SCREENSHOT_DIR = join(process.env.WFMCK_ARTIFACTS ?? tmpdir(), 'wfmck-screenshots');
