@@ -14,7 +14,7 @@ watchParent();
 const root = dirname(fileURLToPath(import.meta.url));
 
 /** The parts of the run context this file needs; none before `wfmck run` or global setup wrote it. */
-function readContext(): { persona?: Persona; outDir: string; attend?: { timeoutMs: number }; shard?: { blobDir?: string } } | undefined {
+function readContext(): { persona?: Persona; outDir: string; attend?: { timeoutMs: number }; shard?: { blobDir?: string }; reporter?: string } | undefined {
   const file = process.env.WFMCK_CONTEXT;
   return file ? (JSON.parse(readFileSync(file, 'utf8')) as NonNullable<ReturnType<typeof readContext>>) : undefined;
 }
@@ -40,7 +40,8 @@ function outDir(): string {
 const out = outDir();
 
 const reporter: ReporterDescription[] = [
-  [process.env.CI ? 'line' : 'list'],
+  // The console: wfmck run's compact lines by default; Playwright's own when asked (--reporter), or without a context.
+  [(context?.reporter ?? 'list') === 'compact' ? join(root, 'reports', 'compact-reporter.ts') : (context?.reporter ?? (process.env.CI ? 'line' : 'list'))],
   ...conformanceReporters(out),
   // `wfmck run --shard i/n`: the shard's blob report, joined by `wfmck merge-reports`.
   ...(context?.shard?.blobDir ? [['blob', { outputDir: context.shard.blobDir }] as ReporterDescription] : []),

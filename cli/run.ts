@@ -1,10 +1,15 @@
 // `wfmck run`: certify a WFM, its identity role and its registry (or the embedded default) with the Playwright suites.
 // The verdict is the requirement report's (conformance.json), not Playwright's exit code: only a failed MUST fails a run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareRun } from '../run/global-setup.ts';
 import { RUN_OPTIONS, namesTargets, resolveConfig, type Config } from '../run/config.ts';
+import { failedIds, lastRun, selectionGrep } from '../run/selection.ts';
+import { loadRequirements } from '../spec/requirements.ts';
 import { helpText, parseArgv, type CommandSpec } from '../run/options.ts';
 import { playwrightCli } from './playwright.ts';
 import type { RunContext } from '../run/context.ts';
@@ -17,7 +22,6 @@ import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from '../run/usage.ts';
 import { checkConfiguration, probeTargets } from './preflight.ts';
 import { catchSignals, runPlaywrightProcess, signalExitCode, type Signals } from './playwright-process.ts';
 import { writeInterruptedReport } from '../reports/write-report.ts';
-import { existsSync } from 'node:fs';
 import type { ConformanceReport } from '../reports/conformance-json.ts';
 import { summaryLine } from '../reports/console.ts';
 
@@ -38,8 +42,13 @@ a kit error or a run that judged nothing; 130, 143 or 129 when stopped by SIGINT
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 export async function run(argv: string[]): Promise<number> {
-  if (parseArgv(argv, RUN_OPTIONS, false).help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
-  const config = resolveConfig(argv, process.env, process.cwd());
+  const parsed = parseArgv(argv, RUN_OPTIONS, false);
+  if (parsed.help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  const again = parsed.flags.has('last-failed') ? lastFailed(argv) : undefined;
+  if (again && 'nothing' in again) return say(again.nothing), EXIT_OK;
+  const config = resolveConfig(again?.argv ?? argv, process.env, process.cwd());
+  config.grep = selectionGrep({ grep: config.grep, levels: config.levels, sections: config.sections, ...(again && { ids: again.ids }) }, loadRequirements());
+  if (parsed.flags.has('list')) return listChecks(config);
   // Persona device: the kit is the WFM, identity role and registry; the client under test comes through startClient.
   if (config.persona === 'device' && namesTargets(config)) throw new UsageError('--persona: device runs the kit\'s own services as the WFM your client talks to: name no targets (your client is started by hooks.startClient)');
   checkConfiguration(config);
@@ -48,11 +57,14 @@ export async function run(argv: string[]): Promise<number> {
   // From here on a signal never kills wfmck outright: the embedded services stop and the reporter finishes.
   const signals = catchSignals();
   let code: number | null = null;
+  let selfCheck = false;
   try {
     const prepared = await prepareRun(config, { cli: true });
     try {
       say(`${namesTargets(config) ? `targets ${namedTargetsLine(config)}` : 'embedded reference services'}; persona ${config.persona}; edition ${config.profile.edition}; strictness ${config.strictness}; seed ${config.seed}; ${config.runs} runs per property; out ${config.out}`);
       if (config.attend) attendBanner(prepared.context);
+      selfCheck = isSelfCheck(prepared.context);
+      if (selfCheck) say(SELF_CHECK);
       if (!signals.caught) code = await runPlaywright(config, prepared.env, signals);
       // A runner killed after the grace period (or never started) wrote nothing: the streamed records still tell.
       if (signals.caught && (signals.killed || !existsSync(join(config.out, 'conformance.json')))) {
@@ -75,9 +87,71 @@ export async function run(argv: string[]): Promise<number> {
   if (code === null) say('Playwright ended without an exit code');
   const result = await verdict(join(config.out, 'conformance.json'));
   say(config.shard ? `shard ${config.shard.index}/${config.shard.total}, a partial report: ${result.line}` : result.line);
+  if (selfCheck) say(SELF_CHECK);
   if (config.shard) say(`join every shard's output with: npx wfmck merge-reports <shard out dirs...> --out DIR`);
   printPaths(config, replayCommand(config));
   return signed && !signed.ok && result.code === EXIT_OK ? EXIT_USAGE : result.code;
+}
+
+const SELF_CHECK = "SELF-CHECK: the client under test is the kit's own simulated client; this run checks the kit, it is not a certificate of your client (configure hooks.startClient, or run --attend)";
+
+/** Persona device with no client of the user's: the embedded startClient runs the kit's own. */
+function isSelfCheck(context: RunContext): boolean {
+  return context.persona === 'device' && !context.attend && context.hooks.startClient?.kind !== 'command';
+}
+
+/**
+ * `--last-failed`: the newest run under reports/out that left its replay.yaml, and the requirements it failed; the
+ * replay configuration comes first, so any setting given now still wins over it.
+ */
+function lastFailed(argv: readonly string[]): { argv: string[]; ids: string[] } | { nothing: string } {
+  const dir = lastRun(resolve('reports', 'out'));
+  if (dir === undefined) throw new UsageError('--last-failed: no earlier run under reports/out left its conformance.json and replay.yaml');
+  const ids = failedIds(dir);
+  if (ids.length === 0) return { nothing: `--last-failed: the newest run (${dir}) failed no requirement: nothing to run again` };
+  say(`--last-failed: the ${ids.length} requirement${ids.length === 1 ? '' : 's'} ${dir} failed: ${ids.join(', ')}`);
+  return { argv: ['--config', join(dir, REPLAY_FILE), ...argv.filter((a) => a !== '--last-failed')], ids };
+}
+
+/**
+ * `--list`: the checks the selection runs, as Playwright collects them for the persona (nothing is started: no
+ * embedded service, no hook). One line per check, its title starting with its requirement ids, and its file.
+ */
+async function listChecks(config: Config): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'wfmck-list-'));
+  try {
+    const context = join(dir, 'run-context.json');
+    writeFileSync(context, JSON.stringify({ persona: config.persona, outDir: dir }));
+    const args = [playwrightCli(), 'test', '--config', join(root, 'playwright.config.ts'), '--list', '--reporter=json', ...(config.grep ? ['--grep', config.grep] : [])];
+    const child = spawnSync(process.execPath, args, { cwd: root, env: { ...process.env, WFMCK_CONTEXT: context }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const checks = listedChecks(child.stdout);
+    if (checks === undefined) throw new Error(`Playwright could not list the checks: ${(child.stderr || child.stdout).split('\n').slice(0, 3).join(' ')}`);
+    for (const c of checks) process.stdout.write(`${c.title}  (${c.file}:${c.line})\n`);
+    const ids = new Set(checks.flatMap((c) => c.title.match(/^(?:[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+(?::[a-z0-9-]+)? )+/)?.[0].trim().split(' ') ?? []));
+    say(`${checks.length} check${checks.length === 1 ? '' : 's'} of ${ids.size} requirement${ids.size === 1 ? '' : 's'} (persona ${config.persona}); nothing was started`);
+    return checks.length > 0 ? EXIT_OK : EXIT_USAGE;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface JsonSuite { specs?: { title: string; file: string; line: number }[]; suites?: JsonSuite[] }
+
+/** The specs of Playwright's JSON report, in file order; undefined when the output is no such report. */
+export function listedChecks(stdout: string): { title: string; file: string; line: number }[] | undefined {
+  let report: { suites?: JsonSuite[] };
+  try {
+    report = JSON.parse(stdout) as { suites?: JsonSuite[] };
+  } catch {
+    return undefined;
+  }
+  const out: { title: string; file: string; line: number }[] = [];
+  const walk = (s: JsonSuite) => {
+    for (const spec of s.specs ?? []) out.push({ title: spec.title, file: spec.file, line: spec.line });
+    for (const child of s.suites ?? []) walk(child);
+  };
+  for (const s of report.suites ?? []) walk(s);
+  return out;
 }
 
 /** Attended mode: what to give the client under test, once; each check then names its own folder of credentials. */
@@ -108,6 +182,7 @@ function runPlaywright(config: Config, env: Record<string, string>, signals: Sig
   const args = [playwrightCli(), 'test', '--config', join(root, 'playwright.config.ts'), '--workers', String(workers)];
   if (config.grep) args.push('--grep', config.grep);
   if (config.shard) args.push('--shard', `${config.shard.index}/${config.shard.total}`);
+  if (config.maxFailures !== undefined) args.push('--max-failures', String(config.maxFailures));
   return runPlaywrightProcess(args, { cwd: root, env: { ...process.env, ...env } }, signals);
 }
 

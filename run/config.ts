@@ -10,6 +10,7 @@ import { PERSONA, observersOf, type Persona } from './personas.ts';
 import { areasFor } from './claims.ts';
 import { UsageError } from './usage.ts';
 import { isLoopbackHost } from '../spec/loopback.ts';
+import { LEVEL_WORDS } from './selection.ts';
 import { bool, file, files, oneOf, path, pattern, positiveInt, regex, shardSpec, text, url, urls, type Parse } from './args.ts';
 import { parseArgv, parseChecked, type Option } from './options.ts';
 import {
@@ -32,10 +33,18 @@ export interface Config {
   path?: string;
   hooks: Partial<Record<HookName, Extract<HookBinding, { kind: 'command' }>>>;
   grep?: string;
+  /** `--level`: the catalog levels whose checks run (run/selection.ts). */
+  levels?: (typeof LEVEL_WORDS)[number][];
+  /** `--section`: the spec sections whose checks run. */
+  sections?: string[];
   /** Playwright's --shard: run only slice `index` of `total`; `wfmck merge-reports` joins the shards' outputs. */
   shard?: { index: number; total: number };
   out: string;
   workers: number;
+  /** The console while checks run: compact (one line per spec file), or one of Playwright's (list, line, dot). */
+  reporter: ConsoleReporter;
+  /** Stop after this many failed checks (Playwright --max-failures). */
+  maxFailures?: number;
   /** Faults of reference/faults/ switched on in the embedded default (never with a named target). */
   faults: string[];
   /** The component under test as the report names it (issue 10: vendor, name, version). */
@@ -74,6 +83,25 @@ const field = (option: Option, key: string, env: string, own: Partial<Field> = {
 const COMPONENT_KEYS = ['component.vendor', 'component.name', 'component.version'];
 
 /** Every setting of `wfmck run`: `wfmck run --help` is written from this list, flag, env name and YAML key. */
+/** `--level MUST,SHOULD`: the catalog's level words. */
+const levelWords: Parse = (raw) => {
+  const words = (Array.isArray(raw) ? raw.map(String) : text(raw).split(',')).map((w) => w.trim().toUpperCase()).filter(Boolean);
+  const bad = words.find((w) => !(LEVEL_WORDS as readonly string[]).includes(w));
+  if (bad !== undefined || words.length === 0) throw new Error(`must be one or more of ${LEVEL_WORDS.join(', ')}, comma-separated`);
+  return words;
+};
+
+/** `--section 4.1,P10`: spec section numbers as the catalog writes them. */
+const sectionWords: Parse = (raw) => {
+  const words = (Array.isArray(raw) ? raw.map(String) : text(raw).split(',')).map((w) => w.trim().replace(/^§/, '')).filter(Boolean);
+  const bad = words.find((w) => !/^(\d+(\.\d+)*|P\d+)$/.test(w));
+  if (bad !== undefined || words.length === 0) throw new Error(`"${bad ?? ''}" is not a section number (4.1, 2.1.1, P10)`);
+  return words;
+};
+
+export const CONSOLE_REPORTERS = ['compact', 'list', 'line', 'dot'] as const;
+export type ConsoleReporter = (typeof CONSOLE_REPORTERS)[number];
+
 export const FIELDS: readonly Field[] = [
   field(WFM, 'targets.wfm', 'WFMCK_WFM', { doc: 'WFM base URL (loopback only); none = start the embedded reference services' }),
   field(IDENTITY, 'targets.identity', 'WFMCK_IDENTITY'),
@@ -113,9 +141,13 @@ export const FIELDS: readonly Field[] = [
     doc: `P5 hook ${name}: a shell command, or {command, timeoutMs, cwd} (cwd: by default the folder of the YAML that names it)`, parse: hook,
   })),
   { flag: 'grep', value: 'RE', key: 'grep', env: 'WFMCK_GREP', doc: 'run only tests whose title matches this regular expression (titles start with requirement ids)', parse: regex },
+  { flag: 'level', value: 'LEVELS', key: 'level', env: 'WFMCK_LEVEL', doc: 'run only the checks of requirements of these levels, comma-separated: MUST (with MUST NOT), SHOULD (with SHOULD NOT), MAY', parse: levelWords },
+  { flag: 'section', value: 'SECTIONS', key: 'section', env: 'WFMCK_SECTION', doc: 'run only the checks of these spec sections, comma-separated (4.1 takes 4.1.x too; P10 is a profile section)', parse: sectionWords },
   { flag: 'shard', value: 'i/n', key: 'shard', env: 'WFMCK_SHARD', doc: "run only shard i/n of the suites (Playwright --shard); join the shards' outputs with `wfmck merge-reports`", parse: shardSpec },
   field(OUT, 'out', 'WFMCK_OUT', { doc: 'output folder (default reports/out/<timestamp>)', parse: path }),
   { flag: 'workers', value: 'N', key: 'workers', env: 'WFMCK_WORKERS', doc: `Playwright workers (default ${DEFAULT_WORKERS})`, parse: positiveInt },
+  { flag: 'reporter', value: 'R', key: 'reporter', env: 'WFMCK_REPORTER', doc: 'the console while checks run: compact (default: one line per spec file with its counts, and each failure\'s reason), list (one line per check), line, dot', parse: oneOf(...CONSOLE_REPORTERS) },
+  { flag: 'max-failures', value: 'N', key: 'maxFailures', env: 'WFMCK_MAX_FAILURES', doc: 'stop after N failed checks (the rest are skipped: interrupted)', parse: positiveInt },
   field(FAULT, 'faults', 'WFMCK_FAULTS', { doc: 'fault ids of reference/faults/ switched on in the embedded default (persona device: of simulators/faults/ for its own client too); repeat, or comma-separate' }),
   ...COMPONENT.map((o, i) => field(o, COMPONENT_KEYS[i]!, `WFMCK_${o.flag!.replace(/-/g, '_').toUpperCase()}`)),
   { flag: 'claims', value: 'LIST', key: 'claims', env: 'WFMCK_CLAIMS', doc: 'the areas the component claims (e.g. pull,push,packages for a registry); the others are skipped as not claimed (default: all of its persona\'s; listed below)', parse: names },
@@ -133,7 +165,11 @@ export const FIELDS: readonly Field[] = [
 export const CONFIG_OPTION: Option = { flag: 'config', value: 'FILE', env: 'WFMCK_CONFIG', doc: `YAML configuration (default ./${CONFIG_FILE} when present): targets, TLS CA files, device CA, profile values (profiles.md), hooks (P5)` };
 
 /** Every option `wfmck run` takes, in the order its help lists them. */
-export const RUN_OPTIONS: readonly Option[] = [CONFIG_OPTION, ...FIELDS];
+/** What `wfmck run` does instead of a run, or to pick its checks from the last one: flags, never settings. */
+export const LIST_OPTION: Option = { flag: 'list', doc: 'print the checks the selection would run (requirement ids, test titles, files) and start nothing' };
+export const LAST_FAILED_OPTION: Option = { flag: 'last-failed', doc: 'run again the checks of the requirements the newest run under reports/out failed, with its replay.yaml' };
+
+export const RUN_OPTIONS: readonly Option[] = [CONFIG_OPTION, ...FIELDS, LIST_OPTION, LAST_FAILED_OPTION];
 
 /** The setting with this YAML key. */
 export function setting(key: string): Field {
@@ -219,9 +255,13 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     ...(v.has('path') && { path: get<string>('path') }),
     hooks,
     grep: get('grep'),
+    ...(v.has('level') && { levels: get<(typeof LEVEL_WORDS)[number][]>('level') }),
+    ...(v.has('section') && { sections: get<string[]>('section') }),
     ...(v.has('shard') && { shard: get<{ index: number; total: number }>('shard')! }),
     out: get<string>('out') ?? resolve(cwd, 'reports', 'out', stamp),
     workers: get<number>('workers') ?? DEFAULT_WORKERS,
+    reporter: get<ConsoleReporter>('reporter') ?? 'compact',
+    ...(v.has('maxFailures') && { maxFailures: get<number>('maxFailures') }),
     faults: get<string[]>('faults') ?? [],
     component: stripUndefined({ vendor: get<string>('component.vendor'), name: get<string>('component.name'), version: get<string>('component.version') }),
     ...(v.has('claims') && { claims: checkedClaims(get<string[]>('claims')!, get<Persona>('persona') ?? PERSONA) }),
