@@ -8,6 +8,7 @@ import { withFaultProof } from './faults/proof.ts';
 import type { FaultEntry } from './faults/plan.ts';
 import { ALL_FAULTS } from './faults/all.ts';
 import { unclaimedReason } from '../run/claims.ts';
+import { outages, type Outage } from './outages.ts';
 
 /** What the report echoes about the run (from the RunContext; never a secret). */
 export interface RunMeta {
@@ -49,6 +50,8 @@ export interface ConformanceReport extends RunMeta {
   summary: Summary;
   /** Each requirement whose failed check blocked others, with those it blocked: "CAP-PUT-201 failed; 19 blocked by it". */
   rootCauses: RootCause[];
+  /** A target that stopped answering: its failures on no answer, grouped as one finding per origin (reports/outages.ts). */
+  outages: Outage[];
   requirements: RequirementResult[];
   /** Problems of the run itself: global errors, tests naming no or unknown requirements. Never findings. */
   problems: string[];
@@ -138,6 +141,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     interrupted: input.interrupted,
     summary: summarize(requirements, input.meta.strictness),
     rootCauses: rootCauses(requirements),
+    outages: outages(requirements),
     requirements,
     problems,
   };

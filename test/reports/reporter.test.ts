@@ -93,7 +93,7 @@ test('a real Playwright run writes conformance.json and .html into the context o
     writeFileSync(ctxFile, JSON.stringify(context(outDir)));
     assert.equal(await run(dir, { WFMCK_CONTEXT: ctxFile }), 1);
     const r = read(outDir);
-    assert.deepEqual(Object.keys(r), ['kit', 'persona', 'edition', 'component', 'claims', 'signing', 'embedded', 'targets', 'caFiles', 'profile', 'strictness', 'seed', 'runs', 'hooks', 'startedAt', 'endedAt', 'interrupted', 'summary', 'rootCauses', 'requirements', 'problems']);
+    assert.deepEqual(Object.keys(r), ['kit', 'persona', 'edition', 'component', 'claims', 'signing', 'embedded', 'targets', 'caFiles', 'profile', 'strictness', 'seed', 'runs', 'hooks', 'startedAt', 'endedAt', 'interrupted', 'summary', 'rootCauses', 'outages', 'requirements', 'problems']);
     assert.deepEqual([r.kit.version, r.seed, r.runs, r.strictness, r.interrupted, r.hooks], ['9.9.9', 77, 10, 'default', false, ['assignDeployment']]);
     // A context written before personas and signing: the wfm persona, no component named, not signed.
     assert.deepEqual([r.persona, r.edition, r.component, r.signing], ['wfm', 'seed', {}, null]);
