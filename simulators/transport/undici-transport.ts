@@ -11,7 +11,7 @@ import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from '../../
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, announcedLength, hasNoBody, readCapped } from './limits.ts';
 import { flattenHeaders, httpResponse } from './response.ts';
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, mayRetry, nextDelayMs, retryAfterMs, sleep, type RetryPolicy } from './retry.ts';
-import { signRequest } from '../../protocol/signing.ts';
+import { signRequestSync } from '../../protocol/signing.ts';
 import type { Transcript } from './transcript.ts';
 import { TransportError, type Exchange, type HttpResponse, type RequestOptions, type Transport } from './types.ts';
 
@@ -184,7 +184,7 @@ async function send(config: Config, opts: RequestOptions): Promise<HttpResponse>
   held(config, key, method, url);
   let last: Exchange | undefined;
   for (let attempt = 1; ; attempt++) {
-    const sent = opts.signer ? { ...headers, ...(await sign(opts.signer, method, url, headers, body)) } : headers;
+    const sent = opts.signer ? { ...headers, ...sign(opts.signer, method, url, headers, body) } : headers;
     let wait: number;
     try {
       const res = await once(config, opts, { method, url, headers: sent, body }, attempt);
@@ -309,9 +309,9 @@ function prepare(opts: RequestOptions, testId: string | undefined): { headers: R
   return { headers, body: typeof opts.body === 'string' ? Buffer.from(opts.body, 'utf8') : opts.body };
 }
 
-async function sign(signer: NonNullable<RequestOptions['signer']>, method: string, url: string, headers: Record<string, string>, body: Uint8Array | undefined) {
+function sign(signer: NonNullable<RequestOptions['signer']>, method: string, url: string, headers: Record<string, string>, body: Uint8Array | undefined): Record<string, string> {
   const created = signer.clockSkewSeconds ? { created: Math.floor(Date.now() / 1000 + signer.clockSkewSeconds) } : {};
-  return signRequest({ method, url, headers, ...(body !== undefined ? { body } : {}), privateKey: signer.privateKey, keyId: signer.keyId, algorithm: signer.algorithm, ...created, ...(signer.omit && { omit: signer.omit }) });
+  return signRequestSync({ method, url, headers, ...(body !== undefined ? { body } : {}), privateKey: signer.privateKey, keyId: signer.keyId, algorithm: signer.algorithm, ...created, ...(signer.omit && { omit: signer.omit }) });
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
