@@ -60,6 +60,15 @@ export default class CompactReporter implements Reporter {
     this.timer.unref();
   }
 
+  // What a check writes on purpose (the attended prompts, a hook's notice) reaches the operator as it is written.
+  onStdOut(chunk: string | Buffer): void {
+    process.stdout.write(chunk);
+  }
+
+  onStdErr(chunk: string | Buffer): void {
+    process.stderr.write(chunk);
+  }
+
   onTestEnd(test: TestCase, result: TestResult): void {
     // A retry's earlier attempts never count (the kit runs without retries; a flaky check is a failure).
     if (result.status !== 'skipped' && result.retry < test.retries && result.status !== test.expectedStatus) return;
