@@ -113,9 +113,10 @@ describe('--ca-file wherever a CA file applies; --ca and --cacert still accepted
   test('init writes --ca-file as tls.caFiles; sign --curl passes it to curl; lint and publish take it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wfmck-ca-'));
     const ca = join(dir, 'ca.pem');
-    await writeFile(ca, 'x');
+    await writeFile(ca, (await createRootCa('options test CA')).certPem);
     const out = join(dir, 'wfmck.config.yaml');
-    const init = await runWfmck(['init', '--wfm', 'https://127.0.0.1:8443', '--ca-file', 'ca.pem', '--out', out]);
+    // Read from the current folder (here: absolute), written relative to the file's folder.
+    const init = await runWfmck(['init', '--wfm', 'https://127.0.0.1:8443', '--ca-file', ca, '--out', out]);
     assert.equal(init.code, 0, init.stderr);
     assert.deepEqual(parse(await readFile(out, 'utf8')).tls, { caFiles: ['ca.pem'] });
     const lint = await runWfmck(['lint', CAPABILITIES, '--ca-file', ca]);
