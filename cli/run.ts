@@ -24,6 +24,7 @@ import { catchSignals, runPlaywrightProcess, signalExitCode, type Signals } from
 import { writeInterruptedReport } from '../reports/write-report.ts';
 import type { ConformanceReport } from '../reports/conformance-json.ts';
 import { summaryLine } from '../reports/console.ts';
+import { shellQuote, startAttendExec, type AttendExecSummary } from '../run/attend-exec.ts';
 
 export const SPEC: CommandSpec = {
   name: 'run',
@@ -62,10 +63,15 @@ export async function run(argv: string[]): Promise<number> {
     const prepared = await prepareRun(config, { cli: true });
     try {
       say(`${namesTargets(config) ? `targets ${namedTargetsLine(config)}` : 'embedded reference services'}; persona ${config.persona}; edition ${config.profile.edition}; strictness ${config.strictness}; seed ${config.seed}; ${config.runs} runs per property; out ${config.out}`);
-      if (config.attend) attendBanner(prepared.context);
+      if (config.attend) attendBanner(prepared.context, config.attend.exec);
       selfCheck = isSelfCheck(prepared.context);
       if (selfCheck) say(SELF_CHECK);
-      if (!signals.caught) code = await runPlaywright(config, prepared.env, signals);
+      const exec = config.attend?.exec === undefined ? undefined : startAttendExec({ dir: prepared.context.attend!.dir, command: config.attend.exec });
+      try {
+        if (!signals.caught) code = await runPlaywright(config, prepared.env, signals);
+      } finally {
+        if (exec) say(attendExecLine(await exec.stop()));
+      }
       // A runner killed after the grace period (or never started) wrote nothing: the streamed records still tell.
       if (signals.caught && (signals.killed || !existsSync(join(config.out, 'conformance.json')))) {
         writeInterruptedReport(prepared.context, `wfmck run got ${signals.caught}${signals.killed ? ' and Playwright did not stop in time' : ''}`);
@@ -155,11 +161,13 @@ export function listedChecks(stdout: string): { title: string; file: string; lin
 }
 
 /** Attended mode: what to give the client under test, once; each check then names its own folder of credentials. */
-function attendBanner(context: RunContext): void {
+function attendBanner(context: RunContext, exec: string | undefined): void {
   const t = context.targets;
   const bundle = context.judging?.clientDiscovery ? `discovery ${context.judging.clientDiscovery}` : t.trustBundleUri && `trust bundle ${t.trustBundleUri}`;
   const lines = [
-    'attended mode: for each check, start your device client by hand with what it prints; the kit waits for its first',
+    exec === undefined
+      ? 'attended mode: for each check, start your device client by hand with what it prints; the kit waits for its first'
+      : `attended mode: for each check, the kit runs ${exec} with {folder} the check's folder; it waits for the client's first`,
     '  request (or for a file named started in the check\'s folder: a client told to refuse may never reach the WFM)',
     `  WFM           ${t.wfm}`,
     `  CA            ${context.tls.caFiles[0]}`,
@@ -170,6 +178,13 @@ function attendBanner(context: RunContext): void {
     `  checks that restart the client or change what it reports need hooks (stopClient, removeChild, ...) and skip without them`,
   ];
   say(lines.join('\n'));
+}
+
+/** How the operator's commands ended, in one line: a command that failed is the client's problem, never a verdict. */
+function attendExecLine(summary: AttendExecSummary): string {
+  const ended = Object.entries(summary.ended);
+  const failed = ended.filter(([, how]) => how !== 0).map(([name, how]) => `${name.slice(0, 3)} (${how})`);
+  return `attend-exec: ${ended.length} command${ended.length === 1 ? '' : 's'} ran, ${ended.length - failed.length} exited 0${failed.length ? `; not 0: ${failed.join(', ')}` : ''}`;
 }
 
 function namedTargetsLine(config: Config): string {
@@ -238,8 +253,4 @@ function printPaths(config: Config, replay: string): void {
 
 function say(line: string): void {
   process.stdout.write(`wfmck run: ${line}\n`);
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

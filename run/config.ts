@@ -57,7 +57,7 @@ export interface Config {
    * Persona device without a startClient hook: the operator starts the client under test by hand, one per check, from
    * the folder the kit writes for it (attended mode); the kit waits `timeoutMs` for it to connect.
    */
-  attend?: { timeoutMs: number };
+  attend?: { timeoutMs: number; /** The operator's command, run for each check's folder (run/attend-exec.ts). */ exec?: string };
   /** Where the embedded services listen (loopback only); the WFM on a fixed port, so a client is configured once. */
   listen: { host: string; wfmPort?: number };
   /** The YAML file read, if any. */
@@ -153,6 +153,7 @@ export const FIELDS: readonly Field[] = [
   { flag: 'claims', value: 'LIST', key: 'claims', env: 'WFMCK_CLAIMS', doc: 'the areas the component claims (e.g. pull,push,packages for a registry); the others are skipped as not claimed (default: all of its persona\'s; listed below)', parse: names },
   { flag: 'kit-registry', key: 'targets.kitRegistry', env: 'WFMCK_KIT_REGISTRY', doc: "the WFM's assignDeployment hook takes package {repository, version} and pulls from a registry the kit runs on 127.0.0.1 (plain HTTP): enables the §4.7 retrieval checks", parse: bool },
   field(ATTEND, 'attend', 'WFMCK_ATTEND', { parse: bool }),
+  { flag: 'attend-exec', value: 'CMD', key: 'attendExec', env: 'WFMCK_ATTEND_EXEC', doc: "attended mode (implies attend): run CMD for each check's folder as it appears under <out>/attend/, {folder} replaced by its path (shell-quoted; also in WFMCK_ATTEND_FOLDER); its output is printed behind the folder's number and its exit noted; e.g. 'npx wfmck client {folder}'", parse: text },
   { flag: 'attend-timeout', value: 'S', key: 'attendTimeoutSeconds', env: 'WFMCK_ATTEND_TIMEOUT', doc: `attended mode: seconds the kit waits for each client to connect (default ${DEFAULT_ATTEND_TIMEOUT_S}; the check is skipped with that reason)`, parse: positiveInt },
   field(LISTEN, 'listen.host', 'WFMCK_LISTEN'),
   field(WFM_PORT, 'listen.wfmPort', 'WFMCK_WFM_PORT'),
@@ -230,7 +231,8 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     const h = get<{ command: string; timeoutMs?: number; cwd: string }>(`hooks.${name}`);
     if (h) hooks[name] = { kind: 'command', command: h.command, timeoutMs: h.timeoutMs ?? profile.hookTimeoutMs, cwd: h.cwd };
   }
-  const attend = get<boolean>('attend');
+  const attendExec = get<string>('attendExec');
+  const attend = get<boolean>('attend') || attendExec !== undefined;
   if (attend && v.has('hooks.startClient')) throw new UsageError('attend: you start the client under test by hand; give no hooks.startClient as well');
   if (attend && get<Persona>('persona') !== 'device') throw new UsageError('attend: attended mode is for --persona device (you start the device client under test by hand)');
   if (attend && (get<string[]>('faults') ?? []).some((id) => CLIENT_FAULTS.some((f) => f.id === id))) throw new UsageError('attend: client faults break the kit\'s own client, which attended mode does not start');
@@ -266,7 +268,7 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     component: stripUndefined({ vendor: get<string>('component.vendor'), name: get<string>('component.name'), version: get<string>('component.version') }),
     ...(v.has('claims') && { claims: checkedClaims(get<string[]>('claims')!, get<Persona>('persona') ?? PERSONA) }),
     ...((get<boolean>('signing.sign') || signKey) && { signing: stripUndefined({ keyFile: signKey, certFile: signCert }) }),
-    ...(attend && { attend: { timeoutMs: (get<number>('attendTimeoutSeconds') ?? DEFAULT_ATTEND_TIMEOUT_S) * 1000 } }),
+    ...(attend && { attend: { timeoutMs: (get<number>('attendTimeoutSeconds') ?? DEFAULT_ATTEND_TIMEOUT_S) * 1000, ...(attendExec !== undefined && { exec: attendExec }) } }),
     listen: stripUndefined({ host: get<string>('listen.host') ?? '127.0.0.1', wfmPort: get<number>('listen.wfmPort') }),
     ...(configFile && { configFile }),
   };

@@ -181,6 +181,10 @@ test('attended mode: persona device only, never with a startClient hook or a cli
   usage(() => resolveConfig(['--attend'], {}, cwd, opts), /attend: attended mode is for --persona device/);
   usage(() => resolveConfig(['--persona', 'device', '--attend'], { WFMCK_HOOK_START_CLIENT: './start.sh' }, cwd, opts), /give no hooks\.startClient as well/);
   usage(() => resolveConfig(['--persona', 'device', '--attend', '--fault', 'CAP-FIRST-EXCHANGE'], {}, cwd, opts), /client faults break the kit's own client/);
+  // --attend-exec: the operator's command per folder (run/attend-exec.ts); it implies attended mode.
+  assert.deepEqual(resolveConfig(['--persona', 'device', '--attend-exec', 'my-client {folder}'], {}, cwd, opts).attend, { timeoutMs: 300_000, exec: 'my-client {folder}' });
+  assert.deepEqual(resolveConfig(['--persona', 'device'], { WFMCK_ATTEND_EXEC: 'c {folder}' }, cwd, opts).attend?.exec, 'c {folder}');
+  usage(() => resolveConfig(['--attend-exec', 'c {folder}'], {}, cwd, opts), /attend: attended mode is for --persona device/);
 });
 
 test('listen: the embedded services on a loopback address only, the WFM on a fixed port when asked', () => {
