@@ -15,6 +15,7 @@ import { DigestError, RegistryClient } from '../simulators/registry-client.ts';
 import { TransportError } from '../simulators/transport/types.ts';
 import { createTransport } from '../simulators/transport/undici-transport.ts';
 import { registryCredentials } from './registry-auth.ts';
+import { hostPort, probeTls, untrustedMessage } from './registry-tls.ts';
 import { EXIT_OK, UsageError } from '../run/usage.ts';
 import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
 import { CA_FILE, REGISTRY_AUTH, STRICTNESS, VENDOR } from '../run/option-sets.ts';
@@ -43,7 +44,11 @@ and input the kit cannot read.`,
         { flag: 'app-description', value: 'F', doc: 'folder: the application description inside DIR; default its only top-level .yaml file' },
       ],
     },
-    { title: 'oci:// references', options: [{ ...CA_FILE, doc: 'the registry serves https, trusted through the CA in this PEM file' }, ...REGISTRY_AUTH], note: '  Without --username or --token the registry is read anonymously.' },
+    {
+      title: 'oci:// references',
+      options: [{ ...CA_FILE, doc: "the CA (PEM) of the registry's https certificate, when the system's CAs do not cover it" }, ...REGISTRY_AUTH],
+      note: '  The scheme follows the registry: https when it completes a TLS handshake, else http (said on stderr).\n  Without --username or --token the registry is read anonymously.',
+    },
   ],
 };
 
@@ -124,9 +129,10 @@ function refuseRemote(input: string): void {
 async function lintRef(input: string, vendor: string, values: Record<string, unknown>): Promise<LintResult> {
   const parsed = parseOciRef(input);
   if (!parsed.ok) throw new UsageError(parsed.reason);
-  const ca = values['ca-file'] as string | undefined;
-  const baseUrl = `${ca ? 'https' : 'http'}://${parsed.ref.registry}`;
-  const transport = createTransport({ baseUrl, timeoutMs: 60_000, maxResponseBytes: MAX_BLOB_BYTES, ...(ca ? { ca: await readFile(ca, 'utf8') } : {}) });
+  const caFile = values['ca-file'] as string | undefined;
+  const ca = caFile === undefined ? undefined : await readFile(caFile, 'utf8');
+  const baseUrl = await registryBase(input, parsed.ref, ca, caFile);
+  const transport = createTransport({ baseUrl, timeoutMs: 60_000, maxResponseBytes: MAX_BLOB_BYTES, ...(ca !== undefined ? { ca } : {}) });
   try {
     const client = new RegistryClient({ transport, auth: registryCredentials(values), baseUrl });
     return await lintPushed(parsed.ref, puller(client, parsed.ref), vendor);
@@ -136,6 +142,21 @@ async function lintRef(input: string, vendor: string, values: Record<string, unk
   } finally {
     await transport.close();
   }
+}
+
+/**
+ * The scheme follows the registry: https when it completes a TLS handshake (an untrusted certificate names --ca-file),
+ * else plain http, said on stderr (the reference is on loopback: parseOciRef refused any other host).
+ */
+async function registryBase(input: string, ref: OciRef, ca: string | undefined, caFile: string | undefined): Promise<string> {
+  const https = `https://${ref.registry}`;
+  const { host, port } = hostPort(new URL(https));
+  const probe = await probeTls(host, port, ca);
+  if (probe.kind === 'tls') return https;
+  if (probe.kind === 'untrusted') throw new LintInputError(`${input}: ${untrustedMessage(probe.code, caFile)}`, 'WFMCK_E_TLS');
+  if (probe.kind === 'unreachable') throw new LintInputError(`${input}: ${probe.code}: ${probe.message}`, 'WFMCK_E_CONNECTION');
+  process.stderr.write(`wfmck lint: ${ref.registry} did not complete a TLS handshake (${probe.code}); reading it over plain http${caFile === undefined ? '' : `, so --ca-file ${caFile} is not used`}\n`);
+  return `http://${ref.registry}`;
 }
 
 /** The registry seen through RegistryClient: manifests by tag or digest, blobs verified by digest (§2.7 rule 8). */
