@@ -1,13 +1,17 @@
 // `wfmck serve`: the embedded reference services, until SIGINT/SIGTERM. Prints one JSON line with every URL.
+import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbedded, writeTrustFiles } from '../run/embedded.ts';
+import { startEmbedded, writeTrustFiles, type Embedded } from '../run/embedded.ts';
 import { resolveProfile, type Edition } from '../spec/profile.ts';
 import { EXIT_OK } from '../run/usage.ts';
 import { path, portNumber } from '../run/args.ts';
 import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options.ts';
 import { EDITION, FAULT, LISTEN, VENDOR, WFM_PORT } from '../run/option-sets.ts';
+
+/** What stops serve: Ctrl-C, a kill, the terminal closing. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 const port = (flag: string, service: string): Option => ({ flag, value: 'N', doc: `port of the ${service} (default 0: any free port)`, parse: portNumber });
 
@@ -15,13 +19,14 @@ export const SPEC: CommandSpec = {
   name: 'serve',
   usage: ['[options]'],
   about: `Starts the reference WFM, identity role and OCI registry (HTTPS, one kit CA) and the admin API (hooks of P5), and
-prints one JSON line with their URLs. State is in memory and is gone when the process exits (SIGINT, SIGTERM).`,
+prints one JSON line with their URLs (on a terminal, a line for people on stderr too). State is in memory and is gone
+when the process exits (SIGINT, SIGTERM, SIGHUP), and so is the temp folder of the CA files unless --state-dir named it.`,
   groups: [{
     options: [
       LISTEN, { ...WFM_PORT, doc: 'port of the WFM (default 0: any free port)' }, port('identity-port', 'identity role'), port('registry-port', 'OCI registry'), port('admin-port', 'admin API'),
       VENDOR,
       { ...EDITION, doc: `${EDITION.doc}; in miaf the WFM takes mutual TLS with X.509-SVIDs and device-ca.pem/key is the SVID CA in its trust bundle` },
-      { flag: 'state-dir', value: 'DIR', doc: 'where to write ca.pem, device-ca.pem and device-ca.key (default: a new temp folder)', parse: path },
+      { flag: 'state-dir', value: 'DIR', doc: 'where to write ca.pem, device-ca.pem and device-ca.key, kept on exit (default: a new temp folder, removed on exit)', parse: path },
       { ...FAULT, doc: 'switch on a fault of reference/faults/: a variant that breaks that rule (repeat, or comma-separate)' },
     ],
   }],
@@ -37,7 +42,26 @@ export async function run(argv: string[]): Promise<number> {
     profile: resolveProfile({ vendor: values.vendor as string | undefined, edition: values.edition as Edition | undefined }),
     faults: (values.fault as string[][] | undefined)?.flat() ?? [],
   });
-  const dir = (values['state-dir'] as string | undefined) ?? await mkdtemp(join(tmpdir(), 'wfmck-serve-'));
+  // A folder of its own holds the device CA's private key: it goes when serve does (a --state-dir is the user's).
+  const temp = values['state-dir'] === undefined ? await mkdtemp(join(tmpdir(), 'wfmck-serve-')) : undefined;
+  const removeTemp = () => temp !== undefined && rmSync(temp, { recursive: true, force: true });
+  // Held until the folder is gone: a second Ctrl-C while the services close must not skip the clean-up.
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolveStop) => (stop = resolveStop));
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
+  process.once('exit', removeTemp);
+  try {
+    await serveUntil(stopped, embedded, (values['state-dir'] as string | undefined) ?? temp!, temp !== undefined);
+  } finally {
+    await embedded.close();
+    removeTemp();
+    process.off('exit', removeTemp);
+    for (const signal of STOP_SIGNALS) process.off(signal, stop);
+  }
+  return EXIT_OK;
+}
+
+async function serveUntil(stopped: Promise<void>, embedded: Embedded, dir: string, temporary: boolean): Promise<void> {
   const files = await writeTrustFiles(embedded, dir);
   process.stdout.write(
     JSON.stringify({
@@ -56,11 +80,10 @@ export async function run(argv: string[]): Promise<number> {
       ...(embedded.spiffe && { edition: 'miaf', trustDomain: embedded.spiffe.trustDomain, wfmId: embedded.spiffe.wfmId }),
     }) + '\n',
   );
-  await new Promise<void>((resolveStop) => {
-    const stop = () => resolveStop();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  await embedded.close();
-  return EXIT_OK;
+  // A person at a terminal reads one line; a script reads the JSON above (stdout stays that one line).
+  if (process.stdout.isTTY) {
+    const state = temporary ? `${dir}, removed on exit` : dir;
+    process.stderr.write(`wfmck serve: ready: WFM ${embedded.wfm}, identity ${embedded.identity}, registry ${embedded.registry}, admin ${embedded.admin.url}; CA ${files.caFile}; state in memory, files in ${state}; Ctrl-C stops\n`);
+  }
+  await stopped;
 }

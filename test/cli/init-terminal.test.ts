@@ -3,7 +3,7 @@
 // from another folder and certifies CAP-PUT-201.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmod, copyFile, mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,45 +11,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { tmux } from '../support/tmux.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin', 'wfmck.mjs');
-
-/** A tmux server of this test alone (its own socket), so no one else's sessions are touched. */
-function tmux(socket: string) {
-  const cmd = (...args: string[]) => {
-    const r = spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-    if (r.error) throw new Error(`tmux: ${r.error.message} (install it: apt-get install -y tmux)`);
-    return r.stdout;
-  };
-  const screen = () => cmd('capture-pane', '-p', '-J', '-t', 'init', '-S', '-300');
-  return {
-    cmd,
-    screen,
-    /** Types a line, as a person would. */
-    type: (text: string) => void (text ? cmd('send-keys', '-t', 'init', '-l', text) : undefined, cmd('send-keys', '-t', 'init', 'Enter')),
-    /** Waits until the line the cursor is on (the question asked) starts with `prefix`, the `nth` time it is asked. */
-    async question(prefix: string, nth = 1): Promise<string> {
-      const until = Date.now() + 30_000;
-      for (;;) {
-        const lines = screen().split('\n').filter((l) => l.trim() !== '');
-        const last = lines.at(-1) ?? '';
-        if (last.startsWith(prefix) && lines.filter((l) => l.startsWith(prefix)).length >= nth) return lines.join('\n');
-        if (Date.now() > until) throw new Error(`no question "${prefix}" (#${nth}) on the terminal:\n${lines.join('\n')}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    },
-    async text(re: RegExp): Promise<string> {
-      const until = Date.now() + 30_000;
-      for (;;) {
-        const s = screen();
-        if (re.test(s)) return s;
-        if (Date.now() > until) throw new Error(`no ${re} on the terminal:\n${s}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    },
-  };
-}
 
 test('wfmck init on a terminal: a mistyped persona and hook are asked again; the file it writes runs CAP-PUT-201 against wfmck serve', { timeout: 240_000 }, async () => {
   const home = await mkdtemp(join(tmpdir(), 'wfmck-init-tty-'));
@@ -57,12 +22,11 @@ test('wfmck init on a terminal: a mistyped persona and hook are asked again; the
   await copyFile(join(root, 'examples/hooks/serve-admin.sh'), join(home, 'hooks/admin.sh'));
   await chmod(join(home, 'hooks/admin.sh'), 0o755);
   const serve = spawn(process.execPath, [bin, 'serve', '--state-dir', join(home, 'state')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const t = tmux(`wfmck-init-${process.pid}`);
+  const t = tmux(`wfmck-init-${process.pid}`, 'init');
   try {
     const [line] = (await once(createInterface({ input: serve.stdout }), 'line')) as [string];
     const served = JSON.parse(line) as Record<string, string>;
-    t.cmd('new-session', '-d', '-s', 'init', '-x', '250', '-y', '60', '-c', home,
-      `${process.execPath} ${bin} init --out conf/wfmck.config.yaml; echo init-exit=$?; sleep 600`);
+    t.start(home, `${process.execPath} ${bin} init --out conf/wfmck.config.yaml; echo init-exit=$?; sleep 600`);
 
     await t.question('Persona your component plays');
     t.type('wfn');
@@ -113,7 +77,7 @@ test('wfmck init on a terminal: a mistyped persona and hook are asked again; the
     const report = JSON.parse(await readFile(join(home, 'out', 'conformance.json'), 'utf8')) as { requirements: { id: string; status: string }[] };
     assert.equal(report.requirements.find((r) => r.id === 'CAP-PUT-201')?.status, 'pass');
   } finally {
-    t.cmd('kill-server');
+    t.stop();
     serve.kill('SIGTERM');
   }
 });
