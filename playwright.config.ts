@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { conformanceReporters } from './reports/reporters.ts';
 import { watchParent } from './run/watchdog.ts';
+import { PERSONA, suiteSelection, type Persona } from './run/personas.ts';
 
 // Under `wfmck run`: die with it (its pipe on fd 3 closes when it does).
 watchParent();
@@ -13,15 +14,15 @@ watchParent();
 const root = dirname(fileURLToPath(import.meta.url));
 
 /** The parts of the run context this file needs; none before `wfmck run` or global setup wrote it. */
-function readContext(): { persona?: string; outDir: string; attend?: { timeoutMs: number } } | undefined {
+function readContext(): { persona?: Persona; outDir: string; attend?: { timeoutMs: number }; shard?: { blobDir?: string }; reporter?: string } | undefined {
   const file = process.env.WFMCK_CONTEXT;
   return file ? (JSON.parse(readFileSync(file, 'utf8')) as NonNullable<ReturnType<typeof readContext>>) : undefined;
 }
 
 const context = readContext();
 
-/** Persona device runs only suites/device; every other persona never does (a device client is not a service). */
-const persona = context?.persona ?? 'wfm';
+/** The suites of what the persona judges (run/personas.ts): a device client is no service, so only suites/device. */
+const persona = context?.persona ?? PERSONA;
 
 /**
  * Attended mode: a check waits for its operator to start the client (a restart check starts one twice). `wfmck run`
@@ -39,16 +40,17 @@ function outDir(): string {
 const out = outDir();
 
 const reporter: ReporterDescription[] = [
-  [process.env.CI ? 'line' : 'list'],
+  // The console: wfmck run's compact lines by default; Playwright's own when asked (--reporter), or without a context.
+  [(context?.reporter ?? 'list') === 'compact' ? join(root, 'reports', 'compact-reporter.ts') : (context?.reporter ?? (process.env.CI ? 'line' : 'list'))],
   ...conformanceReporters(out),
   // `wfmck run --shard i/n`: the shard's blob report, joined by `wfmck merge-reports`.
-  ...(process.env.WFMCK_BLOB_DIR ? [['blob', { outputDir: process.env.WFMCK_BLOB_DIR }] as ReporterDescription] : []),
+  ...(context?.shard?.blobDir ? [['blob', { outputDir: context.shard.blobDir }] as ReporterDescription] : []),
 ];
 
 export default defineConfig({
   testDir: join(root, 'suites'),
   // WFMCK_LIST_ALL: `wfmck faults` lists every suite, each persona's, to name the checks no fault proves.
-  ...(process.env.WFMCK_LIST_ALL ? {} : persona === 'device' ? { testMatch: 'device/**/*.spec.ts' } : { testIgnore: 'device/**' }),
+  ...suiteSelection(persona, !!process.env.WFMCK_LIST_ALL),
   outputDir: join(out, 'test-results'),
   fullyParallel: false,
   workers: 2,

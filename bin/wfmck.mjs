@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 // Runs the TypeScript sources directly through tsx, so a clone needs no build step.
-import { register } from 'tsx/esm/api';
-
+let register;
+try {
+  ({ register } = await import('tsx/esm/api'));
+} catch {
+  // A fresh clone before `npm ci`: say what fixes it (wfmck doctor says the same once packages are there).
+  process.stderr.write('wfmck: its npm packages are not installed; run `npm ci` in the kit\'s folder first\n');
+  process.exit(2);
+}
 register();
 const { main } = await import('../cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

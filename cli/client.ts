@@ -1,28 +1,35 @@
 // `wfmck client FOLDER|client.json`: the kit's own simulated device client, started from what a startClient hook gets
 // (the folder an attended run writes for each check), running until Ctrl-C or until the folder says the check is done.
+import { writeSecretFileSync } from '../run/secret-file.ts';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ANSWER_FILE, DONE_FILE, STARTED_FILE } from '../run/attended-client.ts';
 import { diskKey, startClientAnswer, startClientRunner, type ClientDisk, type RunningClient, type StartClientInput } from '../simulators/client-runner.ts';
-import { EXIT_OK, UsageError } from '../run/usage.ts';
+import { EXIT_OK, InputError, UsageError } from '../run/usage.ts';
+import { path } from '../run/args.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
 
-const HELP = `usage: wfmck client FOLDER|client.json [--state DIR]
-
-Runs the kit's own simulated device client (plain device, see-thru or opaque gateway, as client.json's kind says)
+export const SPEC: CommandSpec = {
+  name: 'client',
+  usage: ['FOLDER|client.json [--state DIR]'],
+  about: `Runs the kit's own simulated device client (plain device, see-thru or opaque gateway, as client.json's kind says)
 against the WFM client.json names, with its certificate and key, until Ctrl-C or SIGTERM. Given a folder (the one an
 attended run, wfmck run --persona device --attend, writes for a check) it writes answer.json and started there once
 it runs, and stops once a file named done appears.
 
 Hooks that act on a running client (removeChild, disconnectChild, changeCapabilities) reach it through its folder:
-a request {"hook", "deviceId"} in control/<id>.json is carried out and answered in control/<id>.answer or .error.
-
-  --state DIR   keep the client's disk (its deployments, its cached trust bundle) in DIR, one file per certificate,
-                so a startClient input with restart keep-state finds it again (lose-state starts without it)
-
-examples/hooks/ uses it as a startClient/stopClient hook pair that runs the client in a process of its own.
-`;
+a request {"hook", "deviceId"} in control/<id>.json is carried out and answered in control/<id>.answer or .error.`,
+  positionals: true,
+  groups: [
+    {
+      options: [
+        { flag: 'state', value: 'DIR', doc: "keep the client's disk (its deployments, its cached trust bundle) in DIR, one file per certificate, so a startClient input with restart keep-state finds it again (lose-state starts without it)", parse: path },
+      ],
+    },
+  ],
+  after: 'examples/hooks/ uses it as a startClient/stopClient hook pair that runs the client in a process of its own.',
+};
 
 const REQUIRED = ['wfm', 'caPem', 'certPem', 'keyPem', 'edition', 'vendor'] as const;
 const POLL_MS = 250;
@@ -35,9 +42,11 @@ const CONTROLS: Record<string, (c: RunningClient, deviceId: string) => Promise<v
 };
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' }, state: { type: 'string' } }, allowPositionals: true });
-  if (values.help) return void process.stdout.write(HELP), EXIT_OK;
-  if (positionals.length !== 1) throw new UsageError(`client takes one FOLDER or client.json\n\n${HELP}`);
+  const { help, values: checked, positionals } = parseCommand(SPEC, argv);
+  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  const values = checked as { state?: string };
+  if (positionals.length === 0) throw new UsageError('<FOLDER|client.json>: missing: client takes one FOLDER or client.json');
+  if (positionals.length > 1) throw new UsageError(`${positionals[1]}: unexpected argument (client takes one FOLDER or client.json)`);
   const given = positionals[0]!;
   const folder = existsSync(given) && statSync(given).isDirectory() ? given : undefined;
   const input = readInput(folder ? join(folder, 'client.json') : given, values.state !== undefined);
@@ -70,7 +79,7 @@ export async function run(argv: string[]): Promise<number> {
   // The runner wrote what it keeps into `disk` as it stopped; a restart with the same certificate reads it back.
   if (diskFile) {
     mkdirSync(values.state!, { recursive: true });
-    writeFileSync(diskFile, JSON.stringify(disk) + '\n', { mode: 0o600 });
+    writeSecretFileSync(diskFile, JSON.stringify(disk) + '\n');
   }
   process.stdout.write(`wfmck client: stopped (${why})\n`);
   return EXIT_OK;
@@ -101,7 +110,7 @@ function readDisk(file: string): ClientDisk {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as ClientDisk;
   } catch (e) {
-    throw new UsageError(`${file}: the kept disk is no JSON (${(e as Error).message})`);
+    throw new InputError(`${file}: the kept disk is no JSON (${(e as Error).message})`);
   }
 }
 
@@ -110,12 +119,12 @@ function readInput(file: string, keepsState: boolean): StartClientInput {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new UsageError(`${file}: ${(e as Error).message}`);
+    throw new InputError(`${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
   const o = parsed as Record<string, unknown>;
   const missing = REQUIRED.filter((k) => typeof o?.[k] !== 'string');
-  if (typeof parsed !== 'object' || parsed === null || missing.length) throw new UsageError(`${file}: not a startClient input (missing ${missing.join(', ')})`);
-  if (o['restart'] !== undefined && o['restart'] !== 'keep-state' && o['restart'] !== 'lose-state') throw new UsageError(`${file}: restart is keep-state or lose-state, not ${JSON.stringify(o['restart'])}`);
-  if (o['restart'] === 'keep-state' && !keepsState) throw new UsageError(`${file}: a keep-state restart needs the disk of the client that stopped: give --state DIR`);
+  if (typeof parsed !== 'object' || parsed === null || missing.length) throw new InputError(`${file}: not a startClient input (missing ${missing.join(', ')})`);
+  if (o['restart'] !== undefined && o['restart'] !== 'keep-state' && o['restart'] !== 'lose-state') throw new InputError(`${file}: restart is keep-state or lose-state, not ${JSON.stringify(o['restart'])}`);
+  if (o['restart'] === 'keep-state' && !keepsState) throw new UsageError(`--state: missing: ${file} restarts with keep-state, which needs the disk of the client that stopped`);
   return parsed as StartClientInput;
 }

@@ -1,147 +1,287 @@
-// `wfmck init`: writes wfmck.config.yaml from answers. On a terminal it asks for what no flag gave; without one
-// (CI) it asks nothing. The file is checked by the same parser `wfmck run` uses before it is written.
+// `wfmck init`: writes wfmck.config.yaml from answers. On a terminal it asks for what no flag gave, checking each
+// answer as it is given (asked again, with the reason, until it passes); without one (CI) it asks nothing. Paths are
+// read from the current folder and written so `wfmck run --config FILE` finds them from the file's folder.
 import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
-import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { CONFIG_FILE, resolveConfig } from '../run/config.ts';
+import { CONFIG_FILE, resolveConfig, setting, type Config } from '../run/config.ts';
 import { HOOK_NAMES, type HookName } from '../run/context.ts';
+import { checked } from '../run/args.ts';
 import { EXIT_OK, UsageError } from '../run/usage.ts';
+import { helpText, optionsOf, parseArgv, type CommandSpec, type Option } from '../run/options.ts';
+import { checkConfiguration, hookProblem } from './preflight.ts';
+import { ATTEND_ANSWER, HOOK_DOCS, hooksToAsk } from './init-hooks.ts';
 
-const HELP = `usage: wfmck init [options]
+/** Where init says more, or less, than `wfmck run --help`. */
+const INIT_DOCS: Record<string, string> = {
+  persona: 'wfm (default; a WFM with its identity role and registry), identity, registry, device (the kit plays the WFM; give --hook startClient=CMD and --hook stopClient=CMD for your client, and where it can removeChild, disconnectChild and changeCapabilities; or --attend)',
+  edition: 'seed (default, interfaces.md) or miaf (1.0.0-rc.3: mutual TLS with SVIDs)',
+  'targets.wfm': 'WFM base URL (loopback only); no target = the embedded default',
+  'tls.caFiles': "PEM file of the CA of your services' TLS certificates (repeat for more)",
+};
 
-Writes ${CONFIG_FILE} for \`wfmck run\`. On a terminal it asks for every answer no flag gave (Enter keeps the
-shown default or leaves the setting out); without a terminal it asks nothing. The result is checked the way
-\`wfmck run\` reads it (files exist, URLs are loopback) before it is written.
+/** The settings init asks for, as `wfmck run` reads them: flag, YAML key written, check; env plays no part here. */
+const SETTINGS: readonly Option[] = [
+  'persona', 'edition', 'targets.wfm', 'targets.identity', 'targets.registry', 'tls.caFiles', 'deviceCa.certFile', 'deviceCa.keyFile',
+  'targets.trustDomain', 'targets.wfmId', 'profile.vendor', 'component.vendor', 'component.name', 'component.version', 'attend',
+].map((key) => {
+  const { env: _env, ...option } = setting(key);
+  return { ...option, doc: INIT_DOCS[key] ?? option.doc };
+});
 
-  --persona P              wfm (default; a WFM with its identity role and registry), identity, registry, device
-                           (the kit plays the WFM; give --hook startClient=CMD and --hook stopClient=CMD for your client,
-                           and where it can, removeChild=CMD, disconnectChild=CMD and changeCapabilities=CMD;
-                           or --attend: you start the client by hand for each check, from the folder the kit writes)
-  --edition E              seed (default, interfaces.md) or miaf (1.0.0-rc.3: mutual TLS with SVIDs)
-  --wfm URL, --identity URL, --registry URL   the targets (loopback); none = the embedded default
-  --ca-file FILE           PEM of the CA of your services' TLS certificates
-  --device-ca-cert FILE, --device-ca-key FILE a CA your WFM trusts for device certificates (miaf: an SVID CA in its bundle)
-  --trust-domain TD, --wfm-id ID              miaf: the WFM is spiffe://<td>/<vendor>/wfm/<wfm-id>
-  --vendor TOKEN           profile P1 vendor token (default platform)
-  --component-vendor V, --component-name N, --component-version X   your component, as reports name it
-  --hook NAME=COMMAND      a hook of P5/P10 (repeat): ${HOOK_NAMES.join(', ')}
-  --out FILE               where to write (default ./${CONFIG_FILE}); an existing file needs --force
-  --force                  overwrite
-`;
+export const SPEC: CommandSpec = {
+  name: 'init',
+  usage: ['[options]'],
+  about: `Writes ${CONFIG_FILE} for \`wfmck run\`. On a terminal it asks for every answer no flag gave (Enter keeps the
+shown default, or leaves the setting or hook out), checks each answer as it is given the way \`wfmck run\` reads the
+file, and asks again with the reason when it does not pass; without a terminal it asks nothing. It asks for the hooks
+(P5) your persona and edition use, saying what each does; a hook command must resolve to an executable. Paths, in
+flags and answers, are read from the current folder and written relative to the file's folder (absolute when they
+lie outside it); a hook named from another folder than the file's gets that folder as its cwd.`,
+  groups: [
+    { title: 'settings (each flag writes the YAML key beside it)', options: SETTINGS },
+    {
+      options: [
+        { flag: 'hook', value: 'NAME=COMMAND', multiple: true, doc: `a hook of P5/P10 (repeat): ${HOOK_NAMES.join(', ')}` },
+        { flag: 'out', value: 'FILE', doc: `where to write (default ./${CONFIG_FILE}); an existing file needs --force` },
+        { flag: 'force', doc: 'overwrite' },
+      ],
+    },
+  ],
+};
 
-const FLAGS = {
-  persona: { type: 'string' }, edition: { type: 'string' }, wfm: { type: 'string' }, identity: { type: 'string' }, registry: { type: 'string' },
-  'ca-file': { type: 'string' }, 'device-ca-cert': { type: 'string' }, 'device-ca-key': { type: 'string' }, 'trust-domain': { type: 'string' },
-  'wfm-id': { type: 'string' }, vendor: { type: 'string' }, 'component-vendor': { type: 'string' }, 'component-name': { type: 'string' },
-  'component-version': { type: 'string' }, attend: { type: 'boolean' }, hook: { type: 'string', multiple: true }, out: { type: 'string' }, force: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+/** Asks one question; `problem` is why the previous answer was not taken. Undefined = leave the setting out. */
+export type Ask = (question: string, fallback?: string, problem?: string) => Promise<string | undefined>;
 
-type Values = { [K in keyof typeof FLAGS]?: K extends 'hook' ? string[] : K extends 'force' | 'help' | 'attend' ? boolean : string };
+/** A question's answer as the YAML will hold it, or an Error saying why it cannot be taken. */
+type Check = (raw: string) => unknown;
 
-/** Answers come from flags first, then (on a terminal) from the user; undefined = leave the setting out. */
-type Ask = (question: string, fallback?: string) => Promise<string | undefined>;
+interface Answers {
+  /**
+   * The answer to a setting (by YAML key): a flag's checked value, else (on a terminal) the user's; `also` checks it
+   * further against earlier answers (a key against its certificate).
+   */
+  setting(key: string, question: string, fallback?: string, also?: (value: unknown) => void): Promise<unknown>;
+  /** A flag's checked value alone: what was given for a setting this persona is not asked for. */
+  flag(key: string): unknown;
+  /** The answer to a question with its own check (no flag of its own). */
+  ask(question: string, check: Check): Promise<unknown>;
+}
 
-export async function run(argv: string[], io: { interactive?: boolean; ask?: Ask } = {}): Promise<number> {
-  let values: Values;
-  try {
-    values = parseArgs({ args: argv, options: FLAGS, strict: true }).values as Values;
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message.split('\n')[0]}\n\n${HELP}`);
+export async function run(argv: string[], io: { interactive?: boolean; ask?: Ask; cwd?: string } = {}): Promise<number> {
+  const parsed = parseArgv(argv, optionsOf(SPEC), false);
+  if (parsed.help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  const cwd = io.cwd ?? process.cwd();
+  const out = resolve(cwd, typeof parsed.flags.get('out') === 'string' ? (parsed.flags.get('out') as string) : CONFIG_FILE);
+  const place = placer(cwd, dirname(out));
+  // Every flag checked before anything is asked: a typo in CI costs nothing, and on a terminal no answer is lost.
+  const fromFlags = new Map<string, unknown>();
+  for (const o of SETTINGS) {
+    const raw = parsed.flags.get(o.flag!);
+    if (raw === undefined) continue;
+    const check = settingCheck(o.key!, cwd, place, parsed.spelling.get(o.flag!)!);
+    try {
+      fromFlags.set(o.key!, Array.isArray(raw) ? raw.flatMap((r) => check(r) as string[]) : check(raw as string));
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
   }
-  if (values.help) return void process.stdout.write(HELP), EXIT_OK;
-  const out = resolve(values.out ?? CONFIG_FILE);
-  if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; --force overwrites it`);
+  const hookFlags = hookFlagValues((parsed.flags.get('hook') as string[] | undefined) ?? [], cwd, place);
+  if (existsSync(out) && parsed.flags.get('force') !== true) throw new UsageError(`--out: ${out} exists; --force overwrites it`);
   const interactive = io.interactive ?? (process.stdin.isTTY === true && process.stdout.isTTY === true);
   const rl: Interface | undefined = interactive && !io.ask ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
-  const prompt: Ask = io.ask ?? (async (q, fallback) => {
+  const prompt: Ask = io.ask ?? (async (q, fallback, problem) => {
+    if (problem) process.stdout.write(`  not taken: ${problem}\n`);
     const answer = (await rl!.question(`${q}${fallback ? ` [${fallback}]` : ''}: `)).trim();
     return answer || fallback;
   });
-  /** A flag's value, else (on a terminal) the answer; `null` asks without a flag (its flag is --hook NAME=CMD). */
-  const value = async (flag: keyof Values | null, question: string, fallback?: string): Promise<string | undefined> => {
-    const given = flag === null ? undefined : (values[flag] as string | undefined);
-    if (given !== undefined) return given;
-    return interactive ? prompt(question, fallback) : fallback;
+  const ask = async (question: string, check: Check, fallback?: string): Promise<unknown> => {
+    if (!interactive) return fallback === undefined ? undefined : check(fallback);
+    let problem: string | undefined;
+    for (;;) {
+      const answer = await prompt(question, fallback, problem);
+      if (answer === undefined || answer === '') return undefined;
+      try {
+        return check(answer);
+      } catch (e) {
+        problem = (e as Error).message;
+      }
+    }
+  };
+  const answers: Answers = {
+    async setting(key, question, fallback, also) {
+      if (fromFlags.has(key)) {
+        const value = fromFlags.get(key);
+        try {
+          also?.(value);
+        } catch (e) {
+          throw new UsageError(`--${setting(key).flag}: ${(e as Error).message}`);
+        }
+        return value;
+      }
+      const check = settingCheck(key, cwd, place, key);
+      return ask(question, (raw) => {
+        const value = check(raw);
+        also?.(value);
+        return value;
+      }, fallback);
+    },
+    flag: (key) => fromFlags.get(key),
+    ask: (question, check) => ask(question, check),
   };
   try {
-    const config = await answers(value, values.hook ?? [], values.attend === true);
+    const config = await questions(answers, { hooks: hookFlags, attend: fromFlags.get('attend') === true, cwd, place });
+    await mkdir(dirname(out), { recursive: true });
     await check(config, out);
     await writeFile(out, `# wfmck configuration, written by \`wfmck init\`; \`wfmck run --help\` lists every setting.\n${stringify(config)}`);
-    process.stdout.write(`wrote ${relative(process.cwd(), out) || out}; run it with: npx wfmck run${out === resolve(CONFIG_FILE) ? '' : ` --config ${out}`}\n`);
+    const shown = relative(cwd, out) || out;
+    process.stdout.write(`wrote ${shown}; run it with: npx wfmck run${out === resolve(cwd, CONFIG_FILE) ? '' : ` --config ${shown}`}\n`);
     return EXIT_OK;
   } finally {
     rl?.close();
   }
 }
 
-async function answers(value: (flag: keyof Values | null, q: string, fallback?: string) => Promise<string | undefined>, given: string[], attended: boolean): Promise<Record<string, unknown>> {
-  let hooks = given;
-  const persona = await value('persona', 'Persona your component plays (wfm, identity, registry, device)', 'wfm');
-  const edition = await value('edition', 'Edition of the standard (seed, miaf)', 'seed');
-  const targets: Record<string, string> = {};
-  const wantsWfm = persona === 'wfm';
-  for (const [flag, key, q, asked] of [
-    ['wfm', 'wfm', 'WFM base URL (empty: the embedded default)', wantsWfm],
-    ['identity', 'identity', 'Identity role origin (empty: none)', persona === 'wfm' || persona === 'identity'],
-    ['registry', 'registry', 'OCI registry base URL (empty: none)', persona === 'wfm' || persona === 'registry'],
-  ] as const) {
-    const v = asked ? await value(flag, q) : undefined;
-    if (v) targets[key] = v;
-  }
-  if (edition === 'miaf' && targets['wfm']) {
-    const td = await value('trust-domain', 'SPIFFE trust domain of the WFM');
-    const id = await value('wfm-id', '<wfm-id> of its SPIFFE ID');
-    if (td) targets['trustDomain'] = td;
-    if (id) targets['wfmId'] = id;
-  }
-  const caFile = Object.keys(targets).length ? await value('ca-file', 'PEM file of the CA of your services\' TLS certificates') : undefined;
-  const deviceCert = targets['wfm'] ? await value('device-ca-cert', edition === 'miaf' ? 'SVID CA certificate in the WFM\'s trust bundle (empty: hook issueClientSvid)' : 'Device CA certificate the WFM trusts (empty: hook trustClientCertificate)') : undefined;
-  const deviceKey = deviceCert ? await value('device-ca-key', 'Its private key') : undefined;
-  const vendor = await value('vendor', 'Vendor token of media types and paths (profile P1)', 'platform');
-  const component = {
-    vendor: await value('component-vendor', 'Your company (as the report names it)'),
-    name: await value('component-name', 'Your component\'s name'),
-    version: await value('component-version', 'Its version'),
+/** Where files and hooks stand in the YAML: read from `cwd`, written for the file's folder `dir`. */
+interface Placer {
+  /** An absolute path as the YAML holds it: relative to `dir` when it lies inside, else absolute. */
+  path(abs: string): string;
+  /** The absolute path of a path as the YAML holds it. */
+  abs(placed: string): string;
+  /** A hook command as the YAML holds it: it runs where it was named (`wfmck run` runs it in the YAML's folder). */
+  hook(command: string): string | { command: string; cwd: string };
+}
+
+function placer(cwd: string, dir: string): Placer {
+  const path = (abs: string) => {
+    const rel = relative(dir, abs);
+    return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? abs : rel;
   };
-  // Persona device: the kit is the WFM; what it needs is how to start and stop the client under test.
-  let attend = attended;
-  if (persona === 'device' && !attend && !hooks.some((h) => h.startsWith('startClient='))) {
-    const start = await value(null, 'Command that starts your client with the JSON it is given on stdin (hook startClient; "attend": you start it by hand for each check; empty: the kit\'s own client)');
-    attend = start === 'attend';
-    const stop = start && !attend ? await value(null, 'Command that stops it (hook stopClient)') : undefined;
-    if (start && !attend) hooks = [...hooks, `startClient=${start}`, ...(stop ? [`stopClient=${stop}`] : [])];
+  return { path, abs: (placed) => resolve(dir, placed), hook: (command) => (cwd === dir ? command : { command, cwd: path(cwd) }) };
+}
+
+/** A setting's check as `wfmck run` applies it reading the YAML, with paths read from `cwd`; files also parse. */
+function settingCheck(key: string, cwd: string, place: Placer, label: string): Check {
+  const field = setting(key);
+  return (raw) => {
+    const value = checked(field.parse, raw, cwd, label);
+    if (key === 'tls.caFiles') {
+      preflight({ tls: { caFiles: value as string[] } });
+      return (value as string[]).map(place.path);
+    }
+    if (key.startsWith('deviceCa.')) return place.path(value as string);
+    return value;
+  };
+}
+
+/** `wfmck run`'s own check of configuration material (cli/preflight.ts) on part of a configuration. */
+function preflight(part: Partial<Pick<Config, 'tls' | 'deviceCa' | 'hooks'>>): void {
+  try {
+    checkConfiguration({ hooks: {}, tls: { caFiles: [] }, ...part } as Config);
+  } catch (e) {
+    throw new Error((e as Error).message.replace(/^[\w.]+: /, ''));
   }
-  const hookEntries = hooks.map((h) => {
+}
+
+/** A hook command that resolves to an executable from `cwd`, as the YAML will hold it. */
+function hookCheck(cwd: string, place: Placer): Check {
+  return (raw) => {
+    const why = hookProblem(raw, cwd);
+    if (why !== undefined) throw new Error(`"${raw}" ${why}`);
+    return place.hook(raw);
+  };
+}
+
+function hookFlagValues(given: string[], cwd: string, place: Placer): Map<HookName, unknown> {
+  const hooks = new Map<HookName, unknown>();
+  for (const h of given) {
     const at = h.indexOf('=');
     const name = h.slice(0, at) as HookName;
-    if (at < 1 || !HOOK_NAMES.includes(name)) throw new UsageError(`--hook ${h}: NAME=COMMAND, NAME one of ${HOOK_NAMES.join(', ')}`);
-    return [name, h.slice(at + 1)] as const;
-  });
+    if (at < 1 || !HOOK_NAMES.includes(name)) throw new UsageError(`--hook: "${h}" is not NAME=COMMAND with NAME one of ${HOOK_NAMES.join(', ')}`);
+    try {
+      hooks.set(name, hookCheck(cwd, place)(h.slice(at + 1)));
+    } catch (e) {
+      throw new UsageError(`--hook: ${name}: ${(e as Error).message}`);
+    }
+  }
+  return hooks;
+}
+
+interface Given {
+  hooks: Map<HookName, unknown>;
+  attend: boolean;
+  cwd: string;
+  place: Placer;
+}
+
+async function questions(a: Answers, given: Given): Promise<Record<string, unknown>> {
+  const hooks = new Map(given.hooks);
+  const persona = (await a.setting('persona', 'Persona your component plays (wfm, identity, registry, device)', 'wfm')) as string;
+  const edition = (await a.setting('edition', 'Edition of the standard (seed, miaf)', 'seed')) as string;
+  const targets: Record<string, unknown> = {};
+  for (const [key, q, asked] of [
+    ['wfm', 'WFM base URL (empty: the embedded default)', persona === 'wfm'],
+    ['identity', 'Identity role origin (empty: none)', persona === 'wfm' || persona === 'identity'],
+    ['registry', 'OCI registry base URL (empty: none)', persona === 'wfm' || persona === 'registry'],
+  ] as const) {
+    const v = asked ? await a.setting(`targets.${key}`, q) : a.flag(`targets.${key}`);
+    if (v) targets[key] = v;
+  }
+  const spiffe = edition === 'miaf' && targets['wfm'] !== undefined;
+  const td = spiffe ? await a.setting('targets.trustDomain', 'SPIFFE trust domain of the WFM') : a.flag('targets.trustDomain');
+  const id = spiffe ? await a.setting('targets.wfmId', '<wfm-id> of its SPIFFE ID') : a.flag('targets.wfmId');
+  if (td) targets['trustDomain'] = td;
+  if (id) targets['wfmId'] = id;
+  const caFiles = Object.keys(targets).length ? await a.setting('tls.caFiles', "PEM file of the CA of your services' TLS certificates (empty: none)") : a.flag('tls.caFiles');
+  const viaHook: HookName = edition === 'miaf' ? 'issueClientSvid' : 'trustClientCertificate';
+  const deviceCert = targets['wfm'] ? await a.setting('deviceCa.certFile', edition === 'miaf' ? `SVID CA certificate in the WFM's trust bundle (empty: the hook ${viaHook} instead)` : `Device CA certificate the WFM trusts (empty: the hook ${viaHook} instead)`) : a.flag('deviceCa.certFile');
+  // A key that is not the certificate's is asked again now, not found by `wfmck run` later.
+  const deviceKey = deviceCert
+    ? await a.setting('deviceCa.keyFile', 'Its private key', undefined, (key) => preflight({ deviceCa: { certFile: given.place.abs(deviceCert as string), keyFile: given.place.abs(key as string) } }))
+    : a.flag('deviceCa.keyFile');
+  let attend = given.attend;
+  if (persona === 'device' && !attend && !hooks.has('startClient')) {
+    const start = await a.ask(
+      `Command that starts your client (hook startClient: gets its certificate, key and the kit's URLs as JSON on stdin, answers {handle}; "${ATTEND_ANSWER}": you start it by hand for each check; empty: the kit's own client)`,
+      (raw) => (raw === ATTEND_ANSWER ? raw : hookCheck(given.cwd, given.place)(raw)),
+    );
+    attend = start === ATTEND_ANSWER;
+    if (start !== undefined && !attend) hooks.set('startClient', start);
+  }
+  const asked = hooksToAsk({ persona, edition, wfm: targets['wfm'] !== undefined, identity: targets['identity'] !== undefined, deviceCa: deviceCert !== undefined, startClient: hooks.has('startClient') });
+  for (const name of asked.filter((n) => !hooks.has(n))) {
+    const h = await a.ask(`Command of the hook ${name}: ${HOOK_DOCS[name]} (empty: skip it; its checks are reported skipped)`, hookCheck(given.cwd, given.place));
+    if (h !== undefined) hooks.set(name, h);
+  }
+  const vendor = await a.setting('profile.vendor', 'Vendor token of media types and paths (profile P1)', 'platform');
+  const component = {
+    vendor: await a.setting('component.vendor', 'Your company (as the report names it)'),
+    name: await a.setting('component.name', "Your component's name"),
+    version: await a.setting('component.version', 'Its version'),
+  };
   return strip({
     persona,
     edition,
     attend: attend || undefined,
     targets: Object.keys(targets).length ? targets : undefined,
-    tls: caFile ? { caFiles: [caFile] } : undefined,
-    deviceCa: deviceCert ? { certFile: deviceCert, keyFile: deviceKey } : undefined,
+    tls: caFiles ? { caFiles } : undefined,
+    deviceCa: deviceCert || deviceKey ? strip({ certFile: deviceCert, keyFile: deviceKey }) : undefined,
     profile: vendor && vendor !== 'platform' ? { vendor } : undefined,
     component: Object.values(component).some(Boolean) ? strip(component) : undefined,
-    hooks: hookEntries.length ? Object.fromEntries(hookEntries) : undefined,
+    hooks: hooks.size ? Object.fromEntries([...hooks].sort(([x], [y]) => HOOK_NAMES.indexOf(x) - HOOK_NAMES.indexOf(y))) : undefined,
   });
 }
 
-/** The configuration as `wfmck run` would read it: a usage error names the setting, and nothing is written. */
+/** The configuration as `wfmck run` reads and checks it: a usage error names the setting, and nothing is written. */
 async function check(config: Record<string, unknown>, out: string): Promise<void> {
   const dir = dirname(out);
-  // Beside the real file, so relative paths resolve as they will for `wfmck run`.
+  // Beside the real file, so relative paths and hooks resolve as they will for `wfmck run`.
   const file = join(dir, `.wfmck-init-${process.pid}.yaml`);
   await writeFile(file, stringify(config));
   try {
-    resolveConfig(['--config', file], {}, dir, { randomSeed: () => 1 });
+    checkConfiguration(resolveConfig(['--config', file], {}, dir, { randomSeed: () => 1 }));
   } catch (e) {
     // Name the file the user asked for, not the scratch copy.
     throw e instanceof UsageError ? new UsageError(`${e.message.replaceAll(file, out)} (nothing written)`) : e;

@@ -2,7 +2,6 @@
 // against interfaces.md, each finding with its requirement ID. The rules are pure (spec/lint); this file does I/O.
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Strictness } from '../spec/profile.ts';
 import { lintCapabilities } from '../spec/lint/capabilities.ts';
 import { composeArchiveFindings } from '../spec/lint/compose-archive.ts';
@@ -10,16 +9,22 @@ import { LintInputError, type LintResult } from '../spec/lint/input.ts';
 import { isOciRef, parseOciRef, type OciRef } from '../spec/lint/oci-ref.ts';
 import { lintPackageFolder } from '../spec/lint/package-folder.ts';
 import { lintPushed, type Puller } from '../spec/lint/pushed.ts';
-import { exitCodeOf, humanReport, lintReport } from '../spec/lint/report.ts';
+import { exitCodeOf, lintReport } from '../spec/lint/report.ts';
+import { humanReport } from '../reports/lint-text.ts';
 import { DigestError, RegistryClient } from '../simulators/registry-client.ts';
 import { TransportError } from '../simulators/transport/types.ts';
 import { createTransport } from '../simulators/transport/undici-transport.ts';
 import { registryCredentials } from './registry-auth.ts';
+import { hostPort, probeTls, untrustedMessage } from './registry-tls.ts';
 import { EXIT_OK, UsageError } from '../run/usage.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
+import { CA_FILE, REGISTRY_AUTH, STRICTNESS, VENDOR } from '../run/option-sets.ts';
+import { parseLoopbackUrl } from '../spec/loopback.ts';
 
-const HELP = `usage: wfmck lint <path-or-ref> [--json] [--vendor TOKEN] [--strictness strict|default|lenient]
-
-Judges an input against interfaces.md and prints one line per finding, LEVEL  REQUIREMENT-ID  message, grouped by
+export const SPEC: CommandSpec = {
+  name: 'lint',
+  usage: ['<path-or-ref> [options]'],
+  about: `Judges an input against interfaces.md and prints one line per finding, LEVEL  REQUIREMENT-ID  message, grouped by
 file, then a summary. The kind of input is told from the argument:
   FILE.json               a DeviceCapabilities document (§2.1, §2.2)
   DIR                     an application package folder: what \`wfmck publish app\` would push (§2.7)
@@ -28,19 +33,25 @@ file, then a summary. The kind of input is told from the argument:
                           a pushed package or compose component: manifest, every blob verified by digest, then
                           its description or archive (loopback registries only)
 Exit 0 when nothing fails, 1 when a MUST (or, with --strictness strict, a SHOULD) finding does, 2 for usage errors
-and input the kit cannot read.
+and input the kit cannot read.`,
+  positionals: true,
+  groups: [
+    {
+      options: [
+        { flag: 'json', doc: 'print {input, kind, strictness, findings, notes, summary} instead' },
+        VENDOR,
+        { ...STRICTNESS, doc: 'strict: MUSTs and SHOULDs fail; default: MUSTs fail; lenient: MUSTs with no known ambiguity or kit reading fail (profile P9, default default)' },
+        { flag: 'app-description', value: 'F', doc: 'folder: the application description inside DIR; default its only top-level .yaml file' },
+      ],
+    },
+    {
+      title: 'oci:// references',
+      options: [{ ...CA_FILE, doc: "the CA (PEM) of the registry's https certificate, when the system's CAs do not cover it" }, ...REGISTRY_AUTH],
+      note: '  The scheme follows the registry: https when it completes a TLS handshake, else http (said on stderr).\n  Without --username or --token the registry is read anonymously.',
+    },
+  ],
+};
 
-  --json                 print {input, kind, strictness, findings, notes, summary} instead
-  --vendor TOKEN         vendor token of media types and annotation keys (profile P1, default platform)
-  --strictness S         strict: MUSTs and SHOULDs fail; default: MUSTs fail; lenient: MUSTs with no known
-                         ambiguity or kit reading fail (profile P9, default default)
-  --app-description F    folder: the application description inside DIR; default its only top-level .yaml file
-  --ca FILE              oci://: the registry serves https, trusted through these PEM anchors
-  --username U, --password P (or WFMCK_REGISTRY_PASSWORD), --token T
-                         oci://: registry credentials (default anonymous)
-`;
-
-const STRICTNESS: readonly Strictness[] = ['strict', 'default', 'lenient'];
 /** Bigger blobs than any compose archive or package part the kit expects (§8 sets no limit). */
 const MAX_BLOB_BYTES = 64 * 1024 * 1024;
 
@@ -50,29 +61,15 @@ export function run(argv: string[]): Promise<number> {
 
 /** The command with its output as a seam, so tests can run it in-process. */
 export async function lint(argv: string[], write: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      json: { type: 'boolean' },
-      vendor: { type: 'string' },
-      strictness: { type: 'string' },
-      'app-description': { type: 'string' },
-      ca: { type: 'string' },
-      username: { type: 'string' },
-      password: { type: 'string' },
-      token: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) return write(HELP), EXIT_OK;
+  const { help, values, positionals } = parseCommand(SPEC, argv);
+  if (help) return write(helpText(SPEC)), EXIT_OK;
   const [input, ...extra] = positionals;
-  if (!input || extra.length > 0) throw new UsageError(`lint needs exactly one path or oci:// reference\n\n${HELP}`);
+  if (!input) throw new UsageError('<path-or-ref>: missing: name one file, folder or oci:// reference');
+  if (extra.length > 0) throw new UsageError(`${extra[0]}: unexpected argument (lint judges one path or oci:// reference)`);
   const strictness = (values.strictness ?? 'default') as Strictness;
-  if (!STRICTNESS.includes(strictness)) throw new UsageError(`--strictness takes strict, default or lenient, not "${values.strictness}"`);
-  const vendor = values.vendor ?? 'platform';
-  if (!/^[a-z0-9]+$/.test(vendor)) throw new UsageError('--vendor takes lowercase letters and digits');
-  const result = isOciRef(input) ? await lintRef(input, vendor, values) : await lintPath(input, vendor, values['app-description']);
+  const vendor = (values.vendor ?? 'platform') as string;
+  if (isOciRef(input)) refuseRemote(input);
+  const result = isOciRef(input) ? await lintRef(input, vendor, values) : await lintPath(input, vendor, values['app-description'] as string | undefined);
   const report = lintReport(input, result, strictness);
   write(values.json ? `${JSON.stringify(report, null, 2)}\n` : humanReport(report));
   return exitCodeOf(report);
@@ -114,12 +111,28 @@ async function fileInside(realRoot: string, path: string): Promise<boolean> {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
-async function lintRef(input: string, vendor: string, values: Record<string, string | boolean | undefined>): Promise<LintResult> {
+/** A registry elsewhere is refused in the kit's one wording (spec/loopback.ts) before the reference is read further. */
+function refuseRemote(input: string): void {
+  let host: string;
+  try {
+    host = new URL(input).host;
+  } catch {
+    return;
+  }
+  try {
+    if (host) parseLoopbackUrl(`http://${host}/`, input);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+async function lintRef(input: string, vendor: string, values: Record<string, unknown>): Promise<LintResult> {
   const parsed = parseOciRef(input);
   if (!parsed.ok) throw new UsageError(parsed.reason);
-  const ca = values.ca as string | undefined;
-  const baseUrl = `${ca ? 'https' : 'http'}://${parsed.ref.registry}`;
-  const transport = createTransport({ baseUrl, timeoutMs: 60_000, maxResponseBytes: MAX_BLOB_BYTES, ...(ca ? { ca: await readFile(ca, 'utf8') } : {}) });
+  const caFile = values['ca-file'] as string | undefined;
+  const ca = caFile === undefined ? undefined : await readFile(caFile, 'utf8');
+  const baseUrl = await registryBase(input, parsed.ref, ca, caFile);
+  const transport = createTransport({ baseUrl, timeoutMs: 60_000, maxResponseBytes: MAX_BLOB_BYTES, ...(ca !== undefined ? { ca } : {}) });
   try {
     const client = new RegistryClient({ transport, auth: registryCredentials(values), baseUrl });
     return await lintPushed(parsed.ref, puller(client, parsed.ref), vendor);
@@ -129,6 +142,21 @@ async function lintRef(input: string, vendor: string, values: Record<string, str
   } finally {
     await transport.close();
   }
+}
+
+/**
+ * The scheme follows the registry: https when it completes a TLS handshake (an untrusted certificate names --ca-file),
+ * else plain http, said on stderr (the reference is on loopback: parseOciRef refused any other host).
+ */
+async function registryBase(input: string, ref: OciRef, ca: string | undefined, caFile: string | undefined): Promise<string> {
+  const https = `https://${ref.registry}`;
+  const { host, port } = hostPort(new URL(https));
+  const probe = await probeTls(host, port, ca);
+  if (probe.kind === 'tls') return https;
+  if (probe.kind === 'untrusted') throw new LintInputError(`${input}: ${untrustedMessage(probe.code, caFile)}`, 'WFMCK_E_TLS');
+  if (probe.kind === 'unreachable') throw new LintInputError(`${input}: ${probe.code}: ${probe.message}`, 'WFMCK_E_CONNECTION');
+  process.stderr.write(`wfmck lint: ${ref.registry} did not complete a TLS handshake (${probe.code}); reading it over plain http${caFile === undefined ? '' : `, so --ca-file ${caFile} is not used`}\n`);
+  return `http://${ref.registry}`;
 }
 
 /** The registry seen through RegistryClient: manifests by tag or digest, blobs verified by digest (§2.7 rule 8). */

@@ -1,5 +1,5 @@
 // The `wfmck` command: one sub-command per job.
-import { usageError, type CommandResult } from '../run/usage.ts';
+import { EXIT_OK, EXIT_USAGE, errorLine, isUsageError, usageLines, type CommandResult } from '../run/usage.ts';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<CommandResult> }> }> = {
   serve: { summary: 'start the embedded reference WFM, identity role and OCI registry', load: () => import('./serve.ts') },
@@ -14,33 +14,53 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   faults: { summary: 'prove every check can fail: run the suites against each fault of the reference services (faults.json)', load: () => import('./faults.ts') },
   publish: { summary: 'build an application package or compose component from a folder (§2.7) and push it to a registry', load: () => import('./publish.ts') },
   lint: { summary: 'judge a capabilities JSON, package folder, compose archive or pushed artifact; findings with requirement IDs', load: () => import('./lint.ts') },
+  doctor: { summary: 'check what a run (or, with --tests, the kit\'s own tests) needs: Node, packages, Chromium, config, hooks, targets', load: () => import('./doctor.ts') },
   'verify-report': { summary: 'check the signature and file digests of a report folder signed by `wfmck run --sign`', load: () => import('./verify-report.ts') },
 };
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(helpText());
-    return name ? 0 : 2;
-  }
+  if (!name) return void process.stdout.write(helpText()), EXIT_USAGE;
+  if (name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) return void process.stdout.write(helpText()), EXIT_OK;
   if (name === '--version') {
     const pkg = await import('../package.json', { with: { type: 'json' } });
     process.stdout.write(`${pkg.default.version}\n`);
-    return 0;
+    return EXIT_OK;
   }
-  const command = COMMANDS[name];
-  if (!command) return usageError(`unknown command "${name}"\n\n${helpText()}`);
+  // `wfmck help <command>` is `wfmck <command> --help`, so the two can never differ.
+  if (name === 'help') return rest.length > 1 ? usage(`${rest[1]}: unexpected argument (wfmck help <command>)`) : dispatch(rest[0]!, ['--help']);
+  return dispatch(name, rest);
+}
+
+async function dispatch(name: string, argv: string[]): Promise<number> {
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) return usage(name.startsWith('-') ? `${name}: unknown option` : `${name}: no such command`);
   try {
-    return await (await command.load()).run(rest);
+    return await (await command.load()).run(argv);
   } catch (err) {
-    const e = err as Error & { code?: string };
-    if (e.code?.startsWith('WFMCK_E_USAGE')) return usageError(e.message);
-    process.stderr.write(`wfmck ${name}: ${e.code ?? 'WFMCK_E_INTERNAL'}: ${e.message}\n`);
-    return 2;
+    if (isUsageError(err)) process.stderr.write(usageLines(name, err.message));
+    else process.stderr.write(errorLine(name, err as Error));
+    return EXIT_USAGE;
   }
+}
+
+function usage(message: string): number {
+  process.stderr.write(usageLines(undefined, message));
+  return EXIT_USAGE;
 }
 
 function helpText(): string {
   const rows = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(14)} ${c.summary}`);
-  return `usage: wfmck <command> [options]\n\ncommands:\n${rows.join('\n')}\n\nwfmck <command> --help for a command's options.\n`;
+  return [
+    'usage: wfmck <command> [options]',
+    '       wfmck help <command>    the options of a command (the same as wfmck <command> --help)',
+    '       wfmck --version         the kit\'s version',
+    '',
+    'commands:',
+    ...rows,
+    '',
+    'Exit codes, the same in every command: 0 success; 1 what was judged failed (a requirement, a signature, a fleet);',
+    '2 no verdict: a usage or configuration error, a missing or unreadable input, an unreachable target, a kit error.',
+    '',
+  ].join('\n');
 }

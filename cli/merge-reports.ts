@@ -6,30 +6,33 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { BLOB_DIR } from '../reports/blob.ts';
+import { BLOB_DIR } from '../run/context.ts';
 import { conformanceReporters } from '../reports/reporters.ts';
 import { playwrightCli } from './playwright.ts';
 import type { RunContext } from '../run/context.ts';
 import { timestamp } from '../reports/requirement-reporter.ts';
 import { verdict } from './run.ts';
-import { UsageError } from '../run/usage.ts';
+import { EXIT_OK, InputError, UsageError } from '../run/usage.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
+import { OUT } from '../run/option-sets.ts';
 
-const HELP = `usage: wfmck merge-reports <shard out dir>... [--out DIR]
-
-Joins the outputs of \`wfmck run --shard i/n\` (every shard, same seed) into one run's reports: conformance.json and
+export const SPEC: CommandSpec = {
+  name: 'merge-reports',
+  usage: ['<shard out dir>... [--out DIR]'],
+  about: `Joins the outputs of \`wfmck run --shard i/n\` (every shard, same seed) into one run's reports: conformance.json and
 conformance.html (the verdict), junit.xml and Playwright's report. Exit codes as \`wfmck run\`: 0 no MUST failed,
-1 a requirement failed, 2 for missing or mismatched shards.
-  --out DIR   where the merged reports go (default reports/out/merged-<timestamp>)
-`;
+1 a requirement failed, 2 for missing or mismatched shards (as \`wfmck merge\`).`,
+  positionals: true,
+  groups: [{ options: [{ ...OUT, doc: 'where the merged reports go (default reports/out/merged-<timestamp>)' }] }],
+};
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  if (values.help) return void process.stdout.write(HELP), 0;
-  if (positionals.length === 0) throw new UsageError('merge-reports: name the output folder of every shard');
-  const out = resolve(values.out ?? join('reports', 'out', `merged-${timestamp(new Date())}`));
+  const { help, values, positionals } = parseCommand(SPEC, argv);
+  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  if (positionals.length === 0) throw new UsageError('<shard out dir>: missing: name the output folder of every shard');
+  const out = resolve((values.out as string | undefined) ?? join('reports', 'out', `merged-${timestamp(new Date())}`));
   const shards = await Promise.all(positionals.map((dir) => readShard(resolve(dir))));
   checkComplete(shards);
 
@@ -61,24 +64,24 @@ async function readShard(dir: string): Promise<Shard> {
   try {
     context = JSON.parse(await readFile(join(dir, 'run-context.json'), 'utf8')) as RunContext;
   } catch {
-    throw new UsageError(`merge-reports: ${dir} has no readable run-context.json: is it the --out of a wfmck run?`);
+    throw new InputError(`${dir} has no readable run-context.json: is it the --out of a wfmck run?`);
   }
   const zips = (await readdir(join(dir, BLOB_DIR)).catch(() => [] as string[])).filter((f) => f.endsWith('.zip'));
-  if (!context.shard || zips.length === 0) throw new UsageError(`merge-reports: ${dir} has no ${BLOB_DIR}/*.zip: was it run with --shard?`);
+  if (!context.shard || zips.length === 0) throw new InputError(`${dir} has no ${BLOB_DIR}/*.zip: was it run with --shard?`);
   return { dir, seed: context.seed, shard: context.shard, zips };
 }
 
 /** Every shard once, all of one run (same seed): a missing shard would leave requirements uncovered unnoticed. */
 function checkComplete(shards: Shard[]): void {
   const seeds = new Set(shards.map((s) => s.seed));
-  if (seeds.size > 1) throw new UsageError(`merge-reports: the shards ran with different seeds (${[...seeds].join(', ')}): not one run`);
+  if (seeds.size > 1) throw new InputError(`the shards ran with different seeds (${[...seeds].join(', ')}): not one run`);
   const total = shards[0]!.shard.total;
-  if (shards.some((s) => s.shard.total !== total)) throw new UsageError('merge-reports: the shards split the suites differently (--shard i/n with different n)');
+  if (shards.some((s) => s.shard.total !== total)) throw new InputError('the shards split the suites differently (--shard i/n with different n)');
   const seen = shards.map((s) => s.shard.index);
   const twice = seen.find((i, k) => seen.indexOf(i) !== k);
-  if (twice !== undefined) throw new UsageError(`merge-reports: shard ${twice}/${total} is given twice`);
+  if (twice !== undefined) throw new InputError(`shard ${twice}/${total} is given twice`);
   const missing = Array.from({ length: total }, (_, k) => k + 1).filter((i) => !seen.includes(i));
-  if (missing.length) throw new UsageError(`merge-reports: shard(s) ${missing.map((i) => `${i}/${total}`).join(', ')} missing: their requirements would read as not covered`);
+  if (missing.length) throw new InputError(`shard(s) ${missing.map((i) => `${i}/${total}`).join(', ')} missing: their requirements would read as not covered`);
 }
 
 function mergeConfig(out: string, contextFile: string): string {

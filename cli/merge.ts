@@ -1,23 +1,28 @@
 // `wfmck merge <dirs...> --out DIR`: the fleet-summary.json files of a fleet's shards (`wfmck fleet --shard i/n`,
 // one per machine) as one summary: counts summed, latency histograms merged bucket by bucket (so percentiles are
 // exact), unexpected answers collapsed and bounded as one run would list them. Exit 0 when every shard is there and
-// passed, 1 otherwise, 2 for unreadable or mismatched summaries.
+// passed, 1 when a shard did not pass, 2 for a missing shard (as merge-reports) and unreadable or mismatched summaries.
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Histogram, type LatencySummary } from '../simulators/fleet/histogram.ts';
 import type { UnexpectedAnswer } from '../simulators/fleet/stats.ts';
 import { SUMMARY_FILE, writeSummary, type FleetSummary } from '../simulators/fleet/summary.ts';
 import { formatShard } from '../simulators/fleet/spec.ts';
-import { EXIT_FAIL, EXIT_OK, UsageError } from '../run/usage.ts';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, UsageError } from '../run/usage.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
+import { OUT } from '../run/option-sets.ts';
 
-const HELP = `usage: wfmck merge <dir|file>... [--out DIR]
-
-Merges the fleet-summary.json of each shard of one fleet (same seed and settings, --shard 1/n .. n/n) into one
+export const SPEC: CommandSpec = {
+  name: 'merge',
+  usage: ['<dir|file>... [--out DIR]'],
+  about: `Merges the fleet-summary.json of each shard of one fleet (same seed and settings, --shard 1/n .. n/n) into one
 fleet-summary.json: counts summed, latency percentiles from the merged histograms, unexpected answers collapsed.
 Rates are summed (shards run side by side); wallMs, startPhaseMs and peakRssBytes are the largest shard's.
-  --out DIR   where the merged fleet-summary.json goes (default reports/out/fleet-merged-<timestamp>)
-`;
+Exit 0 when every shard is there and passed, 1 when a shard did not pass, 2 when a shard is missing (the partial
+summary is still written, complete: false), given twice, or of another fleet, and for unreadable summaries.`,
+  positionals: true,
+  groups: [{ options: [{ ...OUT, doc: 'where the merged fleet-summary.json goes (default reports/out/fleet-merged-<timestamp>)' }] }],
+};
 
 /** As many collapsed unexpected answers as one fleet run lists (FleetStats' bound). */
 export const MAX_UNEXPECTED = 50;
@@ -36,17 +41,17 @@ export interface ShardSummary {
 }
 
 export function mergeSummaries(shards: ShardSummary[]): MergedSummary {
-  if (shards.length === 0) throw new UsageError('merge: no summaries given');
+  if (shards.length === 0) throw new InputError('no summaries given');
   const [first] = shards as [ShardSummary, ...ShardSummary[]];
   const count = first.summary.spec.shard.count;
   const seen = new Set<number>();
   for (const { source, summary } of shards) {
-    if (summary.kind !== 'wfmck-fleet-summary' || summary.version !== 1) throw new UsageError(`merge: ${source} is not a version 1 fleet summary`);
-    if (summary.seed !== first.summary.seed) throw new UsageError(`merge: ${source} has seed ${summary.seed}, ${first.source} has ${first.summary.seed}: not the same fleet`);
-    if (settings(summary) !== settings(first.summary)) throw new UsageError(`merge: ${source} simulates another fleet than ${first.source} (settings differ beyond the shard)`);
+    if (summary.kind !== 'wfmck-fleet-summary' || summary.version !== 1) throw new InputError(`${source} is not a version 1 fleet summary`);
+    if (summary.seed !== first.summary.seed) throw new InputError(`${source} has seed ${summary.seed}, ${first.source} has ${first.summary.seed}: not the same fleet`);
+    if (settings(summary) !== settings(first.summary)) throw new InputError(`${source} simulates another fleet than ${first.source} (settings differ beyond the shard)`);
     const { index } = summary.spec.shard;
-    if (summary.spec.shard.count !== count) throw new UsageError(`merge: ${source} is shard ${summary.shard}, the others are of ${count}`);
-    if (seen.has(index)) throw new UsageError(`merge: shard ${summary.shard} is given twice (${source}): its counts would be added twice`);
+    if (summary.spec.shard.count !== count) throw new InputError(`${source} is shard ${summary.shard}, the others are of ${count}`);
+    if (seen.has(index)) throw new InputError(`shard ${summary.shard} is given twice (${source}): its counts would be added twice`);
     seen.add(index);
   }
   const all = shards.map((s) => s.summary);
@@ -91,7 +96,7 @@ function sum<T>(a: T, b: T, path: string): T {
   if (typeof a === 'number' && typeof b === 'number') {
     const key = path.slice(path.lastIndexOf('.') + 1);
     if (!SAME_IN_EVERY_SHARD.has(key)) return (a + b) as T;
-    if (a !== b) throw new UsageError(`merge: ${path} is ${a} in one shard and ${b} in another`);
+    if (a !== b) throw new InputError(`${path} is ${a} in one shard and ${b} in another`);
     return a;
   }
   if (isRecord(a) && isRecord(b)) {
@@ -99,7 +104,7 @@ function sum<T>(a: T, b: T, path: string): T {
     for (const [k, v] of Object.entries(b)) out[k] = k in a ? sum(a[k], v, `${path}.${k}`) : v;
     return out as T;
   }
-  throw new UsageError(`merge: ${path} cannot be added (${JSON.stringify(a)} and ${JSON.stringify(b)})`);
+  throw new InputError(`${path} cannot be added (${JSON.stringify(a)} and ${JSON.stringify(b)})`);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -114,7 +119,7 @@ function mergeLatency(all: FleetSummary[]): FleetSummary['latency'] {
       try {
         h = Histogram.fromSummary(summary);
       } catch (e) {
-        throw new UsageError(`merge: latency of ${endpoint} (shard ${s.shard}): ${(e as Error).message}`);
+        throw new InputError(`latency of ${endpoint} (shard ${s.shard}): ${(e as Error).message}`);
       }
       const into = merged.get(endpoint);
       if (into) into.merge(h);
@@ -141,17 +146,12 @@ function mergeUnexpected(all: FleetSummary[]): { listed: UnexpectedAnswer[]; not
 }
 
 export async function run(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${HELP}`);
-  }
-  if (parsed.values.help) return void process.stdout.write(HELP), EXIT_OK;
-  if (parsed.positionals.length === 0) throw new UsageError(`merge: give the shards' output folders (or their fleet-summary.json)\n\n${HELP}`);
-  const shards = await Promise.all(parsed.positionals.map(load));
+  const { help, values, positionals } = parseCommand(SPEC, argv);
+  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  if (positionals.length === 0) throw new UsageError("<dir|file>: missing: give the shards' output folders (or their fleet-summary.json)");
+  const shards = await Promise.all(positionals.map(load));
   const merged = mergeSummaries(shards);
-  const out = resolve(parsed.values.out ?? join('reports', 'out', `fleet-merged-${new Date().toISOString().replace(/[:.]/g, '-')}`));
+  const out = resolve((values.out as string | undefined) ?? join('reports', 'out', `fleet-merged-${new Date().toISOString().replace(/[:.]/g, '-')}`));
   const file = await writeSummary(out, merged);
   const t = merged.totals;
   const missing = merged.complete ? '' : `, INCOMPLETE: only ${merged.shard}`;
@@ -160,22 +160,28 @@ export async function run(argv: string[]): Promise<number> {
       `${t.deviceIdsCreated}/${merged.expected.deviceIds} deviceIds created, ${t.requests.unexpected} unexpected, ${t.requests.transportErrors} transport errors, ` +
       `seed ${merged.seed}\n${file}\n`,
   );
+  if (!merged.complete) {
+    // As merge-reports: a missing shard leaves part of the fleet unseen, which is no verdict.
+    const missing = Array.from({ length: merged.spec.shard.count }, (_, i) => i).filter((i) => !shards.some((s) => s.summary.spec.shard.index === i));
+    process.stderr.write(`wfmck merge: shard(s) ${missing.map((i) => `${i + 1}/${merged.spec.shard.count}`).join(', ')} missing: the merged summary is partial (complete: false)\n`);
+    return EXIT_USAGE;
+  }
   return merged.passed ? EXIT_OK : EXIT_FAIL;
 }
 
 async function load(path: string): Promise<ShardSummary> {
   const found = await stat(path).catch(() => undefined);
-  if (!found) throw new UsageError(`merge: ${path}: no such folder or file`);
+  if (!found) throw new InputError(`${path}: no such folder or file`);
   const file = found.isDirectory() ? join(path, SUMMARY_FILE) : path;
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`merge: ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new InputError(`${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   try {
     return { source: file, summary: JSON.parse(text) as FleetSummary };
   } catch {
-    throw new UsageError(`merge: ${file} is not JSON`);
+    throw new InputError(`${file} is not JSON`);
   }
 }

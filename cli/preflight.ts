@@ -97,14 +97,20 @@ function materialProblems(config: Config): string[] {
   return problems;
 }
 
-/** Every configuration problem at once (exit 2 naming each), before anything starts. */
+/** Every problem of the configuration's hooks and files, one line each (`<setting>: <what is wrong>`). */
+export function configurationProblems(config: Config): string[] {
+  return [...hookProblems(config), ...materialProblems(config)];
+}
+
+/** Every configuration problem at once (exit 2, one line naming each), before anything starts. */
 export function checkConfiguration(config: Config): void {
-  const problems = [...hookProblems(config), ...materialProblems(config)];
-  if (problems.length > 0) throw new UsageError(`the configuration cannot run:\n  ${problems.join('\n  ')}`);
+  const problems = configurationProblems(config);
+  // One line each, `<setting>: <what is wrong>`.
+  if (problems.length > 0) throw new UsageError(problems.join('\n'));
 }
 
 /** The origins a run names, each once, with what they are. */
-function targetOrigins(config: Config): [string, URL][] {
+export function targetOrigins(config: Config): [string, URL][] {
   const t = config.targets;
   const named: [string, string | undefined][] = [['WFM', t.wfm], ['identity role', t.identity ?? t.discovery], ['trust bundle', t.trustBundleUri], ['registry', t.registry]];
   const seen = new Set<string>();

@@ -1,82 +1,76 @@
 // `wfmck publish app|compose`: builds a §2.7 application package or compose component from a folder and pushes it.
 import { readFile, writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { OCI_REPOSITORY_PATTERN } from '../spec/schemas/common.ts';
 import { buildAppPackage } from '../simulators/publish/app-package.ts';
 import { PublishError, type BuiltArtifact } from '../simulators/publish/artifact.ts';
 import { buildComposeArchive, buildComposeArtifact } from '../simulators/publish/compose.ts';
+import { composeAnnotationDefaults } from '../simulators/publish/compose-defaults.ts';
 import { pushArtifact } from '../simulators/publish/push.ts';
 import { RegistryClient, type RegistryAuth } from '../simulators/registry-client.ts';
 import { createTransport } from '../simulators/transport/undici-transport.ts';
-import { parseLoopbackUrl } from '../spec/loopback.ts';
 import { registryCredentials } from './registry-auth.ts';
-import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from '../run/usage.ts';
+import { hostPort, probeTls, tlsError, untrustedMessage } from './registry-tls.ts';
+import { existsSync, statSync } from 'node:fs';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, UsageError } from '../run/usage.ts';
+import { pattern } from '../run/args.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
+import { CA_FILE, REGISTRY, REGISTRY_AUTH, VENDOR } from '../run/option-sets.ts';
 
-const HELP = `usage: wfmck publish app <dir> --registry URL --repository NAME [options]
-       wfmck publish compose <dir> --registry URL --repository NAME --version X.Y.Z [options]
-
-Builds an application package (app: the application description YAML and its resource files) or a compose
+export const SPEC: CommandSpec = {
+  name: 'publish',
+  usage: ['app <dir> --registry URL --repository NAME [options]', 'compose <dir> --registry URL --repository NAME --version X.Y.Z [options]'],
+  about: `Builds an application package (app: the application description YAML and its resource files) or a compose
 component (compose: a deterministic .tar.gz of the folder) per interfaces.md §2.7, pushes its blobs (those the
 registry already has are skipped) and its manifest, and prints one JSON line:
-{reference, manifestDigest, blobs, skipped}. Only loopback registries are accepted.
+{reference, manifestDigest, blobs, skipped}, the reference as \`wfmck lint\` reads it (oci://HOST:PORT/NAME:TAG).
+Only loopback registries are accepted. Exit 0 when pushed, 1 when the folder breaks a rule of §2.7, 2 for usage
+errors and a registry that refuses the push (or whose certificate --ca-file does not cover).`,
+  positionals: true,
+  groups: [
+    {
+      options: [
+        { ...REGISTRY, doc: 'registry origin, http or https on a loopback host (not needed with --dry-run)' },
+        { flag: 'repository', value: 'NAME', doc: 'repository namespace, {name} of §4.7 (not needed with --dry-run)', parse: pattern(new RegExp(OCI_REPOSITORY_PATTERN), 'an OCI repository name (lowercase path components)') },
+        { flag: 'version', value: 'X.Y.Z', doc: 'compose: component version, SemVer 2.0 without a leading v; also the tag' },
+        { flag: 'name', value: 'NAME', doc: "compose: component name (the top-level directory); default compose.yaml's name, else the folder's" },
+        { flag: 'title', value: 'TEXT', doc: 'compose: org.opencontainers.image.title layer annotation (default the name)' },
+        { flag: 'authors', value: 'TEXT', doc: "compose: org.opencontainers.image.authors layer annotation (default: the catalog authors of an application description that lists the component, else \"<name> maintainers\")" },
+        { flag: 'description', value: 'TEXT', doc: 'compose: org.opencontainers.image.description layer annotation (default: that application description\'s description, else "The <name> compose component, version X.Y.Z.")' },
+        { flag: 'out', value: 'FILE', doc: 'compose: also write the archive to FILE' },
+        { flag: 'app-description', value: 'F', doc: "app: the application description inside <dir>; default its only top-level .yaml file. compose: the application description whose authors and description are the defaults of --authors and --description; default one that lists the component, at the top of <dir>'s parent or of a folder beside <dir>" },
+        VENDOR,
+        { flag: 'chunk-size', value: 'N', doc: 'upload each blob in PATCH chunks of N bytes (default: monolithic POST then PUT)', parse: pattern(/^[1-9]\d*$/, 'a positive number of bytes') },
+        { ...CA_FILE, doc: "the CA (PEM) of an https registry's certificate, when the system's CAs do not cover it" },
+        ...REGISTRY_AUTH,
+        { flag: 'dry-run', doc: 'build and print the manifest; push nothing' },
+      ],
+    },
+  ],
+};
 
-  --registry URL        registry origin, http or https on a loopback host (not needed with --dry-run)
-  --repository NAME     repository namespace, {name} of §4.7 (not needed with --dry-run)
-  --version X.Y.Z       compose: component version, SemVer 2.0 without a leading v; also the tag
-  --name NAME           compose: component name (the top-level directory); default compose.yaml's name, else the folder's
-  --title, --authors, --description TEXT
-                        compose: org.opencontainers.image.* layer annotations (title defaults to the name)
-  --out FILE            compose: also write the archive to FILE
-  --app-description F   app: the application description inside <dir>; default its only top-level .yaml file
-  --vendor TOKEN        vendor token of media types and annotation keys (profile P1, default platform)
-  --chunk-size N        upload each blob in PATCH chunks of N bytes (default: monolithic POST then PUT)
-  --ca FILE             PEM trust anchors for an https registry
-  --username U          basic credentials, with --password or WFMCK_REGISTRY_PASSWORD; also used at the
-                        registry's token endpoint when it answers 401 with a Bearer challenge
-  --token T             a bearer token
-  --dry-run             build and print the manifest; push nothing
-`;
-
-type Values = Record<string, string | boolean | undefined>;
+type Values = Record<string, unknown>;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      registry: { type: 'string' },
-      repository: { type: 'string' },
-      version: { type: 'string' },
-      name: { type: 'string' },
-      title: { type: 'string' },
-      authors: { type: 'string' },
-      description: { type: 'string' },
-      out: { type: 'string' },
-      'app-description': { type: 'string' },
-      vendor: { type: 'string' },
-      'chunk-size': { type: 'string' },
-      ca: { type: 'string' },
-      username: { type: 'string' },
-      password: { type: 'string' },
-      token: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }) as { values: Values; positionals: string[] };
-  if (values.help) return void process.stdout.write(HELP), EXIT_OK;
+  const { help, values, positionals } = parseCommand(SPEC, argv);
+  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
   const [kind, dir, ...extra] = positionals;
-  if ((kind !== 'app' && kind !== 'compose') || !dir || extra.length > 0) throw new UsageError(`publish needs "app <dir>" or "compose <dir>"\n\n${HELP}`);
+  if (kind !== 'app' && kind !== 'compose') throw new UsageError(kind === undefined ? '<kind>: missing: app <dir> or compose <dir>' : `${kind}: not app or compose`);
+  if (!dir) throw new UsageError(`<dir>: missing: publish ${kind} <dir>`);
+  if (extra.length > 0) throw new UsageError(`${extra[0]}: unexpected argument (publish ${kind} takes one folder)`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`${dir}: no such folder`);
   const opts = checkOptions(kind, values);
   try {
     const { artifact, report } = kind === 'app' ? await buildApp(dir, values, opts.vendor) : await buildCompose(dir, values, opts.vendor);
     if (values['dry-run']) return printDryRun(artifact, opts, report);
     const target = opts.target!;
-    const transport = createTransport({ baseUrl: target.registry.origin, timeoutMs: 120_000, ...(opts.ca ? { ca: await readFile(opts.ca, 'utf8') } : {}) });
+    const ca = opts.ca === undefined ? undefined : await readFile(opts.ca, 'utf8');
+    if (target.registry.protocol === 'https:') await checkTls(target.registry, ca, opts.ca);
+    const transport = createTransport({ baseUrl: target.registry.origin, timeoutMs: 120_000, ...(ca !== undefined ? { ca } : {}) });
     try {
       const client = new RegistryClient({ transport, auth: opts.auth, baseUrl: target.registry.origin });
       const pushed = await pushArtifact(client, target.repository, artifact, opts.chunkSize ? { chunkSize: opts.chunkSize } : {});
-      const reference = `${target.registry.host}/${target.repository}:${pushed.tag}`;
+      // As `wfmck lint` reads it back: oci://HOST:PORT/NAME:TAG.
+      const reference = `oci://${target.registry.host}/${target.repository}:${pushed.tag}`;
       process.stdout.write(`${JSON.stringify({ reference, manifestDigest: pushed.manifestDigest, blobs: pushed.blobs, skipped: pushed.skipped })}\n`);
       return EXIT_OK;
     } finally {
@@ -90,6 +84,14 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
+/** Before a push over https: a certificate the CA does not cover names --ca-file; a registry without TLS names http. */
+async function checkTls(registry: URL, ca: string | undefined, caFile: string | undefined): Promise<void> {
+  const { host, port } = hostPort(registry);
+  const probe = await probeTls(host, port, ca);
+  if (probe.kind === 'untrusted') throw tlsError(untrustedMessage(probe.code, caFile));
+  if (probe.kind === 'not-tls') throw tlsError(`${registry.host} did not complete a TLS handshake (${probe.code}): if it serves plain http, give --registry http://${registry.host}`);
+}
+
 interface Checked {
   vendor: string;
   target?: { registry: URL; repository: string };
@@ -101,35 +103,20 @@ interface Checked {
 function checkOptions(kind: string, values: Values): Checked {
   const str = (k: string) => values[k] as string | undefined;
   const vendor = str('vendor') ?? 'platform';
-  if (!/^[a-z0-9]+$/.test(vendor)) throw new UsageError('--vendor takes lowercase letters and digits');
-  if (kind === 'compose' && !str('version')) throw new UsageError('publish compose needs --version X.Y.Z');
-  for (const k of kind === 'app' ? ['version', 'name', 'title', 'authors', 'description', 'out'] : ['app-description']) {
-    if (str(k) !== undefined) throw new UsageError(`--${k} is not an option of publish ${kind}`);
+  if (kind === 'compose' && !str('version')) throw new UsageError('--version: publish compose needs --version X.Y.Z');
+  for (const k of kind === 'app' ? ['version', 'name', 'title', 'authors', 'description', 'out'] : []) {
+    if (str(k) !== undefined) throw new UsageError(`--${k}: not an option of publish ${kind}`);
   }
   const chunk = str('chunk-size');
-  if (chunk !== undefined && !/^[1-9]\d*$/.test(chunk)) throw new UsageError(`--chunk-size takes a positive number of bytes, not "${chunk}"`);
   const registry = str('registry');
   const repository = str('repository');
-  if (!values['dry-run'] && (!registry || !repository)) throw new UsageError(`publish needs --registry and --repository (or --dry-run)\n\n${HELP}`);
+  if (!values['dry-run'] && (!registry || !repository)) throw new UsageError(`--${registry ? 'repository' : 'registry'}: publish needs --registry and --repository (or --dry-run)`);
   const checked: Checked = { vendor, auth: registryCredentials(values) };
-  if (registry !== undefined || repository !== undefined) checked.target = { registry: loopbackRegistry(registry ?? ''), repository: repositoryName(repository ?? '') };
+  if ((registry === undefined) !== (repository === undefined)) throw new UsageError(`--${registry === undefined ? 'registry' : 'repository'}: missing: --registry and --repository go together`);
+  if (registry !== undefined && repository !== undefined) checked.target = { registry: new URL(registry), repository };
   if (chunk !== undefined) checked.chunkSize = Number(chunk);
-  if (str('ca') !== undefined) checked.ca = str('ca')!;
+  if (str('ca-file') !== undefined) checked.ca = str('ca-file')!;
   return checked;
-}
-
-/** This machine never sends traffic elsewhere: only http(s) on 127.0.0.0/8, ::1 or localhost. */
-function loopbackRegistry(value: string): URL {
-  try {
-    return parseLoopbackUrl(value, '--registry');
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-}
-
-function repositoryName(value: string): string {
-  if (!new RegExp(OCI_REPOSITORY_PATTERN).test(value)) throw new UsageError(`--repository "${value}" is not an OCI repository name (lowercase path components)`);
-  return value;
 }
 
 async function buildApp(dir: string, values: Values, vendor: string): Promise<{ artifact: BuiltArtifact; report: Record<string, unknown> }> {
@@ -144,17 +131,19 @@ async function buildCompose(dir: string, values: Values, vendor: string): Promis
   const archive = await buildComposeArchive(dir, { version, ...(str('name') ? { name: str('name')! } : {}) });
   for (const x of archive.excluded) process.stderr.write(`wfmck publish: left out ${x.path}: ${x.reason}\n`);
   if (str('out')) await writeFile(str('out')!, archive.bytes);
-  const annotations = { title: str('title') ?? archive.name, ...pick(values, ['authors', 'description']) };
+  // The RECOMMENDED annotations a flag did not give, so `wfmck lint` of what is pushed warns of nothing (said on stderr).
+  const given = { authors: str('authors'), description: str('description') };
+  const defaults = given.authors === undefined || given.description === undefined ? await composeAnnotationDefaults(dir, { name: archive.name, version }, str('app-description')) : undefined;
+  const annotations = { title: str('title') ?? archive.name, authors: given.authors ?? defaults!.authors, description: given.description ?? defaults!.description };
+  for (const k of ['authors', 'description'] as const) {
+    if (given[k] === undefined) process.stderr.write(`wfmck publish: --${k} not given: ${JSON.stringify(annotations[k])}${defaults!.from ? ` (from ${defaults!.from})` : ''}\n`);
+  }
   const artifact = buildComposeArtifact(archive.bytes, { vendor, version, ...annotations });
   return { artifact, report: { name: archive.name, excluded: archive.excluded.map((x) => x.path), ...(str('out') ? { out: str('out') } : {}) } };
 }
 
-function pick(values: Values, keys: string[]): Record<string, string> {
-  return Object.fromEntries(keys.filter((k) => typeof values[k] === 'string').map((k) => [k, values[k] as string]));
-}
-
 function printDryRun(artifact: BuiltArtifact, opts: Checked, report: Record<string, unknown>): number {
-  const reference = opts.target ? `${opts.target.registry.host}/${opts.target.repository}:${artifact.tag}` : undefined;
+  const reference = opts.target ? `oci://${opts.target.registry.host}/${opts.target.repository}:${artifact.tag}` : undefined;
   const blobs = artifact.blobs.map((b) => ({ digest: b.digest, size: b.bytes.byteLength, mediaType: b.mediaType }));
   const manifest: unknown = JSON.parse(new TextDecoder().decode(artifact.manifest));
   const line = { ...(reference ? { reference } : {}), tag: artifact.tag, manifestDigest: artifact.manifestDigest, blobs, skipped: 0, dryRun: true, ...report, manifest };

@@ -1,13 +1,19 @@
 // `wfmck run`: certify a WFM, its identity role and its registry (or the embedded default) with the Playwright suites.
 // The verdict is the requirement report's (conformance.json), not Playwright's exit code: only a failed MUST fails a run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareRun } from '../run/global-setup.ts';
-import { BLOB_DIR, BLOB_DIR_ENV } from '../reports/blob.ts';
-import { FIELDS, namesTargets, resolveConfig, type Config } from '../run/config.ts';
+import { RUN_OPTIONS, namesTargets, resolveConfig, type Config } from '../run/config.ts';
+import { failedIds, lastRun, selectionGrep } from '../run/selection.ts';
+import { loadRequirements } from '../spec/requirements.ts';
+import { helpText, parseArgv, type CommandSpec } from '../run/options.ts';
 import { playwrightCli } from './playwright.ts';
-import { PERSONAS, PERSONA_OBSERVERS, PERSONA_SUITES, type RunContext } from '../run/context.ts';
+import type { RunContext } from '../run/context.ts';
+import { PERSONAS, observersOf } from '../run/personas.ts';
 import { areasFor } from '../run/claims.ts';
 import { runSigningKey, signRunReports } from './report-signing.ts';
 import { REPLAY_FILE } from '../run/replay-config.ts';
@@ -16,67 +22,56 @@ import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from '../run/usage.ts';
 import { checkConfiguration, probeTargets } from './preflight.ts';
 import { catchSignals, runPlaywrightProcess, signalExitCode, type Signals } from './playwright-process.ts';
 import { writeInterruptedReport } from '../reports/write-report.ts';
-import { existsSync } from 'node:fs';
 import type { ConformanceReport } from '../reports/conformance-json.ts';
 import { summaryLine } from '../reports/console.ts';
+import { shellQuote, startAttendExec, type AttendExecSummary } from '../run/attend-exec.ts';
 
-const HELP = `usage: wfmck run [options]
-
-Runs the conformance suites against a WFM (and its identity role and registry), or with no target against the
+export const SPEC: CommandSpec = {
+  name: 'run',
+  usage: ['[options]'],
+  about: `Runs the conformance suites against a WFM (and its identity role and registry), or with no target against the
 embedded reference services, and writes conformance.json, conformance.html, junit.xml and Playwright's report.
-Exit 0 when every MUST passes, 1 when any MUST fails, 2 for a usage or configuration error or an unreachable target.
-
-  --wfm URL             WFM base URL (loopback only); none = start the embedded reference services
-  --identity URL        identity role origin (discovery at /.well-known/<vendor>)
-  --registry URL        OCI registry base URL
-  --config FILE         YAML configuration (default ./wfmck.config.yaml when present): targets, TLS CA files,
-                        device CA, profile values (profiles.md), hooks (P5)
-  --persona P           what your component plays: wfm (default, with its identity role and registry), identity,
-                        registry, or device (the kit plays the WFM and judges a client started by hooks.startClient)
-  --edition E           seed (default, interfaces.md) or miaf (1.0.0-rc.3: mutual TLS with SVIDs, problem details)
-  --grep RE             run only tests whose title matches RE (titles start with requirement ids)
-  --strictness S        strict | default | lenient (profiles.md P9, default default)
-  --seed N              fast-check seed (default random, printed; a failure's replay command carries it)
-  --runs N              runs per property (default 25 / 100 / 500 by strictness)
-  --out DIR             output folder (default reports/out/<timestamp>)
-  --workers N           Playwright workers (default 2)
-  --attend              persona device without a startClient hook: you start the client under test by hand for each
-                        check, from the folder of credentials it writes (--attend-timeout S: wait per client, 300)
-  --listen ADDR         loopback address of the embedded services (default 127.0.0.1); --wfm-port N fixes the WFM's port
-  --sign                sign the reports (conformance.dsse.json: DSSE envelope, in-toto Statement) with a P-256 key
-                        made for the run; --signing-key FILE (PEM PKCS#8) signs with yours, --signing-cert FILE adds
-                        its certificate. Check with wfmck verify-report DIR
-  --component-vendor V, --component-name N, --component-version V
-                        the component under test, as the report names it
-
-Precedence: flags > env > YAML > default. Every setting, by YAML key and env name:
-`;
-
-function help(): string {
-  const rows = FIELDS.map((f) => `  ${f.key.padEnd(32)} ${f.env.padEnd(36)} ${f.doc}`);
-  const areas = PERSONAS.map((p) => `  ${p.padEnd(10)} ${[...new Set(areasFor(PERSONA_OBSERVERS[p]).map((a) => a.name))].join(', ')}`);
-  return `${HELP}\n${rows.join('\n')}\n\nClaim areas by persona (claims, --claims; every area when none is named):\n${areas.join('\n')}\n`;
-}
+Exit 0 when every MUST passes, 1 when any MUST fails, 2 for a usage or configuration error, an unreachable target,
+a kit error or a run that judged nothing; 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP.`,
+  groups: [{ title: 'Every setting, by flag, env name and YAML key (precedence: flags > env > YAML > default)', options: RUN_OPTIONS }],
+  get after() {
+    const areas = PERSONAS.map((p) => `  ${p.padEnd(10)} ${[...new Set(areasFor(observersOf(p)).map((a) => a.name))].join(', ')}`);
+    return `Claim areas by persona (claims, --claims; every area when none is named):\n${areas.join('\n')}`;
+  },
+};
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 export async function run(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(help()), EXIT_OK;
-  const config = resolveConfig(argv, process.env, process.cwd());
+  const parsed = parseArgv(argv, RUN_OPTIONS, false);
+  if (parsed.help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  const again = parsed.flags.has('last-failed') ? lastFailed(argv) : undefined;
+  if (again && 'nothing' in again) return say(again.nothing), EXIT_OK;
+  const config = resolveConfig(again?.argv ?? argv, process.env, process.cwd());
+  config.grep = selectionGrep({ grep: config.grep, levels: config.levels, sections: config.sections, ...(again && { ids: again.ids }) }, loadRequirements());
+  if (parsed.flags.has('list')) return listChecks(config);
   // Persona device: the kit is the WFM, identity role and registry; the client under test comes through startClient.
-  if (config.persona === 'device' && namesTargets(config)) throw new UsageError('--persona device runs the kit\'s own services as the WFM your client talks to: name no targets (your client is started by hooks.startClient)');
+  if (config.persona === 'device' && namesTargets(config)) throw new UsageError('--persona: device runs the kit\'s own services as the WFM your client talks to: name no targets (your client is started by hooks.startClient)');
   checkConfiguration(config);
   const signingKey = runSigningKey(config);
   await probeTargets(config);
   // From here on a signal never kills wfmck outright: the embedded services stop and the reporter finishes.
   const signals = catchSignals();
   let code: number | null = null;
+  let selfCheck = false;
   try {
     const prepared = await prepareRun(config, { cli: true });
     try {
       say(`${namesTargets(config) ? `targets ${namedTargetsLine(config)}` : 'embedded reference services'}; persona ${config.persona}; edition ${config.profile.edition}; strictness ${config.strictness}; seed ${config.seed}; ${config.runs} runs per property; out ${config.out}`);
-      if (config.attend) attendBanner(prepared.context);
-      if (!signals.caught) code = await runPlaywright(config, prepared.env, signals);
+      if (config.attend) attendBanner(prepared.context, config.attend.exec);
+      selfCheck = isSelfCheck(prepared.context);
+      if (selfCheck) say(SELF_CHECK);
+      const exec = config.attend?.exec === undefined ? undefined : startAttendExec({ dir: prepared.context.attend!.dir, command: config.attend.exec });
+      try {
+        if (!signals.caught) code = await runPlaywright(config, prepared.env, signals);
+      } finally {
+        if (exec) say(attendExecLine(await exec.stop()));
+      }
       // A runner killed after the grace period (or never started) wrote nothing: the streamed records still tell.
       if (signals.caught && (signals.killed || !existsSync(join(config.out, 'conformance.json')))) {
         writeInterruptedReport(prepared.context, `wfmck run got ${signals.caught}${signals.killed ? ' and Playwright did not stop in time' : ''}`);
@@ -98,17 +93,81 @@ export async function run(argv: string[]): Promise<number> {
   if (code === null) say('Playwright ended without an exit code');
   const result = await verdict(join(config.out, 'conformance.json'));
   say(config.shard ? `shard ${config.shard.index}/${config.shard.total}, a partial report: ${result.line}` : result.line);
+  if (selfCheck) say(SELF_CHECK);
   if (config.shard) say(`join every shard's output with: npx wfmck merge-reports <shard out dirs...> --out DIR`);
   printPaths(config, replayCommand(config));
   return signed && !signed.ok && result.code === EXIT_OK ? EXIT_USAGE : result.code;
 }
 
+const SELF_CHECK = "SELF-CHECK: the client under test is the kit's own simulated client; this run checks the kit, it is not a certificate of your client (configure hooks.startClient, or run --attend)";
+
+/** Persona device with no client of the user's: the embedded startClient runs the kit's own. */
+function isSelfCheck(context: RunContext): boolean {
+  return context.persona === 'device' && !context.attend && context.hooks.startClient?.kind !== 'command';
+}
+
+/**
+ * `--last-failed`: the newest run under reports/out that left its replay.yaml, and the requirements it failed; the
+ * replay configuration comes first, so any setting given now still wins over it.
+ */
+function lastFailed(argv: readonly string[]): { argv: string[]; ids: string[] } | { nothing: string } {
+  const dir = lastRun(resolve('reports', 'out'));
+  if (dir === undefined) throw new UsageError('--last-failed: no earlier run under reports/out left its conformance.json and replay.yaml');
+  const ids = failedIds(dir);
+  if (ids.length === 0) return { nothing: `--last-failed: the newest run (${dir}) failed no requirement: nothing to run again` };
+  say(`--last-failed: the ${ids.length} requirement${ids.length === 1 ? '' : 's'} ${dir} failed: ${ids.join(', ')}`);
+  return { argv: ['--config', join(dir, REPLAY_FILE), ...argv.filter((a) => a !== '--last-failed')], ids };
+}
+
+/**
+ * `--list`: the checks the selection runs, as Playwright collects them for the persona (nothing is started: no
+ * embedded service, no hook). One line per check, its title starting with its requirement ids, and its file.
+ */
+async function listChecks(config: Config): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'wfmck-list-'));
+  try {
+    const context = join(dir, 'run-context.json');
+    writeFileSync(context, JSON.stringify({ persona: config.persona, outDir: dir }));
+    const args = [playwrightCli(), 'test', '--config', join(root, 'playwright.config.ts'), '--list', '--reporter=json', ...(config.grep ? ['--grep', config.grep] : [])];
+    const child = spawnSync(process.execPath, args, { cwd: root, env: { ...process.env, WFMCK_CONTEXT: context }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const checks = listedChecks(child.stdout);
+    if (checks === undefined) throw new Error(`Playwright could not list the checks: ${(child.stderr || child.stdout).split('\n').slice(0, 3).join(' ')}`);
+    for (const c of checks) process.stdout.write(`${c.title}  (${c.file}:${c.line})\n`);
+    const ids = new Set(checks.flatMap((c) => c.title.match(/^(?:[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+(?::[a-z0-9-]+)? )+/)?.[0].trim().split(' ') ?? []));
+    say(`${checks.length} check${checks.length === 1 ? '' : 's'} of ${ids.size} requirement${ids.size === 1 ? '' : 's'} (persona ${config.persona}); nothing was started`);
+    return checks.length > 0 ? EXIT_OK : EXIT_USAGE;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface JsonSuite { specs?: { title: string; file: string; line: number }[]; suites?: JsonSuite[] }
+
+/** The specs of Playwright's JSON report, in file order; undefined when the output is no such report. */
+export function listedChecks(stdout: string): { title: string; file: string; line: number }[] | undefined {
+  let report: { suites?: JsonSuite[] };
+  try {
+    report = JSON.parse(stdout) as { suites?: JsonSuite[] };
+  } catch {
+    return undefined;
+  }
+  const out: { title: string; file: string; line: number }[] = [];
+  const walk = (s: JsonSuite) => {
+    for (const spec of s.specs ?? []) out.push({ title: spec.title, file: spec.file, line: spec.line });
+    for (const child of s.suites ?? []) walk(child);
+  };
+  for (const s of report.suites ?? []) walk(s);
+  return out;
+}
+
 /** Attended mode: what to give the client under test, once; each check then names its own folder of credentials. */
-function attendBanner(context: RunContext): void {
+function attendBanner(context: RunContext, exec: string | undefined): void {
   const t = context.targets;
   const bundle = context.judging?.clientDiscovery ? `discovery ${context.judging.clientDiscovery}` : t.trustBundleUri && `trust bundle ${t.trustBundleUri}`;
   const lines = [
-    'attended mode: for each check, start your device client by hand with what it prints; the kit waits for its first',
+    exec === undefined
+      ? 'attended mode: for each check, start your device client by hand with what it prints; the kit waits for its first'
+      : `attended mode: for each check, the kit runs ${exec} with {folder} the check's folder; it waits for the client's first`,
     '  request (or for a file named started in the check\'s folder: a client told to refuse may never reach the WFM)',
     `  WFM           ${t.wfm}`,
     `  CA            ${context.tls.caFiles[0]}`,
@@ -121,6 +180,13 @@ function attendBanner(context: RunContext): void {
   say(lines.join('\n'));
 }
 
+/** How the operator's commands ended, in one line: a command that failed is the client's problem, never a verdict. */
+function attendExecLine(summary: AttendExecSummary): string {
+  const ended = Object.entries(summary.ended);
+  const failed = ended.filter(([, how]) => how !== 0).map(([name, how]) => `${name.slice(0, 3)} (${how})`);
+  return `attend-exec: ${ended.length} command${ended.length === 1 ? '' : 's'} ran, ${ended.length - failed.length} exited 0${failed.length ? `; not 0: ${failed.join(', ')}` : ''}`;
+}
+
 function namedTargetsLine(config: Config): string {
   return Object.entries(config.targets).filter(([k, v]) => k !== 'registryRepository' && v !== undefined).map(([k, v]) => `${k} ${v}`).join(', ');
 }
@@ -130,12 +196,9 @@ function runPlaywright(config: Config, env: Record<string, string>, signals: Sig
   const workers = config.attend ? 1 : config.workers;
   const args = [playwrightCli(), 'test', '--config', join(root, 'playwright.config.ts'), '--workers', String(workers)];
   if (config.grep) args.push('--grep', config.grep);
-  // A persona runs the suites of what it judges (identity, registry); the wfm persona runs every suite of the services.
-  args.push(...(PERSONA_SUITES[config.persona] ?? []));
-  // A shard also writes Playwright's blob report, which `wfmck merge-reports` joins with the other shards'.
   if (config.shard) args.push('--shard', `${config.shard.index}/${config.shard.total}`);
-  const blob = config.shard ? { [BLOB_DIR_ENV]: join(config.out, BLOB_DIR) } : {};
-  return runPlaywrightProcess(args, { cwd: root, env: { ...process.env, ...env, ...blob } }, signals);
+  if (config.maxFailures !== undefined) args.push('--max-failures', String(config.maxFailures));
+  return runPlaywrightProcess(args, { cwd: root, env: { ...process.env, ...env } }, signals);
 }
 
 /**
@@ -190,8 +253,4 @@ function printPaths(config: Config, replay: string): void {
 
 function say(line: string): void {
   process.stdout.write(`wfmck run: ${line}\n`);
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,63 +1,67 @@
 // `wfmck serve`: the embedded reference services, until SIGINT/SIGTERM. Prints one JSON line with every URL.
-import { parseArgs } from 'node:util';
+import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { startEmbedded, writeTrustFiles } from '../run/embedded.ts';
-import { resolveProfile } from '../spec/profile.ts';
-import { EXIT_OK, UsageError } from '../run/usage.ts';
-import { loopbackHost, oneOfFlag, port } from '../run/args.ts';
-import { EDITIONS } from '../spec/requirements.ts';
+import { join } from 'node:path';
+import { startEmbedded, writeTrustFiles, type Embedded } from '../run/embedded.ts';
+import { resolveProfile, type Edition } from '../spec/profile.ts';
+import { EXIT_OK } from '../run/usage.ts';
+import { path, portNumber } from '../run/args.ts';
+import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options.ts';
+import { EDITION, FAULT, LISTEN, VENDOR, WFM_PORT } from '../run/option-sets.ts';
 
-const HELP = `usage: wfmck serve [options]
+/** What stops serve: Ctrl-C, a kill, the terminal closing. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-Starts the reference WFM, identity role and OCI registry (HTTPS, one kit CA) and the admin API (hooks of P5).
-State is in memory and is gone when the process exits.
+const port = (flag: string, service: string): Option => ({ flag, value: 'N', doc: `port of the ${service} (default 0: any free port)`, parse: portNumber });
 
-  --host ADDR           loopback address to listen on (default 127.0.0.1; ::1 allowed)
-  --wfm-port N          port of the WFM (default: any free port); likewise --identity-port, --registry-port, --admin-port
-  --vendor TOKEN        vendor token of media types and the discovery path (profile P1, default platform)
-  --edition E           seed (default) or miaf (P10: the WFM takes mutual TLS with X.509-SVIDs, serves the rc.3 paths
-                        and answers problem details; device-ca.pem/key is then the SVID CA in its trust bundle)
-  --state-dir DIR       where to write ca.pem, device-ca.pem and device-ca.key (default: a new temp folder)
-  --fault ID            switch on a fault of reference/faults/ (repeat, or comma-separate): a variant that breaks that rule
-`;
+export const SPEC: CommandSpec = {
+  name: 'serve',
+  usage: ['[options]'],
+  about: `Starts the reference WFM, identity role and OCI registry (HTTPS, one kit CA) and the admin API (hooks of P5), and
+prints one JSON line with their URLs (on a terminal, a line for people on stderr too). State is in memory and is gone
+when the process exits (SIGINT, SIGTERM, SIGHUP), and so is the temp folder of the CA files unless --state-dir named it.`,
+  groups: [{
+    options: [
+      LISTEN, { ...WFM_PORT, doc: 'port of the WFM (default 0: any free port)' }, port('identity-port', 'identity role'), port('registry-port', 'OCI registry'), port('admin-port', 'admin API'),
+      VENDOR,
+      { ...EDITION, doc: `${EDITION.doc}; in miaf the WFM takes mutual TLS with X.509-SVIDs and device-ca.pem/key is the SVID CA in its trust bundle` },
+      { flag: 'state-dir', value: 'DIR', doc: 'where to write ca.pem, device-ca.pem and device-ca.key, kept on exit (default: a new temp folder, removed on exit)', parse: path },
+      { ...FAULT, doc: 'switch on a fault of reference/faults/: a variant that breaks that rule (repeat, or comma-separate)' },
+    ],
+  }],
+};
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      host: { type: 'string', default: '127.0.0.1' },
-      'wfm-port': { type: 'string' },
-      'identity-port': { type: 'string' },
-      'registry-port': { type: 'string' },
-      'admin-port': { type: 'string' },
-      vendor: { type: 'string' },
-      edition: { type: 'string' },
-      'state-dir': { type: 'string' },
-      fault: { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  }).valueOf() as { values: Record<string, string | boolean | undefined> };
-  if (values.help) {
-    process.stdout.write(HELP);
-    return EXIT_OK;
-  }
-  const host = loopbackHost(values.host as string);
-  if (values.vendor !== undefined && !/^[a-z0-9]+$/.test(values.vendor as string)) throw new UsageError('--vendor takes lowercase letters and digits');
+  const { help, values } = parseCommand(SPEC, argv);
+  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  const num = (flag: string) => values[flag] as number | undefined;
   const embedded = await startEmbedded({
-    host,
-    ports: {
-      wfm: port(values['wfm-port'], '--wfm-port'),
-      identity: port(values['identity-port'], '--identity-port'),
-      registry: port(values['registry-port'], '--registry-port'),
-      admin: port(values['admin-port'], '--admin-port'),
-    },
-    profile: resolveProfile({ vendor: values.vendor as string | undefined, edition: oneOfFlag(values.edition, '--edition', EDITIONS) }),
-    faults: ((values.fault ?? []) as unknown as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean),
+    host: (values.listen as string | undefined) ?? '127.0.0.1',
+    ports: { wfm: num('wfm-port'), identity: num('identity-port'), registry: num('registry-port'), admin: num('admin-port') },
+    profile: resolveProfile({ vendor: values.vendor as string | undefined, edition: values.edition as Edition | undefined }),
+    faults: (values.fault as string[][] | undefined)?.flat() ?? [],
   });
-  const dir = values['state-dir'] ? resolve(values['state-dir'] as string) : await mkdtemp(join(tmpdir(), 'wfmck-serve-'));
+  // A folder of its own holds the device CA's private key: it goes when serve does (a --state-dir is the user's).
+  const temp = values['state-dir'] === undefined ? await mkdtemp(join(tmpdir(), 'wfmck-serve-')) : undefined;
+  const removeTemp = () => temp !== undefined && rmSync(temp, { recursive: true, force: true });
+  // Held until the folder is gone: a second Ctrl-C while the services close must not skip the clean-up.
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolveStop) => (stop = resolveStop));
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
+  process.once('exit', removeTemp);
+  try {
+    await serveUntil(stopped, embedded, (values['state-dir'] as string | undefined) ?? temp!, temp !== undefined);
+  } finally {
+    await embedded.close();
+    removeTemp();
+    process.off('exit', removeTemp);
+    for (const signal of STOP_SIGNALS) process.off(signal, stop);
+  }
+  return EXIT_OK;
+}
+
+async function serveUntil(stopped: Promise<void>, embedded: Embedded, dir: string, temporary: boolean): Promise<void> {
   const files = await writeTrustFiles(embedded, dir);
   process.stdout.write(
     JSON.stringify({
@@ -76,11 +80,10 @@ export async function run(argv: string[]): Promise<number> {
       ...(embedded.spiffe && { edition: 'miaf', trustDomain: embedded.spiffe.trustDomain, wfmId: embedded.spiffe.wfmId }),
     }) + '\n',
   );
-  await new Promise<void>((resolveStop) => {
-    const stop = () => resolveStop();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  await embedded.close();
-  return EXIT_OK;
+  // A person at a terminal reads one line; a script reads the JSON above (stdout stays that one line).
+  if (process.stdout.isTTY) {
+    const state = temporary ? `${dir}, removed on exit` : dir;
+    process.stderr.write(`wfmck serve: ready: WFM ${embedded.wfm}, identity ${embedded.identity}, registry ${embedded.registry}, admin ${embedded.admin.url}; CA ${files.caFile}; state in memory, files in ${state}; Ctrl-C stops\n`);
+  }
+  await stopped;
 }

@@ -2,22 +2,29 @@
 // this file parses arguments, says which key was trusted, and maps the outcome to an exit code.
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ENVELOPE_FILE } from '../run/context.ts';
 import { loadPublicKey } from '../reports/signing/keys.ts';
 import { PUBLIC_KEY_FILE } from '../reports/signing/sign-report.ts';
-import { verifyReport } from '../reports/signing/verify-report.ts';
-import { EXIT_FAIL, EXIT_OK, UsageError } from '../run/usage.ts';
+import { ReportInputError, verifyReport } from '../reports/signing/verify-report.ts';
+import { EXIT_FAIL, EXIT_OK, InputError, UsageError } from '../run/usage.ts';
+import { givenFile } from '../run/args.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
 
-const HELP = `usage: wfmck verify-report <dir> [--key FILE]
-
-Verifies a report folder signed by \`wfmck run --sign\`: the DSSE signature of ${ENVELOPE_FILE} (an in-toto
+export const SPEC: CommandSpec = {
+  name: 'verify-report',
+  usage: ['<dir> [--key FILE]'],
+  about: `Verifies a report folder signed by \`wfmck run --sign\`: the DSSE signature of ${ENVELOPE_FILE} (an in-toto
 Statement), then the sha256 of every signed file (conformance.json, conformance.html, junit.xml, each evidence file
-the report names). Exit 0 when all hold, 1 with one line per mismatch, 2 for usage errors and unreadable input.
-
-  --key FILE   the public key you trust (SPKI PEM, or a certificate): without it the key shipped in the folder
-               (${PUBLIC_KEY_FILE}) is used, which proves the files are unchanged since signing, not who signed
-`;
+the report names). Exit 0 when all hold, 1 with one line per mismatch, 2 for usage errors and unreadable input.`,
+  positionals: true,
+  groups: [
+    {
+      options: [
+        { flag: 'key', value: 'FILE', doc: `the public key you trust (SPKI PEM, or a certificate): without it the key shipped in the folder (${PUBLIC_KEY_FILE}) is used, which proves the files are unchanged since signing, not who signed`, parse: givenFile },
+      ],
+    },
+  ],
+};
 
 export function run(argv: string[]): Promise<number> {
   return Promise.resolve(verifyReportCommand(argv, (text) => void process.stdout.write(text)));
@@ -25,21 +32,23 @@ export function run(argv: string[]): Promise<number> {
 
 /** The command with its output as a seam, so tests can run it in-process. */
 export function verifyReportCommand(argv: string[], write: (text: string) => void): number {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { key: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (e) {
-    throw new UsageError(`verify-report: ${(e as Error).message.split('\n')[0]}`);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return write(HELP), EXIT_OK;
-  if (positionals.length !== 1) throw new UsageError(`verify-report takes one report folder\n\n${HELP}`);
+  const { help, values, positionals } = parseCommand(SPEC, argv);
+  if (help) return write(helpText(SPEC)), EXIT_OK;
+  if (positionals.length === 0) throw new UsageError('<dir>: missing: verify-report takes one report folder');
+  if (positionals.length > 1) throw new UsageError(`${positionals[1]}: unexpected argument (verify-report takes one report folder)`);
   const dir = resolve(positionals[0]!);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`verify-report: ${dir} is not a folder`);
-  const pinnedKey = values.key !== undefined ? loadPublicKey(resolve(values.key)) : undefined;
-  const v = verifyReport(dir, { pinnedKey });
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`${dir}: no such folder`);
+  const keyFile = values.key as string | undefined;
+  const pinnedKey = keyFile !== undefined ? keyOf(keyFile) : undefined;
+  let v: ReturnType<typeof verifyReport>;
+  try {
+    v = verifyReport(dir, { pinnedKey });
+  } catch (e) {
+    // No envelope, or one that cannot be read: an input to give, not a mismatch and not an option to fix.
+    throw e instanceof ReportInputError ? new InputError(e.message) : e;
+  }
   write(v.keySource === 'pinned'
-    ? `key: pinned ${values.key} (${v.keyId.slice(0, 16)})\n`
+    ? `key: pinned ${keyFile} (${v.keyId.slice(0, 16)})\n`
     : `key: the one shipped in ${join(dir, PUBLIC_KEY_FILE)} (${v.keyId.slice(0, 16)}): this proves integrity, not identity; pin a trusted key with --key FILE\n`);
   if (v.certificateSubject) write(`certificate: ${v.certificateSubject} (its chain is not checked)\n`);
   if (v.problems.length > 0) {
@@ -49,4 +58,12 @@ export function verifyReportCommand(argv: string[], write: (text: string) => voi
   }
   write(`verified: the signature and ${v.subjects.length} signed files (${v.subjects.join(', ')})\n`);
   return EXIT_OK;
+}
+
+function keyOf(file: string): ReturnType<typeof loadPublicKey> {
+  try {
+    return loadPublicKey(resolve(file));
+  } catch (e) {
+    throw new UsageError(`--key: ${(e as Error).message}`);
+  }
 }

@@ -1,6 +1,6 @@
 // RFC 9530 Content-Digest: the body integrity header every signed request with a body carries (profiles.md P3).
 import { createHash } from 'node:crypto';
-import { parseDictionary, serializeDictionary } from 'structured-headers';
+import { parseDictionary } from 'structured-headers';
 
 export type ContentDigestVerdict = 'ok' | 'missing' | 'mismatch' | 'malformed' | 'unsupported';
 
@@ -9,8 +9,8 @@ const SUPPORTED: Record<string, string> = { 'sha-256': 'sha256', 'sha-512': 'sha
 
 /** `sha-256=:<base64>:` over the exact body bytes. */
 export function contentDigest(body: Uint8Array): string {
-  const hash = createHash('sha256').update(body).digest();
-  return serializeDictionary(new Map([['sha-256', [hash, new Map()]]]));
+  // The one-member dictionary written directly (RFC 8941 §4.1.8 byte sequence): it is on every signed request's path.
+  return `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
 }
 
 /**

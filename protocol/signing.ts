@@ -1,9 +1,11 @@
 // RFC 9421 request signatures as profiles.md P3 reads them: label sig1, created + keyid, fixed covered components.
-import { KeyObject, constants, createSign, webcrypto } from 'node:crypto';
-import { createSigner, createVerifier, httpbis, type SigningKey } from 'http-message-signatures';
-import { parseDictionary, serializeDictionary, type Dictionary, type InnerList, type Item } from 'structured-headers';
+// Native: the signature base is built here (protocol/signature-base.ts) and signed and verified with node:crypto
+// KeyObjects, no promise or key import per request (a fleet signs every request; the reference WFM verifies each).
+import { KeyObject, constants, sign as nativeSign, verify as nativeVerify, webcrypto } from 'node:crypto';
+import { parseDictionary, serializeInnerList, type Dictionary, type InnerList, type Item } from 'structured-headers';
 import type { SignatureAlgorithm } from '../spec/profile.ts';
 import { contentDigest } from './content-digest.ts';
+import { signatureBase } from './signature-base.ts';
 
 export type { SignatureAlgorithm } from '../spec/profile.ts';
 export const SIGNATURE_LABEL = 'sig1';
@@ -28,6 +30,11 @@ export interface SignRequestInput {
 
 /** The headers to add to the request: `content-digest` (when a body is sent), `signature-input`, `signature`. */
 export async function signRequest(input: SignRequestInput): Promise<Record<string, string>> {
+  return signRequestSync(input);
+}
+
+/** signRequest without the promise: what a fleet's hot path calls. */
+export function signRequestSync(input: SignRequestInput): Record<string, string> {
   const algorithm = input.algorithm ?? 'ecdsa-p256-sha256';
   const headers = lowercase(input.headers);
   delete headers['signature'];
@@ -43,35 +50,42 @@ export async function signRequest(input: SignRequestInput): Promise<Record<strin
     // P3 covers content-type with the body; a body sent without one cannot cover it.
     if (headers['content-type'] !== undefined) fields.push('content-type');
   }
-  const signed = await httpbis.signMessage(
-    {
-      key: signingKey(toKeyObject(input.privateKey), algorithm),
-      name: SIGNATURE_LABEL,
-      params: ['created', 'keyid'],
-      fields,
-      paramValues: { created: new Date((input.created ?? Math.floor(Date.now() / 1000)) * 1000), keyid: input.keyId },
-    },
-    { method: input.method.toUpperCase(), url: new URL(input.url).href, headers },
-  );
-  for (const [name, value] of Object.entries(signed.headers)) {
-    const lc = name.toLowerCase();
-    if (lc === 'signature' || lc === 'signature-input') added[lc] = String(value);
-  }
+  const created = input.created ?? Math.floor(Date.now() / 1000);
+  const params = `(${fields.map((f) => `"${f}"`).join(' ')});created=${created};keyid=${sfString(input.keyId)}`;
+  const base = signatureBase(fields, params, { method: input.method, url: input.url, headers });
+  if (base === undefined) throw new Error('P3 signature base cannot be built');
+  added['signature-input'] = `${SIGNATURE_LABEL}=${params}`;
+  added['signature'] = `${SIGNATURE_LABEL}=:${signBytes(Buffer.from(base), toKeyObject(input.privateKey), algorithm).toString('base64')}:`;
   return added;
 }
 
-function signingKey(key: KeyObject, algorithm: SignatureAlgorithm): SigningKey {
-  if (algorithm !== 'rsa-pss-sha512') return createSigner(key, algorithm);
-  // RFC 9421 §3.3.1 fixes the PSS salt at 64 bytes; the library's signer would use the maximum.
-  return {
-    alg: algorithm,
-    sign: async (data) =>
-      createSign('sha512').update(data).sign({ key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 }),
-  };
+/** RFC 9421 §3.3: ECDSA as raw r||s (IEEE P1363), RSA-PSS with a 64-byte salt, Ed25519 as is. */
+function signBytes(data: Buffer, key: KeyObject, algorithm: SignatureAlgorithm): Buffer {
+  if (algorithm === 'ecdsa-p256-sha256') return nativeSign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
+  if (algorithm === 'rsa-pss-sha512') return nativeSign('sha512', data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 });
+  return nativeSign(null, data, key);
 }
 
+function verifyBytes(data: Buffer, key: KeyObject, algorithm: string, signature: Buffer): boolean {
+  if (algorithm === 'ecdsa-p256-sha256') return nativeVerify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, signature);
+  if (algorithm === 'rsa-pss-sha512') return nativeVerify('sha512', data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 }, signature);
+  if (algorithm === 'ed25519') return nativeVerify(null, data, key, signature);
+  throw new Error(`unsupported algorithm ${algorithm}`);
+}
+
+/** A structured-field string (RFC 8941 §3.3.3): quoted, with \\ and " escaped. */
+function sfString(s: string): string {
+  return `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+/** WebCrypto keys become KeyObjects once, not per request. */
+const keyObjects = new WeakMap<webcrypto.CryptoKey, KeyObject>();
+
 function toKeyObject(key: KeyObject | webcrypto.CryptoKey): KeyObject {
-  return key instanceof KeyObject ? key : KeyObject.from(key);
+  if (key instanceof KeyObject) return key;
+  let object = keyObjects.get(key);
+  if (!object) keyObjects.set(key, (object = KeyObject.from(key)));
+  return object;
 }
 
 /** The P3 algorithm that goes with a public key (EC P-256, RSA, Ed25519), or undefined for any other key. */
@@ -148,38 +162,27 @@ export async function verifySignature(input: VerifySignatureInput): Promise<Veri
   if (!key) return fail('unknown-key', `unknown keyid ${keyId}`);
   const alg = params.get('alg');
   if (alg !== undefined && alg !== key.algorithm) return fail('bad-signature', `alg ${String(alg)} does not match the key`);
-  return checkSignature(input, headers, label, entry, signature as Item, keyId, key);
+  return checkSignature(input, headers, entry, signature as Item, keyId, key);
 }
 
-async function checkSignature(
+function checkSignature(
   input: VerifySignatureInput,
   headers: Record<string, string>,
-  label: string,
   entry: InnerList,
   signature: Item,
   keyId: string,
   key: { publicKey: KeyObject; algorithm: string },
-): Promise<VerifyResult> {
-  let verify: ReturnType<typeof createVerifier>;
+): VerifyResult {
+  // The base's last line is the parameters as the signer serialized them (RFC 9421 §2.3, RFC 8941 §4.1).
+  const components = entry[0].map((i) => i[0] as string);
+  const base = entry[0].some((i) => i[1].size > 0) ? undefined : signatureBase(components, serializeInnerList(entry), { method: input.method, url: input.url, headers });
+  if (base === undefined) return fail('bad-signature', 'signature base cannot be built: a covered component is absent or has parameters the kit does not derive');
   try {
-    verify = createVerifier(key.publicKey, key.algorithm);
-  } catch {
-    return fail('bad-signature', `unsupported algorithm ${key.algorithm}`);
-  }
-  // Hand the library only the chosen signature so its first-or-last semantics cannot pick another one.
-  const only = {
-    ...headers,
-    'signature-input': serializeDictionary(new Map([[label, entry]])),
-    signature: serializeDictionary(new Map([[label, signature]])),
-  };
-  try {
-    const ok = await httpbis.verifyMessage(
-      { keyLookup: async () => ({ id: keyId, algs: [key.algorithm], verify }), notAfter: Number.MAX_SAFE_INTEGER },
-      { method: input.method.toUpperCase(), url: input.url, headers: only },
-    );
-    return ok ? { ok: true, keyId } : fail('bad-signature', 'signature does not verify');
+    return verifyBytes(Buffer.from(base), key.publicKey, key.algorithm, Buffer.from(signature[0] as ArrayBuffer))
+      ? { ok: true, keyId }
+      : fail('bad-signature', 'signature does not verify');
   } catch (e) {
-    return fail('bad-signature', `signature base cannot be built: ${(e as Error).message}`);
+    return fail('bad-signature', (e as Error).message);
   }
 }
 

@@ -1,11 +1,13 @@
 // conformance.json: what a vendor publishes. The run's metadata, the summary and one entry per catalog requirement.
 import type { Requirement } from '../spec/requirements.ts';
 import { SEED_PROFILE, type Edition, type Profile, type Strictness } from '../spec/profile.ts';
-import { PERSONA, type Persona, type RunContext } from '../run/context.ts';
+import type { RunContext } from '../run/context.ts';
+import { PERSONA, type Persona } from '../run/personas.ts';
 import { buildMatrix, rootCauses, summarize, type RequirementResult, type RootCause, type Summary, type TestRecord } from './matrix.ts';
 import { withFaultProof } from '../faults/harness/proof.ts';
 import { faultCatalog, type FaultEntry } from '../faults/catalog.ts';
 import { unclaimedReason } from '../run/claims.ts';
+import { outages, type Outage } from './outages.ts';
 
 /** What the report echoes about the run (from the RunContext; never a secret). */
 export interface RunMeta {
@@ -23,6 +25,8 @@ export interface RunMeta {
   /** True when the targets were the embedded reference services; null when no run context was given. */
   embedded: boolean | null;
   targets: Partial<RunContext['targets']>;
+  /** Paths of the CA files the targets' certificates chain to: a reproduction's `curl --cacert` (paths, never contents). */
+  caFiles: string[];
   profile: Profile;
   strictness: Strictness;
   seed: number | null;
@@ -45,6 +49,8 @@ export interface ConformanceReport extends RunMeta {
   summary: Summary;
   /** Each requirement whose failed check blocked others, with those it blocked: "CAP-PUT-201 failed; 19 blocked by it". */
   rootCauses: RootCause[];
+  /** A target that stopped answering: its failures on no answer, grouped as one finding per origin (reports/outages.ts). */
+  outages: Outage[];
   requirements: RequirementResult[];
   /** Problems of the run itself: global errors, tests naming no or unknown requirements. Never findings. */
   problems: string[];
@@ -60,6 +66,7 @@ export function metaFromContext(ctx: RunContext): RunMeta {
     signing: ctx.signing ? { ...ctx.signing } : null,
     embedded: ctx.embedded,
     targets: { ...ctx.targets },
+    caFiles: [...(ctx.tls?.caFiles ?? [])],
     profile: { ...ctx.profile },
     strictness: ctx.strictness,
     seed: ctx.seed,
@@ -89,6 +96,7 @@ export function fallbackMeta(version: string, startedAt: string, env: Record<str
     signing: null,
     embedded: null,
     targets: {},
+    caFiles: [],
     profile: { ...SEED_PROFILE, strictness },
     strictness,
     seed,
@@ -132,6 +140,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     interrupted: input.interrupted,
     summary: summarize(requirements, input.meta.strictness),
     rootCauses: rootCauses(requirements),
+    outages: outages(requirements),
     requirements,
     problems,
   };

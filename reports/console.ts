@@ -36,11 +36,16 @@ function reasonOf(r: RequirementResult | undefined): string {
  * The findings block: each failed requirement once, with what it blocked; blocks whose cause did not fail here;
  * kit errors. Empty when there is nothing to say.
  */
-export function findingLines(report: Pick<ConformanceReport, 'requirements' | 'rootCauses'>): string[] {
+export function findingLines(report: Pick<ConformanceReport, 'requirements' | 'rootCauses'> & Partial<Pick<ConformanceReport, 'outages'>>): string[] {
   const byId = new Map(report.requirements.map((r) => [r.id, r]));
   const causes = new Map(report.rootCauses.map((c) => [c.id, c]));
   const lines: string[] = [];
-  const failed = report.requirements.filter((r) => r.status === 'fail' || (r.status === 'warn' && r.tests.some((t) => t.status === 'fail')));
+  // A target that stopped answering is one finding: its failures are listed under it, not one by one.
+  const dark = new Set((report.outages ?? []).flatMap((o) => o.requirements));
+  for (const o of report.outages ?? []) {
+    lines.push(`  ${terminalSafe(o.origin)} stopped answering at ${o.since} (${o.codes.join(', ')}): ${o.requirements.length} requirements failed on no answer: ${listed(o.requirements)}`);
+  }
+  const failed = report.requirements.filter((r) => !dark.has(r.id) && (r.status === 'fail' || (r.status === 'warn' && r.tests.some((t) => t.status === 'fail'))));
   for (const r of failed) {
     const blocks = causes.get(r.id)?.blocks ?? [];
     lines.push(`  ${r.id} (${r.level}) ${r.status === 'fail' ? 'failed' : 'warned'}${reasonOf(r)}`);

@@ -49,16 +49,16 @@ export function fastCheckReplay(text: string): { seed?: number; path?: string } 
 /**
  * The command that reruns the tests of one requirement against the same target: `--config` names the run's
  * replay.yaml (its whole resolved configuration). `--grep` is a regular expression, so an id that is a prefix of
- * another (STATUS-PRECEDENCE, STATUS-PRECEDENCE-REMOVED) gets a guard that stops at the id's end. The path travels
- * as WFMCK_PATH: an env var the run does not know is ignored and the seed alone still replays.
+ * another (STATUS-PRECEDENCE, STATUS-PRECEDENCE-REMOVED) gets a guard that stops at the id's end. A property's path
+ * rides as --path, so fast-check replays the shrunk counterexample at once.
  */
 export function replayCommand(id: string, seed: number | undefined, path: string | undefined, allIds: readonly string[] = [], config?: string): string {
   const isPrefix = allIds.some((other) => other !== id && other.startsWith(id));
   const grep = isPrefix ? `${id}(?![-A-Z0-9])` : id;
-  const env = path !== undefined ? `WFMCK_PATH=${path} ` : '';
   const configFlag = config !== undefined ? ` --config ${shellWord(config)}` : '';
   const seedFlag = seed !== undefined ? ` --seed ${seed}` : '';
-  return `${env}npx wfmck run${configFlag}${seedFlag} --grep '${grep}'`;
+  const pathFlag = path !== undefined ? ` --path ${path}` : '';
+  return `npx wfmck run${configFlag}${seedFlag}${pathFlag} --grep '${grep}'`;
 }
 
 function shellWord(s: string): string {

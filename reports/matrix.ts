@@ -12,7 +12,7 @@ import { SEED_PROFILE, type Edition, type Strictness } from '../spec/profile.ts'
 import type { Exchange } from '../protocol/exchange.ts';
 import type { Failure } from './failure.ts';
 import { compareSections } from './sections.ts';
-import { PERSONA, PERSONA_OBSERVERS, type Persona } from '../run/context.ts';
+import { PERSONA, observersOf, personaOf, type Persona } from '../run/personas.ts';
 import { SKIP_CAUSES, type KitErrorCode, type SkipCause } from '../run/outcomes.ts';
 
 /** `warn`: the test passed but noted a departure its errata make a warning at this strictness (warnUnlessStrict). */
@@ -131,7 +131,7 @@ export const RUN_EDITION: Edition = SEED_PROFILE.edition;
 /** Why a requirement another persona judges is skipped in this run. */
 export function otherPersonaReason(observer: Observer, persona: Persona): string {
   if (observer === 'client') return CLIENT_REASON;
-  const judge = (Object.keys(PERSONA_OBSERVERS) as Persona[]).find((p) => p !== 'wfm' && PERSONA_OBSERVERS[p].includes(observer)) ?? 'wfm';
+  const judge = personaOf(observer);
   return `judged by the ${observer === 'wfm' ? 'wfm' : `${judge} (or wfm)`} persona; this run is persona ${persona}`;
 }
 
@@ -195,7 +195,7 @@ export function buildMatrix(
   catalog: readonly Requirement[], records: readonly TestRecord[], strictness: Strictness, filtered = false, edition: Edition = RUN_EDITION, persona: Persona = PERSONA,
   unclaimed: (req: Requirement) => string | undefined = () => undefined,
 ): RequirementResult[] {
-  const judged = PERSONA_OBSERVERS[persona];
+  const judged = observersOf(persona);
   const byId = new Map<string, TestRecord[]>();
   for (const r of records) for (const id of unique(r.requirementIds)) byId.set(id, [...(byId.get(id) ?? []), r]);
   const ordered = catalog.map((req, index) => ({ req, index })).sort((a, b) => compareSections(a.req.section, b.req.section) || a.index - b.index);

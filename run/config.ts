@@ -3,18 +3,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { delimiter, dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { resolveProfile, type Profile, type Strictness } from '../spec/profile.ts';
-import { HOOK_NAMES, PERSONA, PERSONAS, PERSONA_OBSERVERS, type HookBinding, type HookName, type Persona } from './context.ts';
+import { HOOK_NAMES, type HookBinding, type HookName } from './context.ts';
+import { PERSONA, observersOf, type Persona } from './personas.ts';
 import { areasFor } from './claims.ts';
 import { UsageError } from './usage.ts';
 import { isLoopbackHost } from '../spec/loopback.ts';
-import { loopbackAddress } from './args.ts';
-import { isClientFault, resolveFaultIds } from '../faults/catalog.ts';
-import { parseShard } from '../simulators/fleet/shard.ts';
+import { LEVEL_WORDS } from './selection.ts';
+import { bool, file, files, oneOf, path, pattern, positiveInt, regex, shardSpec, text, url, urls, type Parse } from './args.ts';
+import { parseArgv, parseChecked, type Option } from './options.ts';
+import {
+  ATTEND, CA_FILE, COMPONENT, DEVICE_CA_CERT, DEVICE_CA_KEY, EDITION, FAULT, IDENTITY, LISTEN, OUT, PERSONA as PERSONA_OPTION, REGISTRY, SEED,
+  STRICTNESS, TRUST_DOMAIN, VENDOR, WFM, WFM_ID, WFM_PORT,
+} from './option-sets.ts';
+import { isClientFault } from '../faults/catalog.ts';
 import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
-import { EDITIONS } from '../spec/requirements.ts';
 
 export interface Config {
   targets: { wfm?: string; identity?: string; discovery?: string; trustBundleUri?: string; extraDiscovery?: string[]; registry?: string; registryRepository: string; kitRegistry?: boolean; trustDomain?: string; wfmId?: string };
@@ -25,12 +29,22 @@ export interface Config {
   strictness: Strictness;
   seed: number;
   runs: number;
+  /** fast-check replay path of a failed property (with its seed), as a failure prints it. */
+  path?: string;
   hooks: Partial<Record<HookName, Extract<HookBinding, { kind: 'command' }>>>;
   grep?: string;
+  /** `--level`: the catalog levels whose checks run (run/selection.ts). */
+  levels?: (typeof LEVEL_WORDS)[number][];
+  /** `--section`: the spec sections whose checks run. */
+  sections?: string[];
   /** Playwright's --shard: run only slice `index` of `total`; `wfmck merge-reports` joins the shards' outputs. */
   shard?: { index: number; total: number };
   out: string;
   workers: number;
+  /** The console while checks run: compact (one line per spec file), or one of Playwright's (list, line, dot). */
+  reporter: ConsoleReporter;
+  /** Stop after this many failed checks (Playwright --max-failures). */
+  maxFailures?: number;
   /** Faults of reference/faults/ switched on in the embedded default (never with a named target). */
   faults: string[];
   /** The component under test as the report names it (issue 10: vendor, name, version). */
@@ -43,27 +57,21 @@ export interface Config {
    * Persona device without a startClient hook: the operator starts the client under test by hand, one per check, from
    * the folder the kit writes for it (attended mode); the kit waits `timeoutMs` for it to connect.
    */
-  attend?: { timeoutMs: number };
+  attend?: { timeoutMs: number; /** The operator's command, run for each check's folder (run/attend-exec.ts). */ exec?: string };
   /** Where the embedded services listen (loopback only); the WFM on a fixed port, so a client is configured once. */
   listen: { host: string; wfmPort?: number };
   /** The YAML file read, if any. */
   configFile?: string;
 }
 
-type Parse = (raw: unknown, base: string) => unknown;
-
-interface Field {
+/** A setting of `wfmck run`: an option of run/option-sets.ts (or of run alone) with its env name and YAML key. */
+export interface Field extends Option {
   /** Dotted YAML key, also the name used in error messages. */
   key: string;
   env: string;
-  flag?: string;
-  doc: string;
   parse: Parse;
-  /** A flag that takes no value (--sign). */
-  boolean?: true;
 }
 
-const STRICTNESS = ['strict', 'default', 'lenient'] as const;
 /** P9: fast-check runs per property when --runs is not given. */
 export const RUNS_BY_STRICTNESS: Record<Strictness, number> = { lenient: 25, default: 100, strict: 500 };
 export const DEFAULT_REGISTRY_REPOSITORY = 'wfmck/conformance';
@@ -71,21 +79,44 @@ export const DEFAULT_WORKERS = 2;
 export const DEFAULT_ATTEND_TIMEOUT_S = 300;
 export const CONFIG_FILE = 'wfmck.config.yaml';
 
+const field = (option: Option, key: string, env: string, own: Partial<Field> = {}): Field => ({ ...option, key, env, ...own } as Field);
+const COMPONENT_KEYS = ['component.vendor', 'component.name', 'component.version'];
+
+/** Every setting of `wfmck run`: `wfmck run --help` is written from this list, flag, env name and YAML key. */
+/** `--level MUST,SHOULD`: the catalog's level words. */
+const levelWords: Parse = (raw) => {
+  const words = (Array.isArray(raw) ? raw.map(String) : text(raw).split(',')).map((w) => w.trim().toUpperCase()).filter(Boolean);
+  const bad = words.find((w) => !(LEVEL_WORDS as readonly string[]).includes(w));
+  if (bad !== undefined || words.length === 0) throw new Error(`must be one or more of ${LEVEL_WORDS.join(', ')}, comma-separated`);
+  return words;
+};
+
+/** `--section 4.1,P10`: spec section numbers as the catalog writes them. */
+const sectionWords: Parse = (raw) => {
+  const words = (Array.isArray(raw) ? raw.map(String) : text(raw).split(',')).map((w) => w.trim().replace(/^§/, '')).filter(Boolean);
+  const bad = words.find((w) => !/^(\d+(\.\d+)*|P\d+)$/.test(w));
+  if (bad !== undefined || words.length === 0) throw new Error(`"${bad ?? ''}" is not a section number (4.1, 2.1.1, P10)`);
+  return words;
+};
+
+export const CONSOLE_REPORTERS = ['compact', 'list', 'line', 'dot'] as const;
+export type ConsoleReporter = (typeof CONSOLE_REPORTERS)[number];
+
 export const FIELDS: readonly Field[] = [
-  { key: 'targets.wfm', env: 'WFMCK_WFM', flag: 'wfm', doc: 'WFM base URL; none = start the embedded reference services', parse: url },
-  { key: 'targets.identity', env: 'WFMCK_IDENTITY', flag: 'identity', doc: 'origin of the identity role (discovery at /.well-known/<vendor>)', parse: url },
+  field(WFM, 'targets.wfm', 'WFMCK_WFM', { doc: 'WFM base URL (loopback only); none = start the embedded reference services' }),
+  field(IDENTITY, 'targets.identity', 'WFMCK_IDENTITY'),
   { key: 'targets.discovery', env: 'WFMCK_DISCOVERY', doc: 'discovery document URL when it is not at the identity origin', parse: url },
   { key: 'targets.trustBundleUri', env: 'WFMCK_TRUST_BUNDLE_URI', doc: 'trust bundle URL from operator configuration (4.6)', parse: url },
   { key: 'targets.extraDiscovery', env: 'WFMCK_EXTRA_DISCOVERY', doc: 'discovery URLs of further trust domains of the identity role (4.5 MAY; env: comma-separated)', parse: urls },
-  { key: 'targets.registry', env: 'WFMCK_REGISTRY', flag: 'registry', doc: 'OCI registry base URL', parse: url },
+  field(REGISTRY, 'targets.registry', 'WFMCK_REGISTRY'),
   { key: 'targets.registryRepository', env: 'WFMCK_REGISTRY_REPOSITORY', doc: `repository namespace the registry suites use (default ${DEFAULT_REGISTRY_REPOSITORY})`, parse: repository },
-  { key: 'tls.caFiles', env: 'WFMCK_CA_FILES', doc: `PEM files of the CAs of the targets' certificates (env: "${delimiter}"-separated)`, parse: files },
-  { key: 'deviceCa.certFile', env: 'WFMCK_DEVICE_CA_CERT', doc: 'CA certificate whose leaves the WFM trusts at onboarding', parse: file },
-  { key: 'deviceCa.keyFile', env: 'WFMCK_DEVICE_CA_KEY', doc: 'private key of that CA (else the trustClientCertificate hook)', parse: file },
-  { key: 'edition', env: 'WFMCK_EDITION', flag: 'edition', doc: 'P10 edition of the standard: seed (interfaces.md) or miaf (1.0.0-rc.3: mTLS with SVIDs); presets the profile values below', parse: oneOf(...EDITIONS) },
-  { key: 'targets.trustDomain', env: 'WFMCK_TRUST_DOMAIN', doc: 'miaf: the SPIFFE trust domain of the WFM and its clients', parse: pattern(/^[a-z0-9._-]+$/, 'a SPIFFE trust domain name') },
-  { key: 'targets.wfmId', env: 'WFMCK_WFM_ID', doc: 'miaf: the <wfm-id> of the WFM\'s SPIFFE ID spiffe://<trust-domain>/<vendor>/wfm/<wfm-id>', parse: pattern(/^[A-Za-z0-9._-]+$/, 'one SPIFFE path segment') },
-  { key: 'profile.vendor', env: 'WFMCK_PROFILE_VENDOR', doc: 'P1 vendor token', parse: pattern(/^[a-z0-9]+$/, 'lowercase letters and digits') },
+  field(CA_FILE, 'tls.caFiles', 'WFMCK_CA_FILES', { multiple: true, parse: files, doc: `PEM files of the CAs of the targets' certificates (repeat the flag; env: "${delimiter}"-separated)` }),
+  field(DEVICE_CA_CERT, 'deviceCa.certFile', 'WFMCK_DEVICE_CA_CERT', { doc: 'CA certificate whose leaves the WFM trusts at onboarding (miaf: an SVID CA in its trust bundle)' }),
+  field(DEVICE_CA_KEY, 'deviceCa.keyFile', 'WFMCK_DEVICE_CA_KEY', { doc: 'private key of that CA (else the trustClientCertificate hook; miaf: issueClientSvid)' }),
+  field(EDITION, 'edition', 'WFMCK_EDITION', { doc: `${EDITION.doc}; presets the profile values below` }),
+  field(TRUST_DOMAIN, 'targets.trustDomain', 'WFMCK_TRUST_DOMAIN'),
+  field(WFM_ID, 'targets.wfmId', 'WFMCK_WFM_ID'),
+  field(VENDOR, 'profile.vendor', 'WFMCK_PROFILE_VENDOR'),
   { key: 'profile.certificatePath', env: 'WFMCK_PROFILE_CERTIFICATE_PATH', doc: 'P2 Certificate API path', parse: pattern(/^\/\S*$/, 'an absolute path') },
   { key: 'profile.deviceAuth', env: 'WFMCK_PROFILE_DEVICE_AUTH', doc: 'P3 request authentication', parse: oneOf('signature', 'mtls', 'none') },
   { key: 'profile.signatureAlgorithm', env: 'WFMCK_PROFILE_SIGNATURE_ALGORITHM', doc: 'P3 signature algorithm', parse: oneOf('ecdsa-p256-sha256', 'rsa-pss-sha512', 'ed25519') },
@@ -100,38 +131,53 @@ export const FIELDS: readonly Field[] = [
   { key: 'profile.tlsMinVersion', env: 'WFMCK_PROFILE_TLS_MIN_VERSION', doc: 'P10 lowest TLS version by default', parse: oneOf('TLSv1.2', 'TLSv1.3') },
   { key: 'profile.svidKeyAlgorithm', env: 'WFMCK_PROFILE_SVID_KEY_ALGORITHM', doc: 'P10 key of the simulated clients\' SVIDs', parse: oneOf(...SVID_KEY_ALGORITHMS) },
   { key: 'profile.hookTimeoutMs', env: 'WFMCK_PROFILE_HOOK_TIMEOUT_MS', doc: 'P5 default hook timeout (30000)', parse: positiveInt },
-  { key: 'persona', env: 'WFMCK_PERSONA', flag: 'persona', doc: 'what the component under test plays: wfm (with its identity role and registry; default), identity, registry, device', parse: oneOf(...PERSONAS) },
-  { key: 'strictness', env: 'WFMCK_STRICTNESS', flag: 'strictness', doc: 'P9 strict | default | lenient (also the profile value)', parse: oneOf(...STRICTNESS) },
-  { key: 'seed', env: 'WFMCK_SEED', flag: 'seed', doc: 'fast-check seed of every property (default: random, printed)', parse: seed },
-  { key: 'runs', env: 'WFMCK_RUNS', flag: 'runs', doc: 'runs per property (default by strictness: 25 / 100 / 500)', parse: positiveInt },
+  field(PERSONA_OPTION, 'persona', 'WFMCK_PERSONA', { doc: `${PERSONA_OPTION.doc} (the kit plays the WFM and judges a client started by hooks.startClient)` }),
+  field(STRICTNESS, 'strictness', 'WFMCK_STRICTNESS', { doc: 'P9 strict | default | lenient (also the profile value; default default)' }),
+  field(SEED, 'seed', 'WFMCK_SEED', { doc: "fast-check seed of every property (default: random, printed; a failure's replay command carries it)" }),
+  { flag: 'runs', value: 'N', key: 'runs', env: 'WFMCK_RUNS', doc: 'runs per property (default by strictness: 25 / 100 / 500)', parse: positiveInt },
+  { flag: 'path', value: 'PATH', key: 'path', env: 'WFMCK_PATH', doc: 'fast-check replay path of a failed property, with its --seed (a failure prints both)', parse: text },
   ...HOOK_NAMES.map((name): Field => ({
     key: `hooks.${name}`, env: `WFMCK_HOOK_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`,
-    doc: `P5 hook ${name}: a shell command, or {command, timeoutMs, cwd}; it runs in cwd, by default the folder of the YAML that names it`, parse: hook,
+    doc: `P5 hook ${name}: a shell command, or {command, timeoutMs, cwd} (cwd: by default the folder of the YAML that names it)`, parse: hook,
   })),
-  { key: 'grep', env: 'WFMCK_GREP', flag: 'grep', doc: 'run only tests whose title matches this regular expression', parse: regex },
-  { key: 'shard', env: 'WFMCK_SHARD', flag: 'shard', doc: "run only shard i/n of the suites (Playwright --shard); join the shards' outputs with `wfmck merge-reports`", parse: shardSpec },
-  { key: 'out', env: 'WFMCK_OUT', flag: 'out', doc: 'output folder (default reports/out/<timestamp>)', parse: (raw, base) => resolve(base, text(raw)) },
-  { key: 'workers', env: 'WFMCK_WORKERS', flag: 'workers', doc: `Playwright workers (default ${DEFAULT_WORKERS})`, parse: positiveInt },
-  { key: 'faults', env: 'WFMCK_FAULTS', flag: 'fault', doc: 'comma-separated fault ids of reference/faults/ for the embedded default (persona device: of simulators/faults/ for its own client too)', parse: faultIds },
-  { key: 'component.vendor', env: 'WFMCK_COMPONENT_VENDOR', flag: 'component-vendor', doc: 'vendor of the component under test, as the report names it', parse: text },
-  { key: 'component.name', env: 'WFMCK_COMPONENT_NAME', flag: 'component-name', doc: 'name of the component under test', parse: text },
-  { key: 'component.version', env: 'WFMCK_COMPONENT_VERSION', flag: 'component-version', doc: 'version of the component under test', parse: text },
-  { key: 'claims', env: 'WFMCK_CLAIMS', flag: 'claims', doc: 'the areas the component claims (e.g. pull,push,packages for a registry); the others are skipped as not claimed (default: all of its persona\'s; the areas are listed in wfmck run --help)', parse: names },
-  { key: 'targets.kitRegistry', env: 'WFMCK_KIT_REGISTRY', flag: 'kit-registry', boolean: true, doc: "the WFM's assignDeployment hook takes package {repository, version} and pulls from a registry the kit runs on 127.0.0.1 (plain HTTP): enables the §4.7 retrieval checks", parse: bool },
-  { key: 'attend', env: 'WFMCK_ATTEND', flag: 'attend', boolean: true, doc: 'persona device: you start the client under test by hand for each check, from the folder the kit writes under <out>/attend/ (no startClient hook)', parse: bool },
-  { key: 'attendTimeoutSeconds', env: 'WFMCK_ATTEND_TIMEOUT', flag: 'attend-timeout', doc: `attended mode: seconds the kit waits for each client to connect (default ${DEFAULT_ATTEND_TIMEOUT_S}; the check is skipped with that reason)`, parse: positiveInt },
-  { key: 'listen.host', env: 'WFMCK_LISTEN', flag: 'listen', doc: 'loopback address the embedded services listen on (default 127.0.0.1; ::1 allowed)', parse: (raw) => loopbackAddress(text(raw)) },
-  { key: 'listen.wfmPort', env: 'WFMCK_WFM_PORT', flag: 'wfm-port', doc: 'port of the embedded WFM (default any free port)', parse: portNumber },
-  { key: 'signing.sign', env: 'WFMCK_SIGN', flag: 'sign', boolean: true, doc: 'sign the reports (conformance.dsse.json); without keyFile, with a P-256 key made for the run', parse: bool },
-  { key: 'signing.keyFile', env: 'WFMCK_SIGNING_KEY', flag: 'signing-key', doc: 'PEM PKCS#8 ECDSA P-256 private key that signs the reports (implies sign)', parse: file },
-  { key: 'signing.certFile', env: 'WFMCK_SIGNING_CERT', flag: 'signing-cert', doc: 'PEM certificate of that key, shipped beside the envelope', parse: file },
+  { flag: 'grep', value: 'RE', key: 'grep', env: 'WFMCK_GREP', doc: 'run only tests whose title matches this regular expression (titles start with requirement ids)', parse: regex },
+  { flag: 'level', value: 'LEVELS', key: 'level', env: 'WFMCK_LEVEL', doc: 'run only the checks of requirements of these levels, comma-separated: MUST (with MUST NOT), SHOULD (with SHOULD NOT), MAY', parse: levelWords },
+  { flag: 'section', value: 'SECTIONS', key: 'section', env: 'WFMCK_SECTION', doc: 'run only the checks of these spec sections, comma-separated (4.1 takes 4.1.x too; P10 is a profile section)', parse: sectionWords },
+  { flag: 'shard', value: 'i/n', key: 'shard', env: 'WFMCK_SHARD', doc: "run only shard i/n of the suites (Playwright --shard); join the shards' outputs with `wfmck merge-reports`", parse: shardSpec },
+  field(OUT, 'out', 'WFMCK_OUT', { doc: 'output folder (default reports/out/<timestamp>)', parse: path }),
+  { flag: 'workers', value: 'N', key: 'workers', env: 'WFMCK_WORKERS', doc: `Playwright workers (default ${DEFAULT_WORKERS})`, parse: positiveInt },
+  { flag: 'reporter', value: 'R', key: 'reporter', env: 'WFMCK_REPORTER', doc: 'the console while checks run: compact (default: one line per spec file with its counts, and each failure\'s reason), list (one line per check), line, dot', parse: oneOf(...CONSOLE_REPORTERS) },
+  { flag: 'max-failures', value: 'N', key: 'maxFailures', env: 'WFMCK_MAX_FAILURES', doc: 'stop after N failed checks (the rest are skipped: interrupted)', parse: positiveInt },
+  field(FAULT, 'faults', 'WFMCK_FAULTS', { doc: 'fault ids of reference/faults/ switched on in the embedded default (persona device: of simulators/faults/ for its own client too); repeat, or comma-separate' }),
+  ...COMPONENT.map((o, i) => field(o, COMPONENT_KEYS[i]!, `WFMCK_${o.flag!.replace(/-/g, '_').toUpperCase()}`)),
+  { flag: 'claims', value: 'LIST', key: 'claims', env: 'WFMCK_CLAIMS', doc: 'the areas the component claims (e.g. pull,push,packages for a registry); the others are skipped as not claimed (default: all of its persona\'s; listed below)', parse: names },
+  { flag: 'kit-registry', key: 'targets.kitRegistry', env: 'WFMCK_KIT_REGISTRY', doc: "the WFM's assignDeployment hook takes package {repository, version} and pulls from a registry the kit runs on 127.0.0.1 (plain HTTP): enables the §4.7 retrieval checks", parse: bool },
+  field(ATTEND, 'attend', 'WFMCK_ATTEND', { parse: bool }),
+  { flag: 'attend-exec', value: 'CMD', key: 'attendExec', env: 'WFMCK_ATTEND_EXEC', doc: "attended mode (implies attend): run CMD for each check's folder as it appears under <out>/attend/, {folder} replaced by its path (shell-quoted; also in WFMCK_ATTEND_FOLDER); its output is printed behind the folder's number and its exit noted; e.g. 'npx wfmck client {folder}'", parse: text },
+  { flag: 'attend-timeout', value: 'S', key: 'attendTimeoutSeconds', env: 'WFMCK_ATTEND_TIMEOUT', doc: `attended mode: seconds the kit waits for each client to connect (default ${DEFAULT_ATTEND_TIMEOUT_S}; the check is skipped with that reason)`, parse: positiveInt },
+  field(LISTEN, 'listen.host', 'WFMCK_LISTEN'),
+  field(WFM_PORT, 'listen.wfmPort', 'WFMCK_WFM_PORT'),
+  { flag: 'sign', key: 'signing.sign', env: 'WFMCK_SIGN', doc: 'sign the reports (conformance.dsse.json: a DSSE envelope holding an in-toto Statement); without keyFile, with a P-256 key made for the run; check with wfmck verify-report DIR', parse: bool },
+  { flag: 'signing-key', value: 'FILE', key: 'signing.keyFile', env: 'WFMCK_SIGNING_KEY', doc: 'PEM PKCS#8 ECDSA P-256 private key that signs the reports (implies sign)', parse: file },
+  { flag: 'signing-cert', value: 'FILE', key: 'signing.certFile', env: 'WFMCK_SIGNING_CERT', doc: 'PEM certificate of that key, shipped beside the envelope', parse: file },
 ];
 
-export const RUN_FLAGS = {
-  ...Object.fromEntries(FIELDS.filter((f) => f.flag).map((f) => [f.flag!, { type: f.boolean ? 'boolean' as const : 'string' as const }])),
-  config: { type: 'string' as const },
-  help: { type: 'boolean' as const, short: 'h' },
-};
+/** `--config FILE`: the YAML the other settings are read from. */
+export const CONFIG_OPTION: Option = { flag: 'config', value: 'FILE', env: 'WFMCK_CONFIG', doc: `YAML configuration (default ./${CONFIG_FILE} when present): targets, TLS CA files, device CA, profile values (profiles.md), hooks (P5)` };
+
+/** Every option `wfmck run` takes, in the order its help lists them. */
+/** What `wfmck run` does instead of a run, or to pick its checks from the last one: flags, never settings. */
+export const LIST_OPTION: Option = { flag: 'list', doc: 'print the checks the selection would run (requirement ids, test titles, files) and start nothing' };
+export const LAST_FAILED_OPTION: Option = { flag: 'last-failed', doc: 'run again the checks of the requirements the newest run under reports/out failed, with its replay.yaml' };
+
+export const RUN_OPTIONS: readonly Option[] = [CONFIG_OPTION, ...FIELDS, LIST_OPTION, LAST_FAILED_OPTION];
+
+/** The setting with this YAML key. */
+export function setting(key: string): Field {
+  const f = FIELDS.find((x) => x.key === key);
+  if (!f) throw new Error(`no setting ${key}`);
+  return f;
+}
 
 export interface ResolveOptions {
   now?: Date;
@@ -141,23 +187,20 @@ export interface ResolveOptions {
 
 /** Builds the Config from argv, env and the YAML file; reads only the YAML file and checks that named files exist. */
 export function resolveConfig(argv: string[], env: Record<string, string | undefined>, cwd: string, opts: ResolveOptions = {}): Config {
-  const flags = parseFlags(argv);
-  const configFile = typeof flags.config === 'string' ? resolve(cwd, flags.config) : env.WFMCK_CONFIG ? resolve(cwd, env.WFMCK_CONFIG) : existsSync(resolve(cwd, CONFIG_FILE)) ? resolve(cwd, CONFIG_FILE) : undefined;
+  const { flags, spelling } = parseArgv(argv, RUN_OPTIONS, false);
+  const configFlag = flags.get('config');
+  const configFile = typeof configFlag === 'string' ? resolve(cwd, configFlag) : env.WFMCK_CONFIG ? resolve(cwd, env.WFMCK_CONFIG) : existsSync(resolve(cwd, CONFIG_FILE)) ? resolve(cwd, CONFIG_FILE) : undefined;
   const yaml = configFile ? readYaml(configFile) : new Map<string, unknown>();
   const values = new Map<string, unknown>();
   for (const f of FIELDS) {
-    const flag = f.flag ? flags[f.flag] : undefined;
+    const flag = f.flag ? flags.get(f.flag) : undefined;
     const [raw, from, base] =
-      flag !== undefined ? [flag, `--${f.flag}`, cwd]
+      flag !== undefined ? [flag, spelling.get(f.flag!)!, cwd]
       : env[f.env] !== undefined && env[f.env] !== '' ? [env[f.env], f.env, cwd]
       : yaml.has(f.key) ? [yaml.get(f.key), `${configFile} ${f.key}`, dirname(configFile!)]
       : [undefined, '', cwd];
     if (raw === undefined) continue;
-    try {
-      values.set(f.key, f.parse(raw, base));
-    } catch (e) {
-      throw new UsageError(`${from}: ${(e as Error).message}`);
-    }
+    values.set(f.key, parseChecked(f.parse, raw, base, from, false));
   }
   return build(values, cwd, configFile, opts);
 }
@@ -179,7 +222,7 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
   if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError('deviceCa: give both certFile and keyFile, or neither');
   // Naming any target certifies only what is named (a registry alone, say): the embedded default is never mixed in.
   const named = TARGET_NAMES.filter((t) => v.has(`targets.${t}`));
-  if (named.length && v.has('faults')) throw new UsageError(`faults switch on faulty variants of the embedded default; they cannot apply to a named target (targets.${named[0]})`);
+  if (named.length && v.has('faults')) throw new UsageError(`faults: they switch on faulty variants of the embedded default and cannot apply to a named target (targets.${named[0]})`);
   const signKey = get<string>('signing.keyFile');
   const signCert = get<string>('signing.certFile');
   if (signCert && !signKey) throw new UsageError('signing.certFile: give the signing.keyFile it certifies (a key made for the run has no certificate)');
@@ -188,7 +231,8 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     const h = get<{ command: string; timeoutMs?: number; cwd: string }>(`hooks.${name}`);
     if (h) hooks[name] = { kind: 'command', command: h.command, timeoutMs: h.timeoutMs ?? profile.hookTimeoutMs, cwd: h.cwd };
   }
-  const attend = get<boolean>('attend');
+  const attendExec = get<string>('attendExec');
+  const attend = get<boolean>('attend') || attendExec !== undefined;
   if (attend && v.has('hooks.startClient')) throw new UsageError('attend: you start the client under test by hand; give no hooks.startClient as well');
   if (attend && get<Persona>('persona') !== 'device') throw new UsageError('attend: attended mode is for --persona device (you start the device client under test by hand)');
   if (attend && (get<string[]>('faults') ?? []).some(isClientFault)) throw new UsageError('attend: client faults break the kit\'s own client, which attended mode does not start');
@@ -210,16 +254,21 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     strictness,
     seed: get<number>('seed') ?? (opts.randomSeed ?? (() => randomInt(2 ** 31 - 1)))(),
     runs: get<number>('runs') ?? RUNS_BY_STRICTNESS[strictness],
+    ...(v.has('path') && { path: get<string>('path') }),
     hooks,
     grep: get('grep'),
+    ...(v.has('level') && { levels: get<(typeof LEVEL_WORDS)[number][]>('level') }),
+    ...(v.has('section') && { sections: get<string[]>('section') }),
     ...(v.has('shard') && { shard: get<{ index: number; total: number }>('shard')! }),
     out: get<string>('out') ?? resolve(cwd, 'reports', 'out', stamp),
     workers: get<number>('workers') ?? DEFAULT_WORKERS,
+    reporter: get<ConsoleReporter>('reporter') ?? 'compact',
+    ...(v.has('maxFailures') && { maxFailures: get<number>('maxFailures') }),
     faults: get<string[]>('faults') ?? [],
     component: stripUndefined({ vendor: get<string>('component.vendor'), name: get<string>('component.name'), version: get<string>('component.version') }),
     ...(v.has('claims') && { claims: checkedClaims(get<string[]>('claims')!, get<Persona>('persona') ?? PERSONA) }),
     ...((get<boolean>('signing.sign') || signKey) && { signing: stripUndefined({ keyFile: signKey, certFile: signCert }) }),
-    ...(attend && { attend: { timeoutMs: (get<number>('attendTimeoutSeconds') ?? DEFAULT_ATTEND_TIMEOUT_S) * 1000 } }),
+    ...(attend && { attend: { timeoutMs: (get<number>('attendTimeoutSeconds') ?? DEFAULT_ATTEND_TIMEOUT_S) * 1000, ...(attendExec !== undefined && { exec: attendExec }) } }),
     listen: stripUndefined({ host: get<string>('listen.host') ?? '127.0.0.1', wfmPort: get<number>('listen.wfmPort') }),
     ...(configFile && { configFile }),
   };
@@ -238,34 +287,6 @@ function maskSecrets(command: string): string {
 
 /** Only loopback targets: the kit sends conformance traffic (including hostile inputs) to this machine alone. */
 export { isLoopbackHost };
-
-function url(raw: unknown): string {
-  let u: URL;
-  try {
-    u = new URL(text(raw));
-  } catch {
-    throw new Error(`"${String(raw)}" is not an absolute URL`);
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`${u.href} must be http or https`);
-  if (!isLoopbackHost(u.hostname)) {
-    throw new Error(`${u.host} is not a loopback host (127.0.0.0/8, ::1, localhost): this machine never sends test traffic elsewhere`);
-  }
-  return u.href.replace(/\/$/, '');
-}
-
-function urls(raw: unknown): string[] {
-  const list = typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
-  if (!Array.isArray(list) || list.length === 0) throw new Error('expected a list of URLs');
-  return list.map(url);
-}
-
-function parseFlags(argv: string[]): Record<string, string | boolean | undefined> {
-  try {
-    return parseArgs({ args: argv, options: RUN_FLAGS, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
-  } catch (e) {
-    throw new UsageError((e as Error).message.split('\n')[0]!);
-  }
-}
 
 function readYaml(path: string): Map<string, unknown> {
   if (!existsSync(path)) throw new UsageError(`--config: no such file ${path}`);
@@ -290,59 +311,8 @@ function flatten(node: unknown, prefix: string, path: string, out: Map<string, u
   }
 }
 
-function text(raw: unknown): string {
-  if (typeof raw !== 'string' || raw === '') throw new Error(`expected a non-empty string, not ${JSON.stringify(raw)}`);
-  return raw;
-}
-
-function bool(raw: unknown): boolean {
-  if (raw === true || raw === 'true' || raw === '1') return true;
-  if (raw === false || raw === 'false' || raw === '0') return false;
-  throw new Error(`expected true or false, not ${JSON.stringify(raw)}`);
-}
-
 function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
-
-function oneOf<T extends string>(...allowed: T[]): Parse {
-  return (raw) => {
-    if (!(allowed as unknown[]).includes(raw)) throw new Error(`must be one of ${allowed.join(', ')}, not ${JSON.stringify(raw)}`);
-    return raw;
-  };
-}
-
-function pattern(re: RegExp, what: string): Parse {
-  return (raw) => {
-    if (!re.test(text(raw))) throw new Error(`must be ${what}, not ${JSON.stringify(raw)}`);
-    return raw;
-  };
-}
-
-function integer(raw: unknown): number {
-  const n = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new Error(`expected an integer, not ${JSON.stringify(raw)}`);
-  return n;
-}
-
-
-function portNumber(raw: unknown): number {
-  const n = integer(raw);
-  if (n < 1 || n > 65535) throw new Error(`must be a port 1-65535, not ${n}`);
-  return n;
-}
-
-function positiveInt(raw: unknown): number {
-  const n = integer(raw);
-  if (n < 1) throw new Error(`must be at least 1, not ${n}`);
-  return n;
-}
-
-/** Fault ids of the reference services (reference/faults/) or of the kit's own client (simulators/faults/, persona device). */
-function faultIds(raw: unknown): string[] {
-  const ids = (Array.isArray(raw) ? raw.map(String) : text(raw).split(',')).map((s) => s.trim()).filter(Boolean);
-  resolveFaultIds(ids);
-  return ids;
 }
 
 function names(raw: unknown): string[] {
@@ -353,49 +323,15 @@ function names(raw: unknown): string[] {
 
 /** Claims name areas of the run's persona (run/claims.ts). */
 function checkedClaims(claims: string[], persona: Persona): string[] {
-  const known = areasFor(PERSONA_OBSERVERS[persona]).map((a) => a.name);
+  const known = areasFor(observersOf(persona)).map((a) => a.name);
   const unknown = claims.filter((c) => !known.includes(c));
   if (unknown.length) throw new UsageError(`claims: ${unknown.join(', ')} ${unknown.length === 1 ? 'is no area' : 'are no areas'} of persona ${persona}; its areas: ${[...new Set(known)].join(', ')}`);
   return claims;
 }
 
-function seed(raw: unknown): number {
-  const n = integer(raw);
-  // fast-check seeds are 32-bit integers.
-  if (n < -(2 ** 31) || n > 2 ** 31 - 1) throw new Error(`must be a 32-bit integer, not ${n}`);
-  return n;
-}
-
-function shardSpec(raw: unknown): { index: number; total: number } {
-  const shard = parseShard(text(raw));
-  if (!shard) throw new Error(`expected i/n with 1 <= i <= n, not ${JSON.stringify(raw)}`);
-  return shard;
-}
-
-function regex(raw: unknown): string {
-  try {
-    new RegExp(text(raw));
-  } catch (e) {
-    throw new Error(`not a regular expression: ${(e as Error).message}`);
-  }
-  return raw as string;
-}
-
 function repository(raw: unknown): string {
   // OCI distribution-spec repository name grammar.
-  return pattern(/^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/, 'an OCI repository name')(raw, '') as string;
-}
-
-function file(raw: unknown, base: string): string {
-  const path = resolve(base, text(raw));
-  if (!existsSync(path)) throw new Error(`no such file ${path}`);
-  return path;
-}
-
-function files(raw: unknown, base: string): string[] {
-  const list = typeof raw === 'string' ? raw.split(delimiter).filter(Boolean) : raw;
-  if (!Array.isArray(list)) throw new Error('expected a list of files');
-  return list.map((f) => file(f, base));
+  return pattern(/^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/, 'an OCI repository name')(raw, '', 'targets.registryRepository') as string;
 }
 
 /** A hook runs where its relative paths were written: the folder of the YAML that names it, else wfmck's own. */

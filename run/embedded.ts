@@ -2,6 +2,7 @@
 // a device CA whose certificates the WFM trusts, and the admin API behind every hook of P5.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { looserModeNotice, writeSecretFile } from './secret-file.ts';
 import { createRootCa, issueCertificate, type Issued } from '../protocol/pki.ts';
 import { startAdmin, type AdminService, type Hook } from '../reference/admin.ts';
 import { startWfm } from '../reference/wfm/server.ts';
@@ -165,6 +166,8 @@ export async function writeTrustFiles(embedded: Embedded, dir: string): Promise<
   };
   await writeFile(files.caFile, embedded.caPem);
   await writeFile(files.deviceCaCertFile, embedded.deviceCa.certPem);
-  await writeFile(files.deviceCaKeyFile, embedded.deviceCa.keyPem, { mode: 0o600 });
+  const key = await writeSecretFile(files.deviceCaKeyFile, embedded.deviceCa.keyPem);
+  const notice = looserModeNotice(files.deviceCaKeyFile, key);
+  if (notice) process.stderr.write(`${notice}\n`);
   return files;
 }

@@ -30,7 +30,7 @@ export function replayConfig(config: Config): Record<string, unknown> {
     faults: config.faults,
     component: Object.keys(config.component).length ? config.component : undefined,
     claims: config.claims,
-    ...(config.attend && { attend: true, attendTimeoutSeconds: Math.round(config.attend.timeoutMs / 1000) }),
+    ...(config.attend && { attend: true, attendTimeoutSeconds: Math.round(config.attend.timeoutMs / 1000), ...(config.attend.exec !== undefined && { attendExec: config.attend.exec }) }),
     listen: defined({ ...config.listen }),
   });
 }

@@ -16,10 +16,10 @@ import type { DeviceApiClient } from '../simulators/device-api.ts';
 import { deviceHierarchy, hierarchyIds, invalidCapabilities, validCapabilities, type DeviceTree } from '../simulators/data/arbitraries.ts';
 
 /**
- * Seed and path from the run, so a failure prints both and `wfmck run --seed` (with WFMCK_PATH) replays it; the
+ * Seed and path from the run, so a failure prints both and `wfmck run --seed --path` replays it; the
  * assertion that failed (it names the rule) goes into the report's message, not only into the error's cause.
  */
-const settings = (ctx: RunContext, cap: number) => ({ seed: ctx.seed, numRuns: Math.min(ctx.runs, cap), path: process.env.WFMCK_PATH, includeErrorInReport: true });
+const settings = (ctx: RunContext, cap: number) => ({ seed: ctx.seed, numRuns: Math.min(ctx.runs, cap), path: ctx.path, includeErrorInReport: true });
 
 /** Every node of a tree with its full id, gateways before the devices behind them. */
 const nodes = (tree: DeviceTree): DeviceTree[] => [tree, ...tree.children.flatMap(nodes)];

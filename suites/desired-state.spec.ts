@@ -3,6 +3,7 @@
 import { parse } from 'yaml';
 import { test, expect } from '../fixtures/wfmck.ts';
 import { req } from '../fixtures/req.ts';
+import { expectEach, judgeAs } from '../fixtures/expect-each.ts';
 import { HookError } from '../run/hooks.ts';
 import { assign, currentManifest, deploymentYaml, entryOf, hostingDevice, remove, seeThruGateway } from '../fixtures/desired-state.ts';
 import { judgeStateManifestSequence, digestOf } from '../spec/rules/desired-state.ts';
@@ -287,11 +288,13 @@ test.describe('P10 edition miaf: GET /api/v1/deployments, its deployment YAMLs a
   test('MIAF-DS-GET-200 MIAF-DS-CACHE-PRIVATE GET /api/v1/deployments answers the caller\'s manifest with Cache-Control: private', req('MIAF-DS-GET-200', 'MIAF-DS-CACHE-PRIVATE'), async ({ device, profile }) => {
     const client = await device();
     const res = await client.api.getDesiredState();
-    expect(new URL(res.exchange.url).pathname, 'P10: the caller\'s own path, no clientId in it').toBe('/api/v1/deployments');
-    expect(res.status, 'P10: GET /api/v1/deployments answers 200').toBe(200);
-    const checked = validate('StateManifest', JSON.parse(res.text()), { vendor: profile.vendor });
-    expect(checked.ok ? [] : checked.errors, 'P10: the body is a state manifest').toEqual([]);
-    expect(res.headers['cache-control'] ?? '', 'P10: Cache-Control: private (one client\'s manifest)').toMatch(/^private$/i);
+    await judgeAs('MIAF-DS-GET-200', () => {
+      expect(new URL(res.exchange.url).pathname, 'P10: the caller\'s own path, no clientId in it').toBe('/api/v1/deployments');
+      expect(res.status, 'P10: GET /api/v1/deployments answers 200').toBe(200);
+      const checked = validate('StateManifest', JSON.parse(res.text()), { vendor: profile.vendor });
+      expect(checked.ok ? [] : checked.errors, 'P10: the body is a state manifest').toEqual([]);
+    });
+    await judgeAs('MIAF-DS-CACHE-PRIVATE', () => expect(res.headers['cache-control'] ?? '', 'P10: Cache-Control: private (one client\'s manifest)').toMatch(/^private$/i));
   });
 
   test('MIAF-DS-ETAG-QUOTED-DIGEST the ETag is the quoted digest of the manifest, and If-None-Match with it answers 304', req('MIAF-DS-ETAG-QUOTED-DIGEST'), async ({ device, hooks }) => {
@@ -311,8 +314,10 @@ test.describe('P10 edition miaf: GET /api/v1/deployments, its deployment YAMLs a
 
   test('MIAF-DS-FIRST-VERSION-1 MIAF-DS-BUNDLE-NULL a new client\'s first manifest is version 1 with bundle present and null', req('MIAF-DS-FIRST-VERSION-1', 'MIAF-DS-BUNDLE-NULL'), async ({ device }) => {
     const { manifest } = await currentManifest(await device());
-    expect(manifest.manifestVersion, 'P10: the first state manifest is version 1').toBe(1);
-    expect(Object.hasOwn(manifest, 'bundle') && manifest.bundle === null, `P10: bundle is present and null with zero deployments, got ${JSON.stringify(manifest.bundle)}`).toBe(true);
+    expectEach([
+      ...(manifest.manifestVersion !== 1 ? [{ id: 'MIAF-DS-FIRST-VERSION-1', message: `the first state manifest is version ${manifest.manifestVersion}, not 1` }] : []),
+      ...(!(Object.hasOwn(manifest, 'bundle') && manifest.bundle === null) ? [{ id: 'MIAF-DS-BUNDLE-NULL', message: `bundle is ${JSON.stringify(manifest.bundle)}, not present and null with zero deployments` }] : []),
+    ], 'P10: a new client\'s first manifest');
   });
 
   test('MIAF-DEPLOYMENT-GET MIAF-DEPLOYMENT-CACHE a deployment YAML: application/yaml, its digest, immutable private caching, Vary: Accept-Encoding', req('MIAF-DEPLOYMENT-GET', 'MIAF-DEPLOYMENT-CACHE'), async ({ device, hooks }) => {
@@ -322,10 +327,14 @@ test.describe('P10 edition miaf: GET /api/v1/deployments, its deployment YAMLs a
     const entry = entryOf(manifest, a.deploymentId);
     expect(new URL(entry.url, 'https://wfm.invalid/api/v1/deployments').pathname, 'P10: /api/v1/deployments/{deploymentId}/{digest}').toBe(`/api/v1/deployments/${a.deploymentId}/${entry.digest}`);
     const { response } = await deploymentYaml(client, manifest, a.deploymentId);
-    expect(response.headers['content-type'] ?? '', 'P10: application/yaml').toMatch(/^application\/yaml\b/);
-    expect(sameDigest(response.body, entry.digest), 'P10: the bytes hash to the digest').toBe(true);
-    expect(response.headers['cache-control'] ?? '', 'P10: Cache-Control: private, max-age=31536000, immutable').toMatch(YEAR_IMMUTABLE);
-    expect((response.headers['vary'] ?? '').toLowerCase().split(/\s*,\s*/), 'P10: Vary: Accept-Encoding').toContain('accept-encoding');
+    await judgeAs('MIAF-DEPLOYMENT-GET', () => {
+      expect(response.headers['content-type'] ?? '', 'P10: application/yaml').toMatch(/^application\/yaml\b/);
+      expect(sameDigest(response.body, entry.digest), 'P10: the bytes hash to the digest').toBe(true);
+    });
+    await judgeAs('MIAF-DEPLOYMENT-CACHE', () => {
+      expect(response.headers['cache-control'] ?? '', 'P10: Cache-Control: private, max-age=31536000, immutable').toMatch(YEAR_IMMUTABLE);
+      expect((response.headers['vary'] ?? '').toLowerCase().split(/\s*,\s*/), 'P10: Vary: Accept-Encoding').toContain('accept-encoding');
+    });
   });
 
   test('MIAF-DEPLOYMENT-404 a deployment URL with a digest the WFM cannot serve: 404', req('MIAF-DEPLOYMENT-404'), async ({ device, hooks }) => {
@@ -343,11 +352,13 @@ test.describe('P10 edition miaf: GET /api/v1/deployments, its deployment YAMLs a
     requireThat('MIAF-DS-BUNDLE-NULL', bundle !== null && bundle !== undefined, 'with one deployment the manifest carries no bundle');
     expect(new URL(bundle!.url, 'https://wfm.invalid/api/v1/deployments').pathname, 'P10: /api/v1/bundles/{digest}').toBe(`/api/v1/bundles/${bundle!.digest}`);
     const res = await client.api.getBundle(bundle!.url);
-    expect(res.status, 'P10: 200').toBe(200);
-    expect(res.headers['content-type'] ?? '', 'P10: application/vnd.<vendor>.bundle.v1+tar+gzip').toBe(mediaTypes(profile.vendor).deploymentBundle);
-    expect(res.headers['etag'], 'P10: the quoted digest as ETag').toBe(`"${bundle!.digest}"`);
-    expect(res.headers['cache-control'] ?? '', 'P10: Cache-Control: private, max-age=31536000, immutable').toMatch(YEAR_IMMUTABLE);
-    expect((await client.api.getBundle(bundle!.url, { headers: { 'if-none-match': res.headers['etag']! } })).status, 'P10: 304 to its ETag').toBe(304);
+    await judgeAs('MIAF-BUNDLE-GET', async () => {
+      expect(res.status, 'P10: 200').toBe(200);
+      expect(res.headers['content-type'] ?? '', 'P10: application/vnd.<vendor>.bundle.v1+tar+gzip').toBe(mediaTypes(profile.vendor).deploymentBundle);
+      expect(res.headers['etag'], 'P10: the quoted digest as ETag').toBe(`"${bundle!.digest}"`);
+      expect((await client.api.getBundle(bundle!.url, { headers: { 'if-none-match': res.headers['etag']! } })).status, 'P10: 304 to its ETag').toBe(304);
+    });
+    await judgeAs('MIAF-BUNDLE-CACHE', () => expect(res.headers['cache-control'] ?? '', 'P10: Cache-Control: private, max-age=31536000, immutable').toMatch(YEAR_IMMUTABLE));
   });
 
   test('MIAF-PROFILE-TYPE MIAF-REVISION-SEMVER MIAF-TIMEOUT-FORMAT the deployment YAML: type helm or compose, SemVer revisions without v, timeouts like 5m30s', req('MIAF-PROFILE-TYPE', 'MIAF-REVISION-SEMVER', 'MIAF-TIMEOUT-FORMAT'), async ({ device, hooks, ctx }) => {
@@ -357,10 +368,11 @@ test.describe('P10 edition miaf: GET /api/v1/deployments, its deployment YAMLs a
     const type = doc.spec.deploymentProfile.type as string;
     // Errata of MIAF-PROFILE-TYPE: the seed edition's helm.v3 is the other edition's spelling, a warning unless strict.
     warnUnlessStrict(ctx.strictness, type === 'helm.v3', 'P10: deploymentProfile.type helm.v3 is the seed spelling; miaf writes helm');
-    expect(['helm', 'compose', 'helm.v3'], 'P10: spec.deploymentProfile.type is helm or compose').toContain(type);
-    for (const c of doc.spec.deploymentProfile.components) {
-      expect(c.properties.revision, `P10: component ${c.name} revision is SemVer without v`).toMatch(SEMVER);
-      if (c.properties.timeout !== undefined) expect(c.properties.timeout, `P10: component ${c.name} timeout matches ^\\d+m\\d+s$`).toMatch(/^\d+m\d+s$/);
-    }
+    const components = doc.spec.deploymentProfile.components as { name: string; properties: { revision?: unknown; timeout?: unknown } }[];
+    expectEach([
+      ...(['helm', 'compose', 'helm.v3'].includes(type) ? [] : [{ id: 'MIAF-PROFILE-TYPE', message: `spec.deploymentProfile.type is ${JSON.stringify(type)}, not helm or compose` }]),
+      ...components.filter((c) => !SEMVER.test(String(c.properties.revision))).map((c) => ({ id: 'MIAF-REVISION-SEMVER', message: `component ${c.name} revision ${JSON.stringify(c.properties.revision)} is not SemVer without v` })),
+      ...components.filter((c) => c.properties.timeout !== undefined && !/^\d+m\d+s$/.test(String(c.properties.timeout))).map((c) => ({ id: 'MIAF-TIMEOUT-FORMAT', message: `component ${c.name} timeout ${JSON.stringify(c.properties.timeout)} does not match ^\\d+m\\d+s$` })),
+    ], 'P10: the deployment YAML of the miaf edition');
   });
 });

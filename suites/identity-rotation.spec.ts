@@ -31,7 +31,7 @@ async function rotationProperty(identity: IdentityTarget, hooks: Hooks, ctx: Run
     }
   });
   // Each command is a hook call and one or two HTTP exchanges: a few runs keep the suite fast, --runs lowers it further.
-  await fc.assert(property, { seed: ctx.seed, numRuns: Math.min(ctx.runs, 12), path: process.env.WFMCK_PATH });
+  await fc.assert(property, { seed: ctx.seed, numRuns: Math.min(ctx.runs, 12), path: ctx.path });
 }
 
 /**

@@ -7,7 +7,7 @@ import { anchorFindings, isHttpsUri, sequenceFindings, x509Anchors } from '../sp
 import type { HttpResponse } from '../simulators/transport/types.ts';
 import type { TrustBundle } from '../spec/types.ts';
 import { x509 } from '../spec/x509.ts';
-import { belongsTo, spiffeIdsOf } from '../spec/rules/spiffe-id.ts';
+import { belongsTo, spiffeIdsOf } from '../spec/rules/trust-domain-membership.ts';
 import { validate } from '../spec/schemas/index.ts';
 import { requireThat, setup, skipIf } from '../fixtures/outcome.ts';
 

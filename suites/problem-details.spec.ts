@@ -11,6 +11,7 @@ import { validate } from '../spec/schemas/index.ts';
 import { digestOf } from '../spec/rules/desired-state.ts';
 import type { HttpResponse } from '../simulators/transport/types.ts';
 import { requireThat, skipIf } from '../fixtures/outcome.ts';
+import { expectEach, type TaggedFinding } from '../fixtures/expect-each.ts';
 
 /** Polls fired at once from one client to meet a WFM's rate limit (the reference WFM's is 50 in 10 s). */
 const BURST = 120;
@@ -18,6 +19,18 @@ const BURST = 120;
 test.beforeEach(({ profile }) => {
   skipIf(profile.errors !== 'problem-details', 'disabled', 'P10: the profile answers errors as P6 {"error"} bodies, not problem details');
 });
+
+/** The requirement whose own check sees each condition provoked at all (an answer that is no error). */
+const CONDITION_CHECK: Record<ProblemName, string> = {
+  'invalid-request': 'ERR-NOT-JSON-400',
+  'semantic-error': 'CAP-PUT-422',
+  'not-authorized': 'MIAF-NOT-ADMITTED-403',
+  'gateway-not-found': 'CAP-PUT-404',
+  'device-not-found': 'CAP-DELETE-404',
+  'deployment-not-found': 'MIAF-DEPLOYMENT-404',
+  'invalid-bundle': 'MIAF-BUNDLE-GET',
+  'server-cannot-generate-response': 'MIAF-DS-406-PROBLEM',
+};
 
 /** One request per reserved condition the Device API can be driven into, with the problem it must carry. */
 async function provoke(device: (o?: { onboard?: boolean }) => Promise<SimulatedClient>, hooks: Hooks): Promise<[ProblemName, HttpResponse][]> {
@@ -42,18 +55,25 @@ async function provoke(device: (o?: { onboard?: boolean }) => Promise<SimulatedC
 test.describe('P10 problem details (RFC 9457)', () => {
   test('PROBLEM-JSON PROBLEM-RESERVED-TYPE PROBLEM-NOT-RETRYABLE each reserved condition answers application/problem+json with its status, its type, retryable false', req('PROBLEM-JSON', 'PROBLEM-RESERVED-TYPE', 'PROBLEM-NOT-RETRYABLE'), async ({ device, hooks, profile }) => {
     hooks.require('admitClient');
-    const wrong: string[] = [];
-    for (const [name, res] of await provoke(device, hooks)) {
+    const answers = await provoke(device, hooks);
+    // A condition the WFM did not answer with an error has no problem to judge: its own check finds that.
+    const errors = answers.filter(([, res]) => res.status >= 400);
+    const missed = answers.filter(([, res]) => res.status < 400);
+    if (missed.length) test.info().annotations.push({ type: 'note', description: `not judged here, no error answered: ${missed.map(([n, r]) => `${n} (HTTP ${r.status}; ${CONDITION_CHECK[n]} judges it)`).join(', ')}` });
+    requireThat(CONDITION_CHECK[missed[0]?.[0] ?? 'invalid-request'], errors.length > 0, 'no reserved condition was answered with an error');
+    const findings = errors.flatMap(([name, res]): TaggedFinding[] => {
       const body = problemOf(res);
       const checked = validate('ProblemDetails', body);
-      if (res.status !== RESERVED_PROBLEMS[name]) wrong.push(`${name}: HTTP ${res.status}, not ${RESERVED_PROBLEMS[name]}`);
-      if (!/^application\/problem\+json\b/i.test(res.headers['content-type'] ?? '')) wrong.push(`${name}: Content-Type ${res.headers['content-type']} (PROBLEM-JSON)`);
-      if (!checked.ok) wrong.push(`${name}: not a problem: ${checked.errors.map((e) => `${e.path} ${e.message}`).join(', ')} (PROBLEM-JSON)`);
-      else if (body!['status'] !== res.status) wrong.push(`${name}: status member ${String(body!['status'])} differs from HTTP ${res.status} (PROBLEM-JSON)`);
-      if (problemName(res, profile) !== name) wrong.push(`${name}: type ${JSON.stringify(body?.['type'])} (PROBLEM-RESERVED-TYPE)`);
-      if (body?.['retryable'] !== false) wrong.push(`${name}: retryable ${JSON.stringify(body?.['retryable'])}, not false (PROBLEM-NOT-RETRYABLE)`);
-    }
-    expect(wrong, 'P10: every reserved condition carries its problem').toEqual([]);
+      return [
+        ...(res.status !== RESERVED_PROBLEMS[name] ? [{ id: 'PROBLEM-RESERVED-TYPE', message: `${name}: HTTP ${res.status}, not ${RESERVED_PROBLEMS[name]}` }] : []),
+        ...(!/^application\/problem\+json\b/i.test(res.headers['content-type'] ?? '') ? [{ id: 'PROBLEM-JSON', message: `${name}: Content-Type ${res.headers['content-type']}` }] : []),
+        ...(!checked.ok ? [{ id: 'PROBLEM-JSON', message: `${name}: not a problem: ${checked.errors.map((e) => `${e.path} ${e.message}`).join(', ')}` }]
+          : body!['status'] !== res.status ? [{ id: 'PROBLEM-JSON', message: `${name}: status member ${String(body!['status'])} differs from HTTP ${res.status}` }] : []),
+        ...(problemName(res, profile) !== name ? [{ id: 'PROBLEM-RESERVED-TYPE', message: `${name}: type ${JSON.stringify(body?.['type'])}` }] : []),
+        ...(body?.['retryable'] !== false ? [{ id: 'PROBLEM-NOT-RETRYABLE', message: `${name}: retryable ${JSON.stringify(body?.['retryable'])}, not false` }] : []),
+      ];
+    });
+    expectEach(findings, 'P10: every reserved condition carries its problem');
   });
 
   test('PROBLEM-ABOUT-BLANK a path the Device API does not have (404) and a method it does not take (405, or 404) answer type about:blank', req('PROBLEM-ABOUT-BLANK'), async ({ device, profile }) => {

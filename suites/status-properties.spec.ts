@@ -48,5 +48,5 @@ test('STATUS-POST-201 STATUS-POST-200 every consistent report of random componen
     await judgeAs('STATUS-POST-200', () => expect(res.status, `§2.4, §4.4: a later report of [${states.join(', ')}] with status.state "${overallState(states)}" updates it: 200`).toBe(200));
   });
   // Each run is one HTTP exchange with the WFM: a few dozen runs keep the default run fast.
-  await fc.assert(property, { seed: ctx.seed, numRuns: Math.min(ctx.runs, 30), path: process.env.WFMCK_PATH });
+  await fc.assert(property, { seed: ctx.seed, numRuns: Math.min(ctx.runs, 30), path: ctx.path });
 });

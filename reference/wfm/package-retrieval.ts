@@ -6,6 +6,7 @@ import { isLoopbackHost } from '../../spec/loopback.ts';
 import { digestOf } from '../../spec/rules/desired-state.ts';
 import type { AssignmentDecisions } from './decisions/index.ts';
 import { nextLink } from '../../protocol/header-params.ts';
+import { loopbackFetch } from '../../protocol/loopback-fetch.ts';
 import { pullToken } from './registry-token.ts';
 
 /** The application package an assignment deploys: `oci://<registry host>/<name>` and the version (a tag). */
@@ -69,13 +70,13 @@ interface Session {
 async function openSession(host: string, decisions: AssignmentDecisions): Promise<Session> {
   let origin = `https://${host}`;
   try {
-    await fetch(`${origin}/v2/`, { signal: AbortSignal.timeout(10_000) });
+    await loopbackFetch(`${origin}/v2/`, { signal: AbortSignal.timeout(10_000) });
   } catch {
     origin = `http://${host}`;
   }
   let token: string | undefined;
   const send = (path: string, headers: Record<string, string>) =>
-    fetch(new URL(path, origin), { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) }, signal: AbortSignal.timeout(30_000) });
+    loopbackFetch(new URL(path, origin), { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) }, signal: AbortSignal.timeout(30_000) });
   return {
     async get(path, headers = {}) {
       const res = await send(path, headers);

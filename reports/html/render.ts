@@ -6,7 +6,8 @@ import type { ClientStarter, ConformanceReport } from '../conformance-json.ts';
 import { REQUIREMENT_STATUSES, type RequirementResult, type Verdict } from '../matrix.ts';
 import { esc, token } from './escape.ts';
 import { causesHtml } from './causes.ts';
-import { sectionHtml } from './rows.ts';
+import { ATTENTION, attentionHtml, sectionHtml } from './rows.ts';
+import { personaOf } from '../../run/personas.ts';
 import { SKIP_CAUSE_TEXT } from './skip-causes.ts';
 import type { SkipCause } from '../../run/outcomes.ts';
 import { SCRIPT } from './script.ts';
@@ -102,7 +103,7 @@ function levelsHtml(s: ConformanceReport['summary']): string {
 function summaryHtml(r: ConformanceReport): string {
   const s = r.summary;
   // What the skips are, by cause: most skips of a run are another persona's or edition's, never skipped checks.
-  const causes = Object.entries(s.skipCauses).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${n} ${SKIP_CAUSE_TEXT[c as SkipCause]}`);
+  const causes = Object.entries(s.skipCauses).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${n} ${skipCauseText(r, c as SkipCause)}`);
   const notes: Record<string, string> = causes.length > 0 ? { skip: causes.join(', ') } : {};
   const count = { pass: s.pass, fail: s.fail, warn: s.warn, blocked: s.blocked, skip: s.skip, error: s.error, 'not-covered': s.notCovered, untestable: s.untestable };
   const chip = (status: string, n: number) =>
@@ -114,6 +115,20 @@ function summaryHtml(r: ConformanceReport): string {
     `<button type="button" class="chip must-failed" data-filter-status="fail" title="MUST and MUST NOT requirements that failed: the run's exit code"><b>${s.mustFailed}</b>MUST failed</button>`,
   ];
   return `<div class="summary">${chips.join('')}</div>`;
+}
+
+/** A skip cause as the chip names it; another persona's skips name those personas (never the run's own). */
+function skipCauseText(r: ConformanceReport, cause: SkipCause): string {
+  if (cause !== 'other-persona') return SKIP_CAUSE_TEXT[cause];
+  const personas = [...new Set(r.requirements.filter((q) => q.status === 'skip' && q.skipCause === 'other-persona').map((q) => personaOf(q.observer)))];
+  return `${SKIP_CAUSE_TEXT[cause]} (${personas.sort().join(', ')})`;
+}
+
+/** Persona device without a vendor's client: the page says, at the top, that it certifies nobody's client. */
+function selfCheckHtml(r: ConformanceReport): string {
+  if (r.clientUnderTest !== 'kit') return '';
+  return '<div class="selfcheck" id="selfcheck"><b>SELF-CHECK</b> the client under test is the kit\'s own simulated client: '
+    + 'this report checks the kit, it is not a certificate of your client (configure hooks.startClient, or run --attend)</div>';
 }
 
 function filtersHtml(sections: readonly [string, string | undefined][]): string {
@@ -135,6 +150,8 @@ function filtersHtml(sections: readonly [string, string | undefined][]): string 
 export function renderHtml(report: ConformanceReport, sectionTitles: ReadonlyMap<string, string> = new Map()): string {
   const groups = new Map<string, RequirementResult[]>();
   for (const r of report.requirements) groups.set(r.section, [...(groups.get(r.section) ?? []), r]);
+  const attention = report.requirements.filter((r) => ATTENTION.includes(r.status));
+  const evidence = report.caFiles?.[0] !== undefined ? { cacert: report.caFiles[0] } : {};
   const sections = [...groups.keys()].map((n): [string, string | undefined] => [n, sectionTitles.get(n)]);
   const problems = report.problems.length > 0
     ? `<div class="problems"><b>Problems of the run itself (not findings):</b><ul>${report.problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul></div>`
@@ -147,10 +164,14 @@ export function renderHtml(report: ConformanceReport, sectionTitles: ReadonlyMap
     + `<title>WFM conformance: ${esc(VERDICT_TEXT[verdict])} (${esc(report.kit.name)} ${esc(report.kit.version)})</title>`
     + `<style>${STYLE}</style></head><body>`
     + `<header><h1>WFM conformance report <span class="verdict verdict-${token(verdict)}">${esc(VERDICT_TEXT[verdict])}</span>`
+    + (report.clientUnderTest === 'kit' ? '<span class="verdict verdict-selfcheck" title="the client under test is the kit\'s own">self-check</span>' : '')
     + `<span class="verdict-note">${esc(verdictNote(report))} &middot; strictness ${esc(report.strictness)}</span></h1>`
+    + selfCheckHtml(report)
     + `<div class="head-grid">${metaHtml(report)}${levelsHtml(report.summary)}</div></header>`
     + summaryHtml(report) + causesHtml(report) + problems + filtersHtml(sections)
-    + `<main>${sections.map(([n, t]) => sectionHtml(n, t, groups.get(n)!)).join('')}<p id="none" class="muted" hidden>No requirement matches the filters.</p></main>`
+    + `<main>${attentionHtml(attention, evidence)}`
+    + `${sections.map(([n, t]) => [n, t, groups.get(n)!.filter((r) => !ATTENTION.includes(r.status))] as const).filter(([, , rows]) => rows.length > 0).map(([n, t, rows]) => sectionHtml(n, t, rows, evidence)).join('')}`
+    + '<p id="none" class="muted" hidden>No requirement matches the filters.</p></main>'
     + '<footer>Requirements from spec/requirements.yaml (interfaces.md and the readings of profiles.md). '
     + 'Every string from the target is shown as text.</footer>'
     + `<script>${SCRIPT}</script></body></html>\n`;

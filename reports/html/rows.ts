@@ -1,7 +1,16 @@
-// The matrix body: one table per spec section, one row per requirement, a <details> with tests, errors and evidence.
-import type { RequirementResult, TestEntry } from '../matrix.ts';
+// The matrix body: a table of what needs attention first, then one folded table per spec section, one row per
+// requirement, each with a <details> of its tests, errors and evidence.
+import type { RequirementResult, RequirementStatus, TestEntry } from '../matrix.ts';
 import { esc, token } from './escape.ts';
-import { evidenceHtml } from './exchanges.ts';
+import { evidenceHtml, type EvidenceOptions } from './exchanges.ts';
+
+/** What a reader must look at: these rows lead the page, above every section (and so above every skip). */
+export const ATTENTION: readonly RequirementStatus[] = ['fail', 'error', 'blocked', 'warn', 'not-covered'];
+const RANK: readonly RequirementStatus[] = [...ATTENTION, 'pass', 'untestable', 'skip'];
+
+export function byStatus(a: RequirementResult, b: RequirementResult): number {
+  return RANK.indexOf(a.status) - RANK.indexOf(b.status);
+}
 
 export function badge(status: string): string {
   return `<span class="badge st-${token(status)}">${esc(status.replace('-', ' '))}</span>`;
@@ -37,7 +46,7 @@ function faultsHtml(r: RequirementResult): string {
   return `<div class="faults"><span class="label">Faults that prove these checks</span><ul>${items}</ul></div>`;
 }
 
-function detailsHtml(r: RequirementResult): string {
+function detailsHtml(r: RequirementResult, o: EvidenceOptions): string {
   const proofs = r.faults?.length ?? 0;
   if (r.tests.length === 0 && proofs === 0) return '';
   const failing = failingCount(r);
@@ -50,7 +59,7 @@ function detailsHtml(r: RequirementResult): string {
   // Failures first: the reader opened this to see what went wrong.
   const tests = [...r.tests].sort((a, b) => Number(b.error !== undefined) - Number(a.error !== undefined));
   return `<details class="${failing > 0 ? 'failure' : 'tests'}"><summary>${esc(label)}</summary>`
-    + `${tests.map(testHtml).join('')}${faultsHtml(r)}${evidenceHtml(r.evidence ?? [], brokeAt(r))}</details>`;
+    + `${tests.map(testHtml).join('')}${faultsHtml(r)}${evidenceHtml(r.evidence ?? [], brokeAt(r), o)}</details>`;
 }
 
 function searchText(r: RequirementResult): string {
@@ -58,7 +67,7 @@ function searchText(r: RequirementResult): string {
     .filter(Boolean).join(' ').toLowerCase();
 }
 
-export function rowHtml(r: RequirementResult): string {
+export function rowHtml(r: RequirementResult, o: EvidenceOptions = {}): string {
   const blocked = r.blockedBy?.length ? `<div class="reason">blocked by ${r.blockedBy.map((id) => `<a href="#${esc(id)}"><code>${esc(id)}</code></a>`).join(', ')}</div>` : '';
   const reason = (r.reason !== undefined ? `<div class="reason">${esc(r.reason)}</div>` : '') + blocked;
   const errata = r.errata !== undefined ? `<div class="errata"><span class="label">Errata</span> ${esc(r.errata)}</div>` : '';
@@ -67,13 +76,28 @@ export function rowHtml(r: RequirementResult): string {
     + `<td><span class="level lv-${token(r.level)}">${esc(r.level)}</span></td>`
     + `<td class="observer">${esc(r.observer)}</td>`
     + `<td>${badge(r.status)}${r.unproven ? ` <span class="unproven" title="${esc(UNPROVEN_HELP)}">unproven</span>` : ''}</td>`
-    + `<td class="text">${esc(r.text)}${reason}${errata}${detailsHtml(r)}</td></tr>`;
+    + `<td class="text">${esc(r.text)}${reason}${errata}${detailsHtml(r, o)}</td></tr>`;
 }
 
-export function sectionHtml(section: string, title: string | undefined, rows: readonly RequirementResult[]): string {
-  const heading = `<span class="secno">${section.startsWith('P') ? 'Profile ' : '&sect;'}${esc(section)}</span> ${esc(title ?? '')}`;
-  return `<section class="spec-section" data-section="${esc(section)}"><h2>${heading}</h2>`
-    + '<table class="matrix"><colgroup><col class="c-id"><col class="c-level"><col class="c-observer"><col class="c-status"><col class="c-text"></colgroup>'
+function tableHtml(rows: readonly RequirementResult[], o: EvidenceOptions): string {
+  return '<table class="matrix"><colgroup><col class="c-id"><col class="c-level"><col class="c-observer"><col class="c-status"><col class="c-text"></colgroup>'
     + '<thead><tr><th>Requirement</th><th>Level</th><th>Observer</th><th>Status</th><th>Text</th></tr></thead>'
-    + `<tbody>${rows.map(rowHtml).join('')}</tbody></table></section>`;
+    + `<tbody>${[...rows].sort(byStatus).map((r) => rowHtml(r, o)).join('')}</tbody></table>`;
+}
+
+/** Every failed, erred, blocked, warned or uncovered requirement, worst first, at the top of the page. */
+export function attentionHtml(rows: readonly RequirementResult[], o: EvidenceOptions = {}): string {
+  if (rows.length === 0) return '';
+  return `<section class="attention" id="attention"><h2>Needs attention <span class="muted">(${rows.length})</span></h2>${tableHtml(rows, o)}</section>`;
+}
+
+function countsText(rows: readonly RequirementResult[]): string {
+  return RANK.map((s) => [s, rows.filter((r) => r.status === s).length] as const).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s.replace('-', ' ')}`).join(' · ');
+}
+
+/** One spec section, folded: its heading says what is inside; a filter or a link opens it. */
+export function sectionHtml(section: string, title: string | undefined, rows: readonly RequirementResult[], o: EvidenceOptions = {}): string {
+  const heading = `<span class="secno">${section.startsWith('P') ? 'Profile ' : '&sect;'}${esc(section)}</span> ${esc(title ?? '')}`;
+  return `<details class="spec-section" data-section="${esc(section)}"><summary><h2>${heading}</h2><span class="sec-counts">${esc(countsText(rows))}</span></summary>`
+    + `${tableHtml(rows, o)}</details>`;
 }

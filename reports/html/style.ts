@@ -87,6 +87,16 @@ pre.error { background: #fff0f0; border-left: 3px solid var(--fail); }
 .pane { min-width: 0; } .pane-title { font-weight: 600; font-size: 12px; color: var(--muted); margin-top: 6px; }
 .x-status { font-weight: 700; } .x-2xx { color: var(--pass); } .x-3xx { color: #0b62c4; } .x-4xx { color: var(--warn); } .x-5xx, .x-error { color: var(--fail); font-weight: 700; }
 .muted { color: var(--muted); }
+.attention h2 { color: var(--fail); }
+details.spec-section { margin: 8px 0 0; background: none; border: none; padding: 0; }
+details.spec-section > summary { list-style: none; display: flex; align-items: baseline; gap: 12px; color: var(--fg); font-size: 14px; }
+details.spec-section > summary h2 { margin: 10px 0 4px; display: inline; }
+details.spec-section > summary::before { content: '\\25B8'; color: var(--muted); } details.spec-section[open] > summary::before { content: '\\25BE'; }
+.sec-counts { color: var(--muted); font-size: 12.5px; }
+.selfcheck { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 8px; padding: 8px 12px; margin-bottom: 12px; }
+.verdict-selfcheck { background: #9a6700; }
+.copyable { position: relative; } button.copy { font: inherit; font-size: 11.5px; padding: 1px 8px; margin-top: 4px; border: 1px solid #c9ced6; border-radius: 6px; background: #fff; cursor: pointer; }
+details.fold > summary, details.curl > summary { color: var(--muted); }
 footer { max-width: 1320px; margin: 24px auto; padding: 0 20px; color: var(--muted); font-size: 12px; }
 @media (max-width: 1000px) { .panes, .head-grid { grid-template-columns: 1fr; } }
 `;

@@ -1,7 +1,7 @@
 // Where a fleet may be pointed: loopback only, because a kit's fleet must never load another host; and a quick
 // TCP check so an unreachable target is one clear line instead of thousands of connection errors.
 import { connect } from 'node:net';
-import { isLoopbackHost } from '../../spec/loopback.ts';
+import { isLoopbackHost, offLoopback } from '../../spec/loopback.ts';
 import { FleetSpecError } from './spec.ts';
 
 export { isLoopbackHost };
@@ -16,7 +16,7 @@ export function loopbackUrl(text: string, flag = '--wfm'): URL {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new FleetSpecError(`${flag}: "${text}" is not an http(s) URL`);
   if (!isLoopbackHost(url.hostname)) {
-    throw new FleetSpecError(`${flag}: fleets only target loopback addresses (127.0.0.0/8, ::1, localhost), not "${url.hostname}"`);
+    throw new FleetSpecError(`${flag}: ${offLoopback(url.hostname)}`);
   }
   return url;
 }

@@ -4,13 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { PeerCertificate } from 'node:tls';
 import { Agent, request, type Dispatcher } from 'undici';
+import { isLoopbackHost, offLoopback } from '../../spec/loopback.ts';
 import { x509 } from '../../spec/x509.ts';
 import { classify } from './classify.ts';
-import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from './evidence.ts';
+import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from '../../protocol/evidence.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, announcedLength, hasNoBody, readCapped } from './limits.ts';
 import { flattenHeaders, httpResponse } from './response.ts';
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, mayRetry, nextDelayMs, retryAfterMs, sleep, type RetryPolicy } from './retry.ts';
-import { signRequest } from '../../protocol/signing.ts';
+import { signRequestSync } from '../../protocol/signing.ts';
 import type { Transcript } from './transcript.ts';
 import { TransportError, type Exchange, type HttpResponse, type RequestOptions, type Transport } from './types.ts';
 
@@ -179,10 +180,11 @@ async function send(config: Config, opts: RequestOptions): Promise<HttpResponse>
   const { headers, body } = prepare(opts, config.testId);
   const retrying = mayRetry(method, opts.retry);
   const key = `${method} ${url}`;
+  refuseOffLoopback(config, method, url);
   held(config, key, method, url);
   let last: Exchange | undefined;
   for (let attempt = 1; ; attempt++) {
-    const sent = opts.signer ? { ...headers, ...(await sign(opts.signer, method, url, headers, body)) } : headers;
+    const sent = opts.signer ? { ...headers, ...sign(opts.signer, method, url, headers, body) } : headers;
     let wait: number;
     try {
       const res = await once(config, opts, { method, url, headers: sent, body }, attempt);
@@ -268,6 +270,18 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
   }
 }
 
+/**
+ * The kit's network policy at its one exit: a URL off loopback (a peer's redirect, upload Location or token realm;
+ * a configured one never gets here, the CLI refuses it) is never sent, and the refusal is evidence.
+ */
+function refuseOffLoopback(config: Config, method: string, url: string): void {
+  if (isLoopbackHost(new URL(url).hostname)) return;
+  const message = `refused: ${method} ${offLoopback(redactUrl(url))}`;
+  const exchange: Exchange = { id: randomUUID(), ...(config.testId !== undefined && { testId: config.testId }), method, url: redactUrl(url), requestHeaders: {}, startedAt: new Date().toISOString(), durationMs: 0, attempt: 0, error: { code: 'WFMCK_E_NOT_LOOPBACK', message } };
+  config.transcript?.record(exchange);
+  throw new TransportError('WFMCK_E_NOT_LOOPBACK', message, exchange);
+}
+
 /** Throws WFMCK_E_HELD while a Retry-After the server gave for this request has not passed. */
 function held(config: Config, key: string, method: string, url: string): void {
   const until = config.holds?.get(key);
@@ -295,9 +309,9 @@ function prepare(opts: RequestOptions, testId: string | undefined): { headers: R
   return { headers, body: typeof opts.body === 'string' ? Buffer.from(opts.body, 'utf8') : opts.body };
 }
 
-async function sign(signer: NonNullable<RequestOptions['signer']>, method: string, url: string, headers: Record<string, string>, body: Uint8Array | undefined) {
+function sign(signer: NonNullable<RequestOptions['signer']>, method: string, url: string, headers: Record<string, string>, body: Uint8Array | undefined): Record<string, string> {
   const created = signer.clockSkewSeconds ? { created: Math.floor(Date.now() / 1000 + signer.clockSkewSeconds) } : {};
-  return signRequest({ method, url, headers, ...(body !== undefined ? { body } : {}), privateKey: signer.privateKey, keyId: signer.keyId, algorithm: signer.algorithm, ...created, ...(signer.omit && { omit: signer.omit }) });
+  return signRequestSync({ method, url, headers, ...(body !== undefined ? { body } : {}), privateKey: signer.privateKey, keyId: signer.keyId, algorithm: signer.algorithm, ...created, ...(signer.omit && { omit: signer.omit }) });
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

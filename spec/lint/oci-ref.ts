@@ -1,5 +1,5 @@
 // `oci://host:port/name:tag` (or `@digest`): the pushed-artifact input of `wfmck lint`; only loopback hosts are targets.
-import { isLoopbackHost } from '../loopback.ts';
+import { isLoopbackHost, offLoopback } from '../loopback.ts';
 import { DIGEST_PATTERN, OCI_REPOSITORY_PATTERN, OCI_TAG_PATTERN } from '../schemas/common.ts';
 
 export interface OciRef {
@@ -36,7 +36,7 @@ export function parseOciRef(input: string): { ok: true; ref: OciRef } | { ok: fa
   if (reference === '') return { ok: false, reason: `${input} names no tag (oci://host:port/name:tag)` };
   if (!(isDigest ? DIGEST : TAG).test(reference)) return { ok: false, reason: `${JSON.stringify(reference)} is not an OCI ${isDigest ? 'digest' : 'tag'}` };
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
-  if (!isLoopbackHost(hostname)) return { ok: false, reason: `${url.host} is not a loopback address; the kit only targets 127.0.0.0/8, ::1 and localhost` };
+  if (!isLoopbackHost(hostname)) return { ok: false, reason: offLoopback(url.host) };
   return { ok: true, ref: { registry: url.host, hostname, name, reference, isDigest } };
 }
 

@@ -68,3 +68,28 @@ test('attended: a check whose client never connects is skipped with that reason,
   assert.match(first?.reason ?? '', /attended mode: no client connected with the credentials of .*001-cap-first-exchange.* within 2 s/);
   assert.ok(existsSync(join(out, 'attend', readdirSync(join(out, 'attend'))[0]!, 'done')), 'the abandoned folder says so');
 });
+
+test('--attend-exec runs the operator\'s command for each check\'s folder ({folder} shell-quoted), prefixes its output and notes its exit', { timeout: 240_000 }, async () => {
+  // A space in the path: {folder} must reach the command as one word.
+  const out = join(mkdtempSync(join(tmpdir(), 'wfmck-attend-')), 'out dir');
+  const command = `${process.execPath} ${bin} client {folder}`;
+  const r = await wfmck(['run', '--persona', 'device', '--attend-exec', command, '--attend-timeout', '60', '--grep', 'CAP-FIRST-EXCHANGE after|ONB-SIGNED the onboarding|GW-OPAQUE-ONE-DOCUMENT ', '--seed', '5', '--out', out]).done;
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /attended mode: for each check, the kit runs .* client \{folder\} with \{folder\} the check's folder/);
+  const folders = readdirSync(join(out, 'attend')).sort();
+  assert.equal(folders.length, 3, 'one folder per check');
+  for (const name of folders) {
+    const n = name.slice(0, 3);
+    assert.ok(r.stdout.includes(`[attend ${n}] ${name}: ${command.replace('{folder}', `'${join(out, 'attend', name)}'`)}`), `the command for ${name}, its folder quoted:\n${r.stdout}`);
+    assert.match(r.stdout, new RegExp(`\\[attend ${n}\\] wfmck client: .* talking to https://`), 'its output, behind its number');
+    assert.match(r.stdout, new RegExp(`\\[attend ${n}\\] wfmck client: stopped \\(its check is done\\)`));
+    assert.match(r.stdout, new RegExp(`\\[attend ${n}\\] exited 0`));
+    assert.ok(existsSync(join(out, 'attend', name, 'done')));
+  }
+  assert.match(r.stdout, /wfmck run: attend-exec: 3 commands ran, 3 exited 0\n/);
+  const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as Report;
+  const status = (id: string) => report.requirements.find((q) => q.id === id)?.status;
+  assert.equal(report.clientUnderTest, 'operator');
+  assert.deepEqual([status('CAP-FIRST-EXCHANGE'), status('ONB-SIGNED'), status('GW-OPAQUE-ONE-DOCUMENT')], ['pass', 'pass', 'pass']);
+  assert.match(readFileSync(join(out, 'replay.yaml'), 'utf8'), /attendExec: .* client \{folder\}/, 'a replay runs the same command');
+});

@@ -127,10 +127,10 @@ test('bad values are usage errors with the source and a one-line reason', () => 
 test('only loopback targets: anything else is refused with the reason', () => {
   const cwd = folder();
   for (const host of ['https://example.com', 'https://10.0.0.1', 'https://[::2]', 'https://128.0.0.1', 'https://127.evil.com', 'https://localhost.example']) {
-    usage(() => resolveConfig(['--wfm', host], {}, cwd, opts), /not a loopback host.*never sends test traffic elsewhere/);
+    usage(() => resolveConfig(['--wfm', host], {}, cwd, opts), /^--wfm: \S+ is not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost/);
   }
   usage(() => resolveConfig(['--wfm', 'https://127.0.0.1:1'], { WFMCK_REGISTRY: 'https://registry.example' }, cwd, opts), /^WFMCK_REGISTRY: .*loopback/);
-  usage(() => resolveConfig(['--wfm', 'ftp://127.0.0.1'], {}, cwd, opts), /http or https/);
+  usage(() => resolveConfig(['--wfm', 'ftp://127.0.0.1'], {}, cwd, opts), /not an http\(s\) URL/);
   usage(() => resolveConfig(['--wfm', 'not a url'], {}, cwd, opts), /not an absolute URL/);
   for (const ok of ['https://127.0.0.1:1', 'https://127.200.3.4', 'https://[::1]:9', 'http://localhost:8080']) {
     assert.ok(resolveConfig(['--wfm', ok], {}, cwd, opts).targets.wfm);
@@ -181,6 +181,10 @@ test('attended mode: persona device only, never with a startClient hook or a cli
   usage(() => resolveConfig(['--attend'], {}, cwd, opts), /attend: attended mode is for --persona device/);
   usage(() => resolveConfig(['--persona', 'device', '--attend'], { WFMCK_HOOK_START_CLIENT: './start.sh' }, cwd, opts), /give no hooks\.startClient as well/);
   usage(() => resolveConfig(['--persona', 'device', '--attend', '--fault', 'CAP-FIRST-EXCHANGE'], {}, cwd, opts), /client faults break the kit's own client/);
+  // --attend-exec: the operator's command per folder (run/attend-exec.ts); it implies attended mode.
+  assert.deepEqual(resolveConfig(['--persona', 'device', '--attend-exec', 'my-client {folder}'], {}, cwd, opts).attend, { timeoutMs: 300_000, exec: 'my-client {folder}' });
+  assert.deepEqual(resolveConfig(['--persona', 'device'], { WFMCK_ATTEND_EXEC: 'c {folder}' }, cwd, opts).attend?.exec, 'c {folder}');
+  usage(() => resolveConfig(['--attend-exec', 'c {folder}'], {}, cwd, opts), /attend: attended mode is for --persona device/);
 });
 
 test('listen: the embedded services on a loopback address only, the WFM on a fixed port when asked', () => {
@@ -188,6 +192,6 @@ test('listen: the embedded services on a loopback address only, the WFM on a fix
   assert.deepEqual(resolveConfig([], {}, cwd, opts).listen, { host: '127.0.0.1' });
   assert.deepEqual(resolveConfig(['--listen', '::1', '--wfm-port', '8443'], {}, cwd, opts).listen, { host: '::1', wfmPort: 8443 });
   assert.deepEqual(resolveConfig(['--listen', 'localhost'], {}, cwd, opts).listen, { host: '127.0.0.1' });
-  usage(() => resolveConfig(['--listen', '0.0.0.0'], {}, cwd, opts), /--listen: must be a loopback address/);
-  usage(() => resolveConfig(['--wfm-port', '70000'], {}, cwd, opts), /--wfm-port: must be a port 1-65535/);
+  usage(() => resolveConfig(['--listen', '0.0.0.0'], {}, cwd, opts), /^--listen: 0\.0\.0\.0 is not on a loopback address; the kit only ever listens on/);
+  usage(() => resolveConfig(['--wfm-port', '70000'], {}, cwd, opts), /^--wfm-port: must be a port 0-65535/);
 });

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hangServer } from '../../fixtures/hostile/servers.ts';
+import { hangServer } from '../../scripted/hostile-servers.ts';
 import { createRootCa } from '../../protocol/pki.ts';
 
 const bin = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));

@@ -61,7 +61,7 @@ process.stdout.write(await res.text());
   );
   const out = join(dir, 'foreign');
   const ref = `${component.repository}:${component.revision}`;
-  const args = ['--wfm', embedded.wfm, '--ca', trust.caFile, '--device-ca-cert', trust.deviceCaCertFile, '--device-ca-key', trust.deviceCaKeyFile];
+  const args = ['--wfm', embedded.wfm, '--ca-file', trust.caFile, '--device-ca-cert', trust.deviceCaCertFile, '--device-ca-key', trust.deviceCaKeyFile];
   const r = await fleet([...args, '--devices', '3', '--duration', '0', '--seed', '52', '--out', out, '--hook-assign-deployment', `"${process.execPath}" "${hook}"`, '--component', ref], {
     ADMIN_URL: embedded.admin.url,
     ADMIN_TOKEN: embedded.admin.token,

@@ -1,7 +1,9 @@
 // The README's signed-curl example, run exactly as written: the documentation cannot drift from the kit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -11,15 +13,18 @@ test('README: a signed curl PUT of capabilities gets 201, the same PUT again 200
   const readme = await readFile(new URL('README.md', `file://${root}`), 'utf8');
   const m = /<!-- example:signed-curl -->\s*```sh\n([\s\S]*?)```/.exec(readme);
   assert.ok(m, 'README has the signed-curl example block');
-  await rm(`${root}.wfmck`, { recursive: true, force: true });
+  // The example writes .wfmck/ where it runs: a folder of its own, never the user's checkout (whose .wfmck it would
+  // remove). It sees the kit as a checkout does: package.json (npx finds wfmck's bin by it), bin, node_modules, fixtures.
+  const cwd = await mkdtemp(join(tmpdir(), 'wfmck-readme-'));
+  for (const name of ['package.json', 'bin', 'node_modules', 'fixtures']) await symlink(join(root, name), join(cwd, name));
   // Whatever happens, the background server must not outlive the test (npx does not forward signals: use its pid).
   const stop = `kill "$(node -p 'require("./.wfmck/serve.json").pid' 2>/dev/null)" 2>/dev/null || true`;
   const script = `set -euo pipefail\ntrap '${stop.replace(/'/g, `'\\''`)}' EXIT\n${m[1]}`;
-  const run = spawnSync('bash', ['-c', script], { cwd: root, encoding: 'utf8', timeout: 110_000 });
+  const run = spawnSync('bash', ['-c', script], { cwd, encoding: 'utf8', timeout: 110_000 });
   const statuses = run.stdout.split('\n').filter((l) => /^\d{3}$/.test(l));
   assert.deepEqual(statuses, ['201', '201', '200'], `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`);
   assert.equal(run.status, 0, run.stderr);
-  await rm(`${root}.wfmck`, { recursive: true, force: true });
+  await rm(cwd, { recursive: true, force: true });
 });
 
 test('README: every key of the wfmck.config.yaml example is a setting `wfmck run` knows', async () => {

@@ -16,8 +16,9 @@ async function started(out: string) {
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stdout += d));
   const deadline = Date.now() + 60_000;
-  while (!/Running \d+ tests?/.test(stdout) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
-  assert.match(stdout, /Running \d+ tests?/, stdout);
+  // The compact console's first line: Playwright has collected the checks and is running them.
+  while (!/wfmck: \d+ checks in \d+ spec files/.test(stdout) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+  assert.match(stdout, /wfmck: \d+ checks in \d+ spec files/, stdout);
   // A few tests end first, so the partial report has something in it.
   await new Promise((r) => setTimeout(r, 4000));
   return { child, output: () => stdout };

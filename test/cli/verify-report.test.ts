@@ -121,9 +121,9 @@ test('an interrupted signed run is signed too: what the reporter wrote on SIGINT
     let signed = false;
     for await (const line of lines) {
       seen.push(line);
-      // The first test line (a finished one on a terminal, `[1/195] …` as it starts under CI=true): Playwright is
-      // running, so the interrupt reaches its reporters.
-      if (/^\s*(\[\d+\/\d+\]|(✓|✘|-)\s+\d+)/.test(line) && !child.killed) child.kill('SIGINT');
+      // The first spec file done (the compact console's `  <file>  N pass`): Playwright is running, so the interrupt
+      // reaches its reporters.
+      if (/^ {2}\S+ +\d+ (pass|fail|blocked|skip|warn|error)\b/.test(line) && !child.killed) child.kill('SIGINT');
       if (/^wfmck run: signed \d+ files/.test(line)) signed = true;
     }
     const [code] = await exited;

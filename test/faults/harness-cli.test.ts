@@ -47,7 +47,7 @@ test('an unknown fault, a bad --repeat, --only with --quick: exit 2 with the rea
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown fault "NO-SUCH-FAULT"/);
   const repeat = await wfmck(['faults', '--repeat', '0', '--out', out]);
-  assert.deepEqual([repeat.code, /--repeat takes a whole number of at least 1/.test(repeat.stderr)], [2, true]);
+  assert.deepEqual([repeat.code, /--repeat: must be at least 1/.test(repeat.stderr)], [2, true]);
   const both = await wfmck(['faults', '--only', 'CAP-PUT-201', '--quick', '--out', out]);
   assert.deepEqual([both.code, /give one/.test(both.stderr)], [2, true]);
   assert.equal(existsSync(out), false);

@@ -36,7 +36,7 @@ describe('wfmck lint exit codes', { concurrency: true, timeout: 60_000 }, () => 
       wfmck(join(dir, 'broken.json'), '--strictness', 'loose'),
       wfmck('oci://registry.example.com/hello:1.0.0'),
     ]);
-    const why = [/no such file or folder/, /lint reads a \.json/, /is not JSON/, /--strictness takes/, /not a loopback address/];
+    const why = [/no such file or folder/, /lint reads a \.json/, /is not JSON/, /--strictness: must be one of/, /is not on a loopback address/];
     runs.forEach((r, i) => {
       assert.equal(r.code, 2, `${i}: ${r.stderr}`);
       assert.match(r.stderr, why[i]!);

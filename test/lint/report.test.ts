@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fails, toLintFinding, type LintFinding } from '../../spec/lint/findings.ts';
-import { exitCodeOf, humanReport, lintReport } from '../../spec/lint/report.ts';
+import { exitCodeOf, lintReport } from '../../spec/lint/report.ts';
+import { humanReport } from '../../reports/lint-text.ts';
 import type { Strictness } from '../../spec/profile.ts';
 
 const f = (rule: string, file?: string): LintFinding => toLintFinding({ rule, message: `msg ${rule}`, ...(file ? { file } : {}) });

@@ -1,7 +1,9 @@
 // `wfmck publish` as a user runs it: a child process against the reference registry over HTTPS.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { createRootCa } from '../../protocol/pki.ts';
+import { startRegistry } from '../../reference/registry/server.ts';
 import { join } from 'node:path';
 import { buildAppPackage } from '../../simulators/publish/app-package.ts';
 import { buildComposeArchive } from '../../simulators/publish/compose.ts';
@@ -24,7 +26,7 @@ test('publish app prints one JSON line with the reference and digest; a second r
   const first = await publish('app', HELLO_APP, '--repository', 'cli/hello-app');
   assert.equal(first.code, 0, first.stderr);
   const line = JSON.parse(first.stdout);
-  assert.equal(line.reference, `${host}/cli/hello-app:1.0.0`);
+  assert.equal(line.reference, `oci://${host}/cli/hello-app:1.0.0`, 'the reference as wfmck lint reads it');
   assert.equal(line.manifestDigest, (await buildAppPackage(HELLO_APP)).manifestDigest);
   assert.deepEqual([line.blobs.length, line.skipped], [6, 0]);
   const second = JSON.parse((await publish('app', HELLO_APP, '--repository', 'cli/hello-app')).stdout);
@@ -38,7 +40,7 @@ test('publish compose --chunk-size --out pushes in chunks, writes the archive an
   assert.match(run.stderr, /left out secrets\/db_password\.txt: §2\.7 rule 6/);
   assert.deepEqual(await readFile(out), Buffer.from((await buildComposeArchive(HELLO_COMPOSE)).bytes));
   const line = JSON.parse(run.stdout);
-  assert.equal(line.reference, `${host}/cli/hello-compose:1.0.0`);
+  assert.equal(line.reference, `oci://${host}/cli/hello-compose:1.0.0`);
   const pulled = await target.client.getManifest('cli/hello-compose', '1.0.0');
   assert.equal(pulled.digest, line.manifestDigest);
 });
@@ -75,4 +77,48 @@ test('usage errors exit 2: compose without --version, a bad --chunk-size, a v-pr
   const v = await publish('compose', HELLO_COMPOSE, '--repository', 'cli/x', '--version', 'v1.0.0');
   assert.equal(v.code, 1);
   assert.match(v.stderr, /leading v/);
+});
+
+test('what publish pushes with its defaults, its own lint passes without a warning: compose authors and description from the app that lists it, else from its name', async () => {
+  const run = await publish('compose', HELLO_COMPOSE, '--repository', 'cli/lint-me', '--version', '1.0.0');
+  assert.equal(run.code, 0, run.stderr);
+  // hello-app (beside hello-compose) lists the component: its catalog authors and its description.
+  assert.match(run.stderr, /--authors not given: "Example Org \(apps@example\.org\)" \(from .*hello-app\/application\.yaml\)/);
+  assert.match(run.stderr, /--description not given: "A web page that says hello, deployed as one compose component\."/);
+  const lonely = join(await tempDir(), 'lonely');
+  await cp(HELLO_COMPOSE, lonely, { recursive: true });
+  const alone = await publish('compose', lonely, '--repository', 'cli/lonely', '--version', '2.0.0');
+  assert.equal(alone.code, 0, alone.stderr);
+  assert.match(alone.stderr, /--authors not given: "hello-compose maintainers"\n/);
+  assert.match(alone.stderr, /--description not given: "The hello-compose compose component, version 2\.0\.0\."\n/);
+  const given = await publish('compose', lonely, '--repository', 'cli/given', '--version', '1.0.0', '--authors', 'Acme (ops@acme.test)', '--description', 'Acme web');
+  assert.doesNotMatch(given.stderr, /not given/);
+  for (const r of [run, alone, given, await publish('app', HELLO_APP, '--repository', 'cli/lint-app')]) {
+    const { reference } = JSON.parse(r.stdout) as { reference: string };
+    const lint = await wfmck(['lint', reference, '--ca-file', caFile, '--json']);
+    assert.equal(lint.code, 0, lint.stderr);
+    assert.deepEqual((JSON.parse(lint.stdout) as { findings: unknown[] }).findings, [], `${reference}: no finding, not even a SHOULD`);
+  }
+  const pulled = await target.client.getManifest('cli/given', '1.0.0');
+  const layer = (JSON.parse(new TextDecoder().decode(pulled.bytes)) as { layers: { annotations: Record<string, string> }[] }).layers[0]!;
+  assert.deepEqual([layer.annotations['org.opencontainers.image.authors'], layer.annotations['org.opencontainers.image.description']], ['Acme (ops@acme.test)', 'Acme web']);
+});
+
+test('a registry certificate no CA covers: publish names --ca-file; a registry without TLS behind https:// names http://', async () => {
+  const untrusted = await wfmck(['publish', 'app', HELLO_APP, '--registry', target.registry.url, '--repository', 'cli/no-ca']);
+  assert.equal(untrusted.code, 2);
+  assert.match(untrusted.stderr, /^wfmck publish: WFMCK_E_TLS: the registry's certificate is not trusted \(\w+\): give its CA with --ca-file FILE\n$/);
+  const other = join(await tempDir(), 'other-ca.pem');
+  await writeFile(other, (await createRootCa('not the registry CA')).certPem);
+  const wrong = await wfmck(['publish', 'app', HELLO_APP, '--registry', target.registry.url, '--repository', 'cli/no-ca', '--ca-file', other]);
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.stderr, /the registry's certificate is not trusted by --ca-file .*other-ca\.pem \(\w+\): give the CA that issued it/);
+  const plain = await startRegistry();
+  try {
+    const r = await wfmck(['publish', 'app', HELLO_APP, '--registry', plain.url.replace('http:', 'https:'), '--repository', 'cli/plain']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, new RegExp(`did not complete a TLS handshake \\(\\w+\\): if it serves plain http, give --registry ${plain.url.replace(/[.]/g, '\\.')}`));
+  } finally {
+    await plain.close();
+  }
 });

@@ -36,11 +36,11 @@ test('the path read back replays the same counterexample', () => {
   assert.equal(/Counterexample: (.*)/.exec(replayed)?.[1], /Counterexample: (.*)/.exec(message)?.[1]);
 });
 
-test('replayCommand: one command; a prefix of another id is guarded; the path rides as WFMCK_PATH', () => {
+test('replayCommand: one command; a prefix of another id is guarded; the path rides as --path', () => {
   const ids = ['STATUS-PRECEDENCE', 'STATUS-PRECEDENCE-REMOVED', 'CAP-PUT-201'];
   assert.equal(replayCommand('CAP-PUT-201', 42, undefined, ids), "npx wfmck run --seed 42 --grep 'CAP-PUT-201'");
   assert.equal(replayCommand('CAP-PUT-201', undefined, undefined, ids), "npx wfmck run --grep 'CAP-PUT-201'");
-  assert.equal(replayCommand('CAP-PUT-201', -3, '6:1:0', ids), "WFMCK_PATH=6:1:0 npx wfmck run --seed -3 --grep 'CAP-PUT-201'");
+  assert.equal(replayCommand('CAP-PUT-201', -3, '6:1:0', ids), "npx wfmck run --seed -3 --path 6:1:0 --grep 'CAP-PUT-201'");
   const guarded = replayCommand('STATUS-PRECEDENCE', 1, undefined, ids);
   const grep = new RegExp(/--grep '(.*)'$/.exec(guarded)![1]!);
   assert.ok(grep.test('status.spec.ts STATUS-PRECEDENCE failed beats removing'));
@@ -73,6 +73,6 @@ test('failureOf: colours stripped, long texts trimmed, the property seed wins ov
   assert.equal(f.replay, "npx wfmck run --seed 9 --grep 'CAP-PUT-201'");
   const p = failureOf(fastCheckMessage(42), 'CAP-PUT-201', 9);
   assert.equal(p.seed, 42);
-  assert.match(p.replay!, /^WFMCK_PATH=[\d:]+ npx wfmck run --seed 42 --grep 'CAP-PUT-201'$/);
+  assert.match(p.replay!, /^npx wfmck run --seed 42 --path [\d:]+ --grep 'CAP-PUT-201'$/);
   assert.equal(failureOf('boom', undefined, 9).replay, undefined, 'no id, no replay');
 });

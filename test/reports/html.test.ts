@@ -60,15 +60,20 @@ test('self-contained: no external resource of any kind', () => {
   assert.deepEqual(urls, [], 'only the loopback targets and URLs quoted by the catalog appear');
 });
 
-test('one row per requirement, grouped by section in spec order, with section headings', () => {
+test('one row per requirement: what needs attention first (worst first), the rest grouped by section in spec order', () => {
   const report = syntheticReport();
   const html = renderHtml(report, specSectionTitles());
   assert.equal(html.match(/<tr class="req"/g)?.length, report.requirements.length);
-  const sections = [...html.matchAll(/<section class="spec-section" data-section="([^"]+)"/g)].map((m) => m[1]);
+  const attention = html.slice(html.indexOf('<section class="attention"'), html.indexOf('<details class="spec-section"'));
+  const statuses = [...attention.matchAll(/<tr class="req" id="[^"]+" data-status="([^"]+)"/g)].map((m) => m[1]!);
+  assert.deepEqual(statuses, [...statuses].sort((a, b) => ['fail', 'error', 'blocked', 'warn', 'not-covered'].indexOf(a) - ['fail', 'error', 'blocked', 'warn', 'not-covered'].indexOf(b)));
+  assert.equal(statuses.length, report.requirements.filter((r) => ['fail', 'error', 'blocked', 'warn', 'not-covered'].includes(r.status)).length);
+  const sections = [...html.matchAll(/<details class="spec-section" data-section="([^"]+)"/g)].map((m) => m[1]);
   assert.deepEqual(sections.slice(0, 4), ['1', '2.1', '2.1.1', '2.2']);
   assert.equal(sections.at(-1)?.startsWith('P'), true, 'profiles come last');
   assert.ok(html.includes('DeviceCapabilities (body of PUT capabilities)'));
   assert.ok(html.includes('<details class="failure"><summary>1 of 1 test failed, 2 exchanges of evidence</summary>'));
+  assert.match(html, /<details class="curl copyable" open><summary>Reproduce with curl<\/summary><pre class="curl-cmd"># wfmck exchange [^\n]+\ncurl -sS -i -X PUT [^<]*--cacert &#39;\/etc\/wfmck\/ca\.pem&#39;/, 'the exchange where the check failed: curl open, its CA by path');
 });
 
 test('the header shows verdict, strictness, seed and an interrupted run', () => {

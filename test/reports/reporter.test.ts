@@ -93,7 +93,7 @@ test('a real Playwright run writes conformance.json and .html into the context o
     writeFileSync(ctxFile, JSON.stringify(context(outDir)));
     assert.equal(await run(dir, { WFMCK_CONTEXT: ctxFile }), 1);
     const r = read(outDir);
-    assert.deepEqual(Object.keys(r), ['kit', 'persona', 'edition', 'component', 'claims', 'signing', 'embedded', 'targets', 'profile', 'strictness', 'seed', 'runs', 'hooks', 'startedAt', 'endedAt', 'interrupted', 'summary', 'rootCauses', 'requirements', 'problems']);
+    assert.deepEqual(Object.keys(r), ['kit', 'persona', 'edition', 'component', 'claims', 'signing', 'embedded', 'targets', 'caFiles', 'profile', 'strictness', 'seed', 'runs', 'hooks', 'startedAt', 'endedAt', 'interrupted', 'summary', 'rootCauses', 'outages', 'requirements', 'problems']);
     assert.deepEqual([r.kit.version, r.seed, r.runs, r.strictness, r.interrupted, r.hooks], ['9.9.9', 77, 10, 'default', false, ['assignDeployment']]);
     // A context written before personas and signing: the wfm persona, no component named, not signed.
     assert.deepEqual([r.persona, r.edition, r.component, r.signing], ['wfm', 'seed', {}, null]);
@@ -120,7 +120,7 @@ test('a real Playwright run writes conformance.json and .html into the context o
       const e = byId(r, id).tests[0]!.error!;
       assert.equal(e.seed, 1234, `${id}: the property's seed`);
       assert.match(e.path!, /^\d+(:\d+)*$/);
-      assert.equal(e.replay, `WFMCK_PATH=${e.path} npx wfmck run --seed 1234 --grep 'CAP-EXT-NOT-REJECTED'`);
+      assert.equal(e.replay, `npx wfmck run --seed 1234 --path ${e.path} --grep 'CAP-EXT-NOT-REJECTED'`);
     }
     assert.deepEqual([byId(r, 'REG-TAGS-LAST').status, byId(r, 'REG-TAGS-LAST').tests[0]!.errorCode], ['error', 'WFMCK_E_HOOK']);
     assert.equal(r.summary.blocked, 1);

@@ -36,7 +36,8 @@ export function syntheticRecords(): TestRecord[] {
   const special = new Map<string, TestRecord>([
     [FAILING_ID, record(FAILING_ID, 'fail', {
       error: failureOf('Error: expect(received).toBe(expected)\n\nExpected: 200\nReceived: 500', FAILING_ID, 42, ids),
-      evidence: [exchange({ method: 'GET', url: 'https://127.0.0.1:8443/api/v1/capabilities/dev1', requestBody: undefined, status: 404, responseBody: '' }), exchange()],
+      evidence: [exchange({ id: 'x0', method: 'GET', url: 'https://127.0.0.1:8443/api/v1/capabilities/dev1', requestBody: undefined, status: 404, responseBody: '' }), exchange()],
+      brokeAt: { exchange: 'x1', expected: '200' },
     })],
     ['CAP-EXT-NOT-REJECTED', record('CAP-EXT-NOT-REJECTED', 'fail', {
       error: failureOf('Property failed after 7 tests\n{ seed: 42, path: "6:1:0", endOnFailure: true }\nCounterexample: [{"x-a-extensions":{}}]', 'CAP-EXT-NOT-REJECTED', 42, ids),
@@ -62,6 +63,7 @@ export function syntheticReport(): ConformanceReport {
     signing: null,
       embedded: true,
       targets: { wfm: 'https://127.0.0.1:8443', identity: 'https://127.0.0.1:8444', registry: 'http://127.0.0.1:5000', registryRepository: 'wfmck/conformance' },
+      caFiles: ['/etc/wfmck/ca.pem'],
       profile: SEED_PROFILE,
       strictness: 'default',
       seed: 42,

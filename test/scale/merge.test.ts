@@ -61,7 +61,7 @@ test('two shards of a fleet (40 devices, see-thru and opaque gateways, seed 7) m
   }
 });
 
-test('wfmck merge exits 2 for a folder without a summary, and 1 when a shard is missing', { timeout: 60_000 }, async () => {
+test('wfmck merge exits 2 for a folder without a summary, and 2 when a shard is missing (as merge-reports), the partial summary still written', { timeout: 60_000 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'wfmck-merge-usage-'));
   const missing = await wfmck(['merge', join(dir, 'nothing-here'), '--out', join(dir, 'm')]);
   assert.equal(missing.code, 2);
@@ -71,8 +71,9 @@ test('wfmck merge exits 2 for a folder without a summary, and 1 when a shard is 
   assert.match(empty.stderr, /fleet-summary\.json: ENOENT/);
   await writeSummary(join(dir, 's1'), fake({ index: 0, count: 2 }));
   const incomplete = await wfmck(['merge', join(dir, 's1'), '--out', join(dir, 'm')]);
-  assert.equal(incomplete.code, 1);
+  assert.equal(incomplete.code, 2);
   assert.match(incomplete.stdout, /INCOMPLETE: only 1\/2/);
+  assert.match(incomplete.stderr, /^wfmck merge: shard\(s\) 2\/2 missing/);
 });
 
 /** A summary as one shard of a 10-device fleet writes it, latency included. */

@@ -2,7 +2,7 @@
 // reports its deployment failed, and the run fails with that failure listed (no fault of the device explains it).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hangServer, type HostileServer } from '../../fixtures/hostile/servers.ts';
+import { hangServer, type HostileServer } from '../../scripted/hostile-servers.ts';
 import { startEmbedded, type Embedded } from '../../run/embedded.ts';
 import { assignerOf } from '../../simulators/fleet/deployments.ts';
 import { runFleet } from '../../simulators/fleet/runner.ts';

@@ -12,7 +12,7 @@ import {
   slowHeadersServer,
   untrustedTlsServer,
   type HostileServer,
-} from '../../fixtures/hostile/servers.ts';
+} from '../../scripted/hostile-servers.ts';
 import { createRootCa } from '../../protocol/pki.ts';
 import { runFleet } from '../../simulators/fleet/runner.ts';
 import { resolveFleetSpec } from '../../simulators/fleet/spec.ts';

@@ -2,7 +2,7 @@
 // leaves its exchange (with the error) in the transcript, and none can make the kit hang or hoard memory.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as hostile from '../../fixtures/hostile/servers.ts';
+import * as hostile from '../../scripted/hostile-servers.ts';
 import { Transcript } from '../../simulators/transport/transcript.ts';
 import { createTransport, type TransportOptions } from '../../simulators/transport/undici-transport.ts';
 import { TransportError, type TransportErrorCode } from '../../simulators/transport/types.ts';

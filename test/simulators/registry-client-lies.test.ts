@@ -7,7 +7,7 @@ import { Transcript } from '../../simulators/transport/transcript.ts';
 import { createTransport } from '../../simulators/transport/undici-transport.ts';
 import { digestOf } from '../../spec/rules/desired-state.ts';
 
-const ORIGIN = 'https://registry.test';
+const ORIGIN = 'https://127.0.0.1:5443';
 const enc = new TextEncoder();
 let mock: MockAgent;
 let transcript: Transcript;
@@ -84,9 +84,9 @@ test('a blob redirected to storage on another origin is followed without the reg
   });
   pool()
     .intercept({ path: `/v2/acme/app/blobs/${digest}`, headers: { authorization: `Basic ${Buffer.from('dev:pw').toString('base64')}` } })
-    .reply(307, '', { headers: { location: 'https://storage.test/blob?sig=1' } });
+    .reply(307, '', { headers: { location: 'https://127.0.0.2:5443/blob?sig=1' } });
   mock
-    .get('https://storage.test')
+    .get('https://127.0.0.2:5443')
     .intercept({ path: '/blob?sig=1', headers: (h) => !Object.keys(h).some((k) => k.toLowerCase() === 'authorization') })
     .reply(200, Buffer.from(bytes));
   const pulled = await basic.getBlob('acme/app', digest);
@@ -105,4 +105,19 @@ test('a wrapped transport that hides its base URL: relative paths go to it, and 
   const all = await wrapped.allTags('acme/app');
   assert.deepEqual(all.tags, ['1.0.0', '2.0.0']);
   assert.equal(all.pages[1]!.exchange.url, `${ORIGIN}/v2/acme/app/tags/list?last=1.0.0`);
+});
+
+test('a redirect or an upload Location off loopback is refused before any socket: WFMCK_E_NOT_LOOPBACK, kept as evidence', async () => {
+  const digest = digestOf(enc.encode('x'));
+  pool().intercept({ path: `/v2/acme/app/blobs/${digest}` }).reply(307, '', { headers: { location: 'http://refused.invalid/blob' } });
+  const redirected = await client.getBlob('acme/app', digest).then(() => assert.fail('followed'), (e: Error & { code?: string }) => e);
+  assert.equal(redirected.code, 'WFMCK_E_NOT_LOOPBACK');
+  assert.match(redirected.message, /refused\.invalid.* not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost/);
+  pool().intercept({ path: `/v2/acme/app/blobs/${digest}`, method: 'HEAD' }).reply(404, '');
+  pool().intercept({ path: '/v2/acme/app/blobs/uploads/', method: 'POST' }).reply(202, '', { headers: { location: 'http://refused.invalid/upload/1' } });
+  const pushed = await client.pushBlob('acme/app', enc.encode('x')).then(() => assert.fail('uploaded'), (e: Error & { code?: string }) => e);
+  assert.equal(pushed.code, 'WFMCK_E_NOT_LOOPBACK');
+  // The refusals are in the transcript, and no request to that host was ever made (MockAgent allows no net connect).
+  assert.deepEqual(transcript.all().filter((x) => x.url.includes('refused.invalid')).map((x) => x.error?.code), ['WFMCK_E_NOT_LOOPBACK', 'WFMCK_E_NOT_LOOPBACK']);
+  mock.assertNoPendingInterceptors();
 });

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { renderBody, retrim, trimInfo } from '../../simulators/transport/evidence.ts';
+import { renderBody, retrim, trimInfo } from '../../protocol/evidence.ts';
 import { Transcript } from '../../simulators/transport/transcript.ts';
 import type { Exchange } from '../../simulators/transport/types.ts';
 

@@ -9,7 +9,7 @@ import { Transcript } from '../../simulators/transport/transcript.ts';
 import { TEST_ID_HEADER, createTransport } from '../../simulators/transport/undici-transport.ts';
 import { TransportError } from '../../simulators/transport/types.ts';
 
-const ORIGIN = 'http://wfm.test:8080';
+const ORIGIN = 'http://127.0.0.1:8080';
 let mock: MockAgent;
 let transcript: Transcript;
 

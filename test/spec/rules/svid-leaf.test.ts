@@ -5,7 +5,7 @@ import { createSvidCa, issueSvid, unsupportedPublicKey } from '../../../protocol
 import { issueCertificate } from '../../../protocol/pki.ts';
 import { parseSvidLeaf, svidLeafFindings, uriSansOf } from '../../../spec/rules/svid-leaf.ts';
 import { requirementOfRule } from '../../../spec/lint/rule-requirements.ts';
-import { spiffeIdsOf } from '../../../spec/rules/spiffe-id.ts';
+import { spiffeIdsOf } from '../../../spec/rules/trust-domain-membership.ts';
 
 const TD = 'wfmck.test';
 const ID = `spiffe://${TD}/platform/wfm/w/client/c`;

@@ -1,7 +1,8 @@
 // P3 request signatures and RFC 9530 Content-Digest: round trips, tampering, and the signature base format.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KeyObject, generateKeyPairSync, verify as cryptoVerify, constants } from 'node:crypto';
+import { KeyObject, createPrivateKey, createPublicKey, generateKeyPairSync, sign as cryptoSign, verify as cryptoVerify, constants } from 'node:crypto';
+import { signatureBase } from '../../protocol/signature-base.ts';
 import fc from 'fast-check';
 import { contentDigest, verifyContentDigest } from '../../protocol/content-digest.ts';
 import {
@@ -192,4 +193,58 @@ test('property: any signed request verifies, and changing any covered part break
     ),
     { seed, numRuns: 60 },
   );
+});
+
+// RFC 9421 Appendix B.2.6: the test request signed with test-key-ed25519 (B.1.4). Ed25519 is deterministic, so the
+// kit's signature base must be the RFC's byte for byte for the signature to match and to verify.
+const RFC9421_ED25519_PRIVATE = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ+DYvh6SEqVTm50DFtMDoQikTmiCqirVv9mWG9qfSnF\n-----END PRIVATE KEY-----\n';
+const RFC9421_B26 = {
+  input: 'sig-b26=("date" "@method" "@path" "@authority" "content-type" "content-length");created=1618884473;keyid="test-key-ed25519"',
+  signature: 'sig-b26=:wqcAqbmYJ2ji2glfAMaRy4gruYYnx2nEFN2HN6jrnDnQCK1u02Gb04v9EDgwUPiu4A0w6vuQv5lIp5WPpBKRCw==:',
+  headers: {
+    host: 'example.com',
+    date: 'Tue, 20 Apr 2021 02:07:55 GMT',
+    'content-type': 'application/json',
+    'content-digest': 'sha-512=:WZDPaVn/7XgHaAy8pmojAkGWoRx2UFChF41A2svX+TaPm+AbwAgBWnrIiYllu7BNNyealdVLvRwEmTHWXvJwew==:',
+    'content-length': '18',
+  },
+};
+
+test('RFC 9421 B.2.6: the signature base of the RFC, signed, gives the RFC\'s signature; the RFC\'s request verifies', async () => {
+  const base = signatureBase(['date', '@method', '@path', '@authority', 'content-type', 'content-length'],
+    '("date" "@method" "@path" "@authority" "content-type" "content-length");created=1618884473;keyid="test-key-ed25519"',
+    { method: 'POST', url: 'https://example.com/foo?param=Value&Pet=dog', headers: RFC9421_B26.headers });
+  const key = createPrivateKey(RFC9421_ED25519_PRIVATE);
+  assert.equal(`sig-b26=:${cryptoSign(null, Buffer.from(base!), key).toString('base64')}:`, RFC9421_B26.signature);
+  const verified = await verifySignature({
+    method: 'POST', url: 'https://example.com/foo?param=Value&Pet=dog', hasBody: false,
+    headers: { ...RFC9421_B26.headers, 'signature-input': RFC9421_B26.input, signature: RFC9421_B26.signature },
+    lookupKey: async (id) => (id === 'test-key-ed25519' ? { publicKey: createPublicKey(key), algorithm: 'ed25519' } : undefined),
+    now: 1618884473, maxAgeSeconds: 60,
+  });
+  // P3 refuses it (no @target-uri), which is the kit's reading, not RFC 9421's: the signature itself is sound.
+  assert.deepEqual(verified, { ok: false, reason: 'missing-components', detail: 'signature does not cover @target-uri' });
+});
+
+test('an independent RFC 9421 implementation (http-message-signatures) verifies the kit\'s signatures, and the kit verifies its', async () => {
+  const { httpbis, createSigner, createVerifier } = await import('http-message-signatures');
+  for (const algorithm of Object.keys(pairs) as SignatureAlgorithm[]) {
+    if (algorithm === 'rsa-pss-sha512') continue; // the library's PSS signer salts with the maximum, not RFC 9421's 64 bytes
+    const pair = await pairs[algorithm]();
+    const publicKey = pair.publicKey instanceof KeyObject ? pair.publicKey : KeyObject.from(pair.publicKey);
+    const privateKey = pair.privateKey instanceof KeyObject ? pair.privateKey : KeyObject.from(pair.privateKey);
+    const headers = { 'content-type': 'application/json' };
+    const added = await signRequest({ method: 'PUT', url: URL_, headers, body: BODY, privateKey, keyId: 'k1', algorithm });
+    const theirs = await httpbis.verifyMessage(
+      { keyLookup: async () => ({ id: 'k1', algs: [algorithm], verify: createVerifier(publicKey, algorithm) }) },
+      { method: 'PUT', url: URL_, headers: { ...headers, ...added } },
+    );
+    assert.equal(theirs, true, `${algorithm}: the library verifies the kit's signature`);
+    const signed = await httpbis.signMessage(
+      { key: createSigner(privateKey, algorithm), name: 'sig1', params: ['created', 'keyid'], fields: ['@method', '@target-uri', 'content-digest', 'content-type'], paramValues: { keyid: 'k1' } },
+      { method: 'PUT', url: URL_, headers: { ...headers, 'content-digest': added['content-digest']! } },
+    );
+    const ours = await verifySignature({ method: 'PUT', url: URL_, headers: signed.headers as Record<string, string>, lookupKey: async () => ({ publicKey, algorithm }) });
+    assert.deepEqual(ours, { ok: true, keyId: 'k1' }, `${algorithm}: the kit verifies the library's signature`);
+  }
 });

@@ -1,0 +1,89 @@
+// `wfmck doctor`: what a run (or the kit's own tests, --tests) needs, checked in seconds, one line each with the exact
+// command that fixes it. `npm test` starts with `wfmck doctor --tests`, so a missing package stops it at once.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { CONFIG_OPTION, resolveConfig, type Config } from '../run/config.ts';
+import { CA_FILE, TARGETS } from '../run/option-sets.ts';
+import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options.ts';
+import { EXIT_FAIL, EXIT_OK } from '../run/usage.ts';
+import { connectionProblem, configurationProblems, targetOrigins } from './preflight.ts';
+import { REAL_REGISTRY_BIN } from '../scripted/real-registry.ts';
+
+const TESTS: Option = { flag: 'tests', doc: "also check what the kit's own tests need (npm test): Chromium and Debian's docker-registry" };
+
+export const SPEC: CommandSpec = {
+  name: 'doctor',
+  usage: ['[--config FILE] [--wfm URL] [--identity URL] [--registry URL] [--ca-file FILE] [--tests]'],
+  about: `Checks what \`wfmck run\` needs, one line each, with the command that fixes a problem: Node, the npm packages,
+the configuration (as run reads it: flags, env, YAML), every CA, certificate and key file, every hook command, and that
+each target accepts a connection. With --tests, also Chromium and docker-registry, which the kit's own tests drive.
+Exit 0 when all hold, 1 when one does not, 2 for a usage error.`,
+  groups: [{ options: [CONFIG_OPTION, ...TARGETS, CA_FILE, TESTS] }],
+};
+
+/** Where Debian's chromium package puts the browser the HTML test drives; WFMCK_CHROMIUM_BIN overrides it. */
+export const CHROMIUM_BIN = process.env.WFMCK_CHROMIUM_BIN ?? '/usr/bin/chromium';
+const APT = (pkg: string) => `apt-get update && apt-get install -y ${pkg}`;
+
+interface Line {
+  ok: boolean;
+  what: string;
+  /** The command or setting that fixes it. */
+  fix?: string;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { help, values } = parseCommand(SPEC, argv);
+  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  const lines = await diagnose(argv.filter((a) => a !== '--tests'), values['tests'] === true);
+  for (const l of lines) process.stdout.write(`${l.ok ? 'ok  ' : 'FAIL'}  ${l.what}${l.fix ? `\n        fix: ${l.fix}` : ''}\n`);
+  const failed = lines.filter((l) => !l.ok).length;
+  process.stdout.write(failed === 0 ? 'wfmck doctor: all good\n' : `wfmck doctor: ${failed} problem${failed === 1 ? '' : 's'}\n`);
+  return failed === 0 ? EXIT_OK : EXIT_FAIL;
+}
+
+/** Every check, in the order a newcomer meets them. */
+export async function diagnose(runArgv: readonly string[], tests: boolean, bins = { chromium: CHROMIUM_BIN, registry: REAL_REGISTRY_BIN }): Promise<Line[]> {
+  const lines: Line[] = [node(), packages()];
+  if (tests) {
+    lines.push(binary('Chromium (the HTML report test drives it)', bins.chromium, APT('chromium')));
+    lines.push(binary("docker-registry (the registry suites' real OCI registry)", bins.registry, APT('docker-registry')));
+  }
+  let config: Config;
+  try {
+    config = resolveConfig([...runArgv], process.env, process.cwd());
+  } catch (e) {
+    return [...lines, { ok: false, what: `configuration: ${(e as Error).message.split('\n')[0]}`, fix: 'wfmck run --help lists every setting; wfmck init writes a wfmck.config.yaml' }];
+  }
+  lines.push({ ok: true, what: `configuration: ${config.configFile ?? 'none (flags and env only)'}${namesNoTarget(config) ? '; no target named: wfmck run certifies the embedded default' : ''}` });
+  for (const p of configurationProblems(config)) lines.push({ ok: false, what: p, fix: 'correct the setting named (wfmck run --help)' });
+  const ca = config.tls.caFiles.filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'));
+  for (const [what, url] of targetOrigins(config)) {
+    const why = await connectionProblem(url, ca, 5_000);
+    lines.push(why === undefined ? { ok: true, what: `${what} ${url.origin} accepts connections` } : { ok: false, what: `${what} ${url.origin}: ${why}`, fix: /TLS/.test(why) ? "--ca-file FILE (tls.caFiles): the CA of the target's certificate" : 'start the target, or correct its URL' });
+  }
+  return lines;
+}
+
+function namesNoTarget(config: Config): boolean {
+  return Object.entries(config.targets).every(([k, v]) => k === 'registryRepository' || v === undefined);
+}
+
+function node(): Line {
+  const major = Number(process.versions.node.split('.')[0]);
+  return major >= 20 ? { ok: true, what: `Node ${process.versions.node}` } : { ok: false, what: `Node ${process.versions.node}: wfmck needs 20 or newer`, fix: 'install Node 20 (https://nodejs.org)' };
+}
+
+function packages(): Line {
+  try {
+    const version = (createRequire(import.meta.url)('@playwright/test/package.json') as { version: string }).version;
+    return { ok: true, what: `npm packages installed (@playwright/test ${version})` };
+  } catch {
+    return { ok: false, what: 'npm packages are not installed', fix: 'npm ci' };
+  }
+}
+
+function binary(what: string, path: string, fix: string): Line {
+  return existsSync(path) ? { ok: true, what: `${what}: ${path}` } : { ok: false, what: `${what}: ${path} is missing`, fix };
+}
