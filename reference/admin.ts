@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { guardServer, jsonError } from './server-guards.ts';
 
 export type Hook = (input: Record<string, unknown>) => Promise<object>;
 
@@ -19,6 +20,7 @@ export async function startAdmin(hooks: Record<string, Hook>, opts: { host?: str
   const server = createServer((req, res) => {
     handle(req, res, hooks, token).catch((err: Error) => send(res, 500, { error: `admin: ${err.message}` }));
   });
+  guardServer(server, { requestTimeoutMs: 10_000, errorBody: jsonError('admin') });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve);
@@ -33,7 +35,8 @@ export async function startAdmin(hooks: Record<string, Hook>, opts: { host?: str
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, hooks: Record<string, Hook>, token: string): Promise<void> {
-  const path = new URL(req.url ?? '/', 'http://admin').pathname;
+  // The path as sent, query cut off: new URL() reads a path starting // as a host (GET // was a 500).
+  const path = (req.url ?? '/').split('?')[0]!;
   if (req.method === 'GET' && path === '/') return send(res, 200, { hooks: Object.keys(hooks) });
   if (!authorized(req.headers.authorization, token)) return send(res, 401, { error: 'admin: missing or wrong bearer token' });
   const m = /^\/hooks\/([A-Za-z]+)$/.exec(path);

@@ -2,6 +2,7 @@
 import { isLoopbackHost } from '../../spec/loopback.ts';
 import { withRewrites, type Rewrite } from '../faults/rewrite.ts';
 import { createServer, type Server } from 'node:https';
+import { guardServer, jsonError } from '../server-guards.ts';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mediaTypes } from '../../spec/media-types.ts';
@@ -79,6 +80,8 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
   const decisions = opts.decisions ?? cleanIdentityDecisions;
   const plain = !decisions.servesHttps;
   const server = plain ? createHttpServer() : createServer({ cert: opts.tls.cert, key: opts.tls.key });
+  // It serves documents to GETs: no request of its needs long to arrive.
+  guardServer(server, { requestTimeoutMs: 10_000, errorBody: jsonError('identity') });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, host, () => {

@@ -10,14 +10,14 @@ export interface RegistryLimits {
   maxBlobBytes: number;
   /** Largest manifest in bytes; the spec asks for at least 4 MiB. */
   maxManifestBytes: number;
-  /** Upload sessions older than this are forgotten. */
+  /** Upload sessions idle longer than this are forgotten (and their bytes go back to the quota). */
   uploadTtlMs: number;
 }
 
 export const DEFAULT_LIMITS: RegistryLimits = {
   maxBlobBytes: 64 * 1024 * 1024,
   maxManifestBytes: 4 * 1024 * 1024,
-  uploadTtlMs: 60 * 60 * 1000,
+  uploadTtlMs: 10 * 60 * 1000,
 };
 
 export interface RouteDeps {

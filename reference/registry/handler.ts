@@ -102,7 +102,7 @@ export function createRegistryHandler(
         param,
         query,
         headers: req.headers,
-        readBody: (limit, tooLarge) => readBody(req, limit, tooLarge),
+        readBody: (limit, tooLarge, quota) => readBody(req, limit, tooLarge, quota),
       });
     } catch (error) {
       if (error instanceof RequestAborted) return;

@@ -18,7 +18,14 @@ export interface RouteRequest {
   param: string;
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
-  readBody(limit: number, tooLarge: () => RegistryError): Promise<Buffer>;
+  readBody(limit: number, tooLarge: () => RegistryError, quota?: Quota): Promise<Buffer>;
+}
+
+/** The registry's byte budget, charged as a body arrives (so concurrent uploads cannot buffer past it together). */
+export interface Quota {
+  charge(bytes: number): boolean;
+  refund(bytes: number): void;
+  exceeded(): RegistryError;
 }
 
 /** The client went away mid-body: nothing to answer and nothing to log. */
@@ -33,7 +40,7 @@ export class RequestAborted extends Error {
  * Reads the whole body, failing with `tooLarge()` as soon as the declared or received length passes `limit`.
  * Past the cap the stream keeps flowing into the void, so the client can finish sending and read the 413.
  */
-export function readBody(req: IncomingMessage, limit: number, tooLarge: () => RegistryError): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number, tooLarge: () => RegistryError, quota?: Quota): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
@@ -46,15 +53,22 @@ export function readBody(req: IncomingMessage, limit: number, tooLarge: () => Re
         fn();
       }
     };
+    // A body that fails gives its charge back; one read whole keeps it (the caller now holds the bytes).
+    const fail = (error: Error) => settle(() => {
+      quota?.refund(size);
+      chunks.length = 0;
+      reject(error);
+    });
     req.on('data', (chunk: Buffer) => {
       if (settled) return;
+      if (size + chunk.length > limit) return fail(tooLarge());
+      if (quota && !quota.charge(chunk.length)) return fail(quota.exceeded());
       size += chunk.length;
-      if (size > limit) settle(() => reject(tooLarge()));
-      else chunks.push(chunk);
+      chunks.push(chunk);
     });
     req.on('end', () => settle(() => resolve(Buffer.concat(chunks, size))));
-    req.on('error', () => settle(() => reject(new RequestAborted())));
-    req.on('close', () => settle(() => reject(new RequestAborted())));
+    req.on('error', () => fail(new RequestAborted()));
+    req.on('close', () => fail(new RequestAborted()));
   });
 }
 

@@ -5,6 +5,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createRegistryHandler, type RegistryHandlerOptions } from './handler.ts';
 import { RegistryStore } from './store.ts';
+import { guardServer } from '../server-guards.ts';
 
 export { createRegistryHandler, type RegistryHandlerOptions } from './handler.ts';
 export { RegistryStore } from './store.ts';
@@ -18,6 +19,10 @@ export interface StartRegistryOptions extends RegistryHandlerOptions {
   tls?: { cert: string; key: string };
   /** Serve an existing store, e.g. one shared with another server. */
   store?: RegistryStore;
+  /** A new store's byte quota (blobs, upload sessions, bodies in flight); default store.ts DEFAULT_QUOTA_BYTES. */
+  quotaBytes?: number;
+  /** The whole request, body included, must arrive within this (default 60 s); else 408. */
+  requestTimeoutMs?: number;
   /** Rewrites of its answers (response-level faults of reference/faults/), applied in order. */
   rewrites?: readonly Rewrite[];
 }
@@ -30,9 +35,17 @@ export interface RunningRegistry {
 }
 
 export async function startRegistry(opts: StartRegistryOptions = {}): Promise<RunningRegistry> {
-  const store = opts.store ?? new RegistryStore();
+  const store = opts.store ?? new RegistryStore(opts.quotaBytes);
   const handler = withRewrites(createRegistryHandler(store, { ...opts, scheme: opts.tls ? 'https' : 'http' }), opts.rewrites ?? []);
-  const server: Server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, handler) : createHttpServer(handler);
+  const requestTimeoutMs = opts.requestTimeoutMs ?? 60_000;
+  // Node checks the deadline every connectionsCheckingInterval (30 s by default): check often enough for it to hold.
+  const checking = { connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeoutMs / 4))) };
+  const server: Server = opts.tls ? createHttpsServer({ ...checking, cert: opts.tls.cert, key: opts.tls.key }, handler) : createHttpServer(checking, handler);
+  // A blob may be large, but it must keep coming: a body that stalls is cut at the deadline (408, OCI error body).
+  guardServer(server, {
+    requestTimeoutMs,
+    errorBody: (status, message) => ({ contentType: 'application/json', body: JSON.stringify({ errors: [{ code: status === 431 || status === 413 ? 'SIZE_INVALID' : 'UNKNOWN', message }] }) }),
+  });
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

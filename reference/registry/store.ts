@@ -20,7 +20,14 @@ export interface UploadSession {
   chunks: Buffer[];
   size: number;
   startedAt: number;
+  /** When its last chunk came: an idle session expires, a slow but steady one does not. */
+  touchedAt: number;
 }
+
+/** The bytes the registry holds at most, blobs, upload sessions and bodies in flight together. */
+export const DEFAULT_QUOTA_BYTES = 128 * 1024 * 1024;
+/** Upload sessions open at once; past it the oldest idle one makes room, or the push gets 429. */
+export const DEFAULT_MAX_SESSIONS = 1000;
 
 interface Repository {
   /** Digests of blobs linked into this repository; the bytes live in the shared blob map. */
@@ -33,12 +40,41 @@ export class RegistryStore {
   private readonly blobBytes = new Map<string, Buffer>();
   private readonly repos = new Map<string, Repository>();
   private readonly uploads = new Map<string, UploadSession>();
+  /** Bytes of blobs, open sessions and bodies being read (manifests are capped one by one, and small). */
+  private used = 0;
+
+  constructor(readonly quotaBytes = DEFAULT_QUOTA_BYTES, readonly maxSessions = DEFAULT_MAX_SESSIONS) {}
 
   /** Forget everything (per-test reset of a worker-scoped registry). */
   reset(): void {
     this.blobBytes.clear();
     this.repos.clear();
     this.uploads.clear();
+    this.used = 0;
+  }
+
+  // ---- the byte quota
+
+  get usedBytes(): number {
+    return this.used;
+  }
+
+  /** Takes `bytes` from the quota; false (nothing taken) when they do not fit. */
+  charge(bytes: number): boolean {
+    if (this.used + bytes > this.quotaBytes) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  refund(bytes: number): void {
+    this.used = Math.max(0, this.used - bytes);
+  }
+
+  /** Bytes held by open upload sessions (what a client that abandons its pushes costs). */
+  sessionBytes(): number {
+    let n = 0;
+    for (const s of this.uploads.values()) n += s.size;
+    return n;
   }
 
   hasRepository(name: string): boolean {
@@ -60,9 +96,10 @@ export class RegistryStore {
     return this.blob(name, digest) !== undefined;
   }
 
-  /** Store bytes under a digest the caller has verified, and link them into `name`. */
+  /** Store bytes under a digest the caller has verified (and charged to the quota), and link them into `name`. */
   putBlob(name: string, digest: string, bytes: Buffer): void {
     if (!this.blobBytes.has(digest)) this.blobBytes.set(digest, bytes);
+    else this.refund(bytes.length);
     this.repo(name).blobs.add(digest);
   }
 
@@ -77,16 +114,23 @@ export class RegistryStore {
   deleteBlob(name: string, digest: string): boolean {
     const repo = this.repos.get(name);
     if (!repo?.blobs.delete(digest)) return false;
-    if (![...this.repos.values()].some((r) => r.blobs.has(digest))) this.blobBytes.delete(digest);
+    if (![...this.repos.values()].some((r) => r.blobs.has(digest))) {
+      this.refund(this.blobBytes.get(digest)?.length ?? 0);
+      this.blobBytes.delete(digest);
+    }
     return true;
   }
 
   // ---- upload sessions
 
   startUpload(name: string, now = Date.now()): UploadSession {
-    const session: UploadSession = { id: randomUUID(), name, chunks: [], size: 0, startedAt: now };
+    const session: UploadSession = { id: randomUUID(), name, chunks: [], size: 0, startedAt: now, touchedAt: now };
     this.uploads.set(session.id, session);
     return session;
+  }
+
+  get sessionCount(): number {
+    return this.uploads.size;
   }
 
   /** The session, only when it belongs to `name`. */
@@ -95,18 +139,35 @@ export class RegistryStore {
     return session?.name === name ? session : undefined;
   }
 
-  appendUpload(session: UploadSession, chunk: Buffer): void {
+  /** A chunk read (and charged) into an open session. */
+  appendUpload(session: UploadSession, chunk: Buffer, now = Date.now()): void {
     session.chunks.push(chunk);
     session.size += chunk.length;
+    session.touchedAt = now;
   }
 
+  /** A cancelled session: its bytes go back to the quota. */
   endUpload(id: string): boolean {
+    const session = this.uploads.get(id);
+    if (session) this.refund(session.size);
     return this.uploads.delete(id);
   }
 
-  /** Drop sessions started before `cutoff` (the spec's "server SHOULD eventually timeout unfinished uploads"). */
+  /** A session whose bytes became a blob (putBlob took over their charge). */
+  closeUpload(id: string): void {
+    this.uploads.delete(id);
+  }
+
+  /** Drop sessions idle since before `cutoff` (the spec's "server SHOULD eventually timeout unfinished uploads"). */
   expireUploads(cutoff: number): void {
-    for (const [id, session] of this.uploads) if (session.startedAt < cutoff) this.uploads.delete(id);
+    for (const [id, session] of this.uploads) if (session.touchedAt < cutoff) this.endUpload(id);
+  }
+
+  /** Drops the session idle longest, to make room; false when there is none. */
+  expireOldestUpload(): boolean {
+    let oldest: UploadSession | undefined;
+    for (const s of this.uploads.values()) if (!oldest || s.touchedAt < oldest.touchedAt) oldest = s;
+    return oldest !== undefined && this.endUpload(oldest.id);
   }
 
   // ---- manifests and tags

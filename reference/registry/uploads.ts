@@ -2,7 +2,7 @@
 // the session at <location>: PATCH chunks, PUT to close, GET status, DELETE to cancel (end-4a/4b, 5, 6, 11, 13, 14).
 import { ociError, RegistryError } from './errors.ts';
 import { checkDigest, isValidName } from './grammar.ts';
-import { header, type Reply, type RouteRequest } from './http.ts';
+import { header, type Quota, type Reply, type RouteRequest } from './http.ts';
 import { blobLocation, requestDigest, unsupportedAlgorithm, uploadLocation, type RouteDeps, type Route } from './context.ts';
 import type { UploadSession } from './store.ts';
 
@@ -14,6 +14,15 @@ function pushDigest(value: string | null): string {
 
 function blobTooLarge(limit: number): () => RegistryError {
   return () => ociError(413, 'BLOB_UPLOAD_INVALID', 'blob exceeds the registry size limit', { limit });
+}
+
+/** The store's byte quota, as readBody charges it; past it a push gets 507 with an OCI error body. */
+function quotaOf({ store }: RouteDeps): Quota {
+  return {
+    charge: (bytes) => store.charge(bytes),
+    refund: (bytes) => store.refund(bytes),
+    exceeded: () => ociError(507, 'DENIED', 'the registry\'s storage quota is full', { quotaBytes: store.quotaBytes, usedBytes: store.usedBytes, uploadSessionBytes: store.sessionBytes() }),
+  };
 }
 
 /** Status headers of a session: `Range` is inclusive, and "0-0" for an empty session as Docker clients expect. */
@@ -30,13 +39,18 @@ function created(name: string, digest: string): Reply {
 }
 
 function openSession({ store, now }: RouteDeps, name: string): Reply {
+  // Room for one more: the session idle longest goes first (an abandoned push), as its expiry would take it anyway.
+  if (store.sessionCount >= store.maxSessions && !store.expireOldestUpload()) {
+    throw ociError(429, 'TOOMANYREQUESTS', 'too many upload sessions open', { maxSessions: store.maxSessions });
+  }
   return { status: 202, headers: progressHeaders(store.startUpload(name, now())) };
 }
 
 async function singlePost(deps: RouteDeps, req: RouteRequest, digestParam: string): Promise<Reply> {
   const digest = pushDigest(digestParam);
-  const body = await req.readBody(deps.limits.maxBlobBytes, blobTooLarge(deps.limits.maxBlobBytes));
+  const body = await req.readBody(deps.limits.maxBlobBytes, blobTooLarge(deps.limits.maxBlobBytes), quotaOf(deps));
   if (!deps.decisions.digestMatches([body], digest)) {
+    deps.store.refund(body.length);
     throw ociError(400, 'DIGEST_INVALID', 'provided digest did not match uploaded content', { digest });
   }
   deps.store.putBlob(req.name, digest, body);
@@ -92,8 +106,9 @@ function chunkRange(s: UploadSession, value: string | undefined): { start: numbe
 async function readChunk(deps: RouteDeps, req: RouteRequest, s: UploadSession): Promise<Buffer> {
   const range = chunkRange(s, header(req.headers, 'content-range'));
   const room = deps.limits.maxBlobBytes - s.size;
-  const chunk = await req.readBody(room, blobTooLarge(deps.limits.maxBlobBytes));
+  const chunk = await req.readBody(room, blobTooLarge(deps.limits.maxBlobBytes), quotaOf(deps));
   if (range && chunk.length !== range.end - range.start + 1) {
+    deps.store.refund(chunk.length);
     throw ociError(400, 'SIZE_INVALID', 'provided length did not match content length', { contentRange: `${range.start}-${range.end}`, received: chunk.length });
   }
   return chunk;
@@ -101,7 +116,7 @@ async function readChunk(deps: RouteDeps, req: RouteRequest, s: UploadSession): 
 
 export const patchUpload: Route = async (deps, req) => {
   const s = session(deps, req);
-  deps.store.appendUpload(s, await readChunk(deps, req, s));
+  deps.store.appendUpload(s, await readChunk(deps, req, s), deps.now());
   return { status: 202, headers: progressHeaders(s) };
 };
 
@@ -112,10 +127,12 @@ export const closeUpload: Route = async (deps, req) => {
   const last = await readChunk(deps, req, s);
   const parts = last.length > 0 ? [...s.chunks, last] : s.chunks;
   if (!deps.decisions.digestMatches(parts, digest)) {
+    // The session stays as it was; the final chunk it did not take goes back to the quota.
+    deps.store.refund(last.length);
     throw ociError(400, 'DIGEST_INVALID', 'provided digest did not match uploaded content', { digest });
   }
   deps.store.putBlob(req.name, digest, Buffer.concat(parts));
-  deps.store.endUpload(s.id);
+  deps.store.closeUpload(s.id);
   return created(req.name, digest);
 };
 

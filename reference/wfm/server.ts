@@ -7,7 +7,9 @@ import type { TLSSocket } from 'node:tls';
 import { judgePeer, mtlsServerOptions, type WfmSvidSettings } from './mtls.ts';
 import type { RateLimit } from './rate-limit.ts';
 import type { ExchangeRecorder } from './recorder.ts';
-import type { Profile } from '../../spec/profile.ts';
+import { resolveProfile, type Profile } from '../../spec/profile.ts';
+import { refusalReply, WfmError } from './http.ts';
+import { guardServer } from '../server-guards.ts';
 import { createWfmHandler } from './handler.ts';
 import { cleanWfmDecisions, type WfmDecisions } from './decisions/index.ts';
 import type { WfmHooks } from './hooks.ts';
@@ -93,6 +95,15 @@ export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
   } else {
     server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, listener) : createHttpServer(listener);
   }
+  const errorsProfile = opts.profile ?? resolveProfile();
+  // The handler's own body deadline answers first (408 at bodyTimeoutMs); this one catches what never reaches it.
+  guardServer(server, {
+    requestTimeoutMs: (opts.bodyTimeoutMs ?? 10_000) + 20_000,
+    errorBody: (status, message) => {
+      const reply = refusalReply(errorsProfile, decisions, new WfmError(status, message));
+      return { contentType: reply.headers?.['content-type'] ?? 'application/json', body: String(reply.body ?? '') };
+    },
+  });
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
