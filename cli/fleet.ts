@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startEmbedded, type Embedded } from '../run/embedded.ts';
 import { loadIssued } from '../protocol/pki.ts';
-import { DEFAULT_HOOK_TIMEOUT_MS, assignerOf, parseComponentRef, sampleDeployments, type AssignedComponent, type DeploymentSource } from '../simulators/fleet/deployments.ts';
+import { DEFAULT_HOOK_TIMEOUT_MS, assignerOf, parseComponentRef, sampleDeployments, type AssignedComponent, type DeploymentSource } from '../simulators/fleet/assigned-deployments.ts';
 import { runHook } from '../run/hooks.ts';
 import { progressWriter } from '../simulators/fleet/progress.ts';
 import { runFleet, type FleetTarget } from '../simulators/fleet/runner.ts';

@@ -15,8 +15,8 @@ import { identityOf } from '../spec/spiffe-id.ts';
 import type { Properties } from '../spec/types.ts';
 import { x509 } from '../spec/x509.ts';
 import { clientVariant } from './faults/index.ts';
-import { anchoredAgent, startBundleClient } from './client-bundle.ts';
-import type { CachedBundle } from './device/bundle-client.ts';
+import { anchoredAgent, startBundleClient } from './client-trust-bundle.ts';
+import type { CachedBundle } from './device/trust-bundle-client.ts';
 import type { MachineState } from './device/machine.ts';
 
 /** What startClient gets (P5-style hook input of the device persona); the kit minted the credentials for this run. */

@@ -4,13 +4,13 @@ import type { Faker } from '@faker-js/faker';
 import { aggregateOpaque } from '../../spec/rules/opaque-aggregation.ts';
 import type { QuantityFormat } from '../../spec/rules/quantity.ts';
 import type { DeviceCapabilities, LabelValue } from '../../spec/types.ts';
-import type { DeviceDescription, DeviceFaults, DeviceKind } from '../device/types.ts';
+import type { DeviceDescription, DeviceMisbehaviour, DeviceKind } from '../device/types.ts';
 import { localFaker } from './draw.ts';
 import { deploymentTypes, hostingFields, identity } from './hardware.ts';
 import { extensions, labels } from './labels.ts';
 
 export { describeFleet, fleetLayout, kindAt, type FleetLayout } from './fleet.ts';
-export { faultsFor, FAULT_NAMES, type FaultMix, type FaultName } from './faults.ts';
+export { misbehaviourFor, FAULT_NAMES, type MisbehaviourMix, type MisbehaviourName } from './misbehaviour.ts';
 
 export interface DescribeOptions {
   /** First part of every top-level id (default `wfmck`); RFC 3986 unreserved characters only. */
@@ -21,7 +21,7 @@ export interface DescribeOptions {
   depth?: number;
   /** A see-thru gateway (and its intermediates) reports the hosting fields (default false). */
   hostsWorkloads?: boolean;
-  faults?: DeviceFaults;
+  faults?: DeviceMisbehaviour;
   /** P8: "16 Gi" (default) or "16Gi". */
   quantityFormat?: QuantityFormat;
 }

@@ -6,7 +6,7 @@ import { shardIndexes, shardSize } from '../fleet/shard.ts';
 import type { DeviceDescription } from '../device/types.ts';
 import { describeDevice } from './describe.ts';
 import { uniform } from './draw.ts';
-import { faultsFor } from './faults.ts';
+import { misbehaviourFor } from './misbehaviour.ts';
 
 export interface FleetLayout {
   /** Top-level devices: one client each (plain devices and gateways). */
@@ -58,7 +58,7 @@ export function* describeFleet(spec: FleetSpec, shard: Shard = spec.shard): Gene
       children: spec.children,
       depth: spec.depth,
       hostsWorkloads: kind === 'see-thru-gateway' && uniform(spec.seed, index, 0x405) < spec.hostsWorkloads,
-      faults: faultsFor(spec.seed, index, spec.faults, kind),
+      faults: misbehaviourFor(spec.seed, index, spec.faults, kind),
       quantityFormat: spec.quantityFormat,
     });
   }

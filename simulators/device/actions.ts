@@ -8,7 +8,7 @@ import { TransportError, type Exchange, type HttpResponse } from '../transport/t
 import { applyComposeComponent } from './compose-apply.ts';
 import { yamlFromBundle } from './bundle-fallback.ts';
 import type { ClientDecisions } from './decisions/index.ts';
-import type { DeploymentSummary, Placement } from './deployments.ts';
+import type { DeploymentSummary, Placement } from './deployment-steps.ts';
 import { slotOf, type Action, type MachineState, type Result } from './machine.ts';
 import { statusReport } from './report.ts';
 import type { DeviceEnvironment } from './driver.ts';

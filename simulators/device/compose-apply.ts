@@ -11,7 +11,7 @@ import { formatSchemaErrors, validate } from '../../spec/schemas/index.ts';
 import type { OciImageManifest, StatusError } from '../../spec/types.ts';
 import { DigestError, type RegistryClient } from '../registry-client.ts';
 import { TransportError, type Exchange } from '../transport/types.ts';
-import type { DeviceFaults } from './types.ts';
+import type { DeviceMisbehaviour } from './types.ts';
 import { cleanComposeDecisions, type ComposeDecisions } from './decisions/index.ts';
 
 export interface ComposeComponent {
@@ -23,7 +23,7 @@ export interface ComposeApplyOptions {
   /** The client for the registry of `oci://host[:port]/name`. */
   registry: (repositoryUrl: string) => RegistryClient;
   vendor: string;
-  faults: DeviceFaults;
+  faults: DeviceMisbehaviour;
   /** Multiplies every simulated wait (timeouts, slow installs), so tests run fast; default 1. */
   timeScale?: number;
   sleep?: (ms: number) => Promise<void>;

@@ -6,7 +6,7 @@ import type { DeviceApiClient } from '../device-api.ts';
 import { hierarchy, placeDeployment } from '../gateways/see-thru.ts';
 import type { RegistryClient } from '../registry-client.ts';
 import { perform, type ActionContext } from './actions.ts';
-import type { Placement } from './deployments.ts';
+import type { Placement } from './deployment-steps.ts';
 import { capabilitiesOf, revisedCapabilities } from './documents.ts';
 import { afterResult, beginTick, capabilitiesChanged, childDeparted, initialMachine, isLive, nextAction, stopped, type MachineState } from './machine.ts';
 import type { DeviceDescription, DeviceKind, DeviceObserver, DevicePhase, SimulatedDevice } from './types.ts';

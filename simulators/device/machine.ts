@@ -11,8 +11,8 @@ import {
   type DeploymentSlot,
   type DeploymentSummary,
   type ManifestEntry,
-} from './deployments.ts';
-import type { DeviceFaults, DevicePhase } from './types.ts';
+} from './deployment-steps.ts';
+import type { DeviceMisbehaviour, DevicePhase } from './types.ts';
 
 export interface MachineState {
   phase: DevicePhase;
@@ -85,7 +85,7 @@ const LOSS_DONE = 4;
 const NONE: number[] = [];
 const NO_SLOTS: DeploymentSlot[] = [];
 
-export function initialMachine(deviceCount: number, faults: DeviceFaults = {}): MachineState {
+export function initialMachine(deviceCount: number, faults: DeviceMisbehaviour = {}): MachineState {
   return {
     phase: 'new',
     manifestVersion: 0,

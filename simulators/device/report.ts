@@ -2,7 +2,7 @@
 import { reportedVersion } from '../../spec/rules/manifest-version.ts';
 import { overallState } from '../../spec/rules/status-precedence.ts';
 import type { DeploymentStatusReport, StatusError } from '../../spec/types.ts';
-import type { DeploymentSlot } from './deployments.ts';
+import type { DeploymentSlot } from './deployment-steps.ts';
 
 /** P7: the standard's status schema carries apiVersion and kind; the kit sends them. */
 export function statusApiVersion(vendor: string): string {

@@ -5,8 +5,8 @@ import type { Exchange } from '../transport/types.ts';
 
 export type DeviceKind = 'plain' | 'opaque-gateway' | 'see-thru-gateway';
 
-/** Per-device fault knobs (issue 3): what a misbehaving real device does, for QA fleets. */
-export interface DeviceFaults {
+/** Per-device misbehaviour knobs: what a misbehaving real device does, for QA fleets (not the faults of faults/catalog.yaml). */
+export interface DeviceMisbehaviour {
   /** A container exits non-zero during startup: the deployment must be reported failed at once (§4.8 rule 2). */
   crashingContainer?: boolean;
   /** Health checks never pass: the device keeps `installing` until the component timeout, then `failed`. */
@@ -33,7 +33,7 @@ export interface DeviceDescription {
   children?: DeviceDescription[];
   /** A see-thru gateway that hosts workloads reports the hosting fields; one that does not sends identity only (§2.2). */
   hostsWorkloads?: boolean;
-  faults: DeviceFaults;
+  faults: DeviceMisbehaviour;
 }
 
 /** Endpoint names used in statistics and summaries. */

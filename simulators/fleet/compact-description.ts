@@ -2,15 +2,15 @@
 // text (about half the heap of the object tree, measured by `npm run bench`) and parsed again on each read, which
 // happens only when a document is sent or a deployment placed.
 import type { DeviceCapabilities } from '../../spec/types.ts';
-import type { DeviceDescription, DeviceFaults, DeviceKind } from '../device/types.ts';
+import type { DeviceDescription, DeviceMisbehaviour, DeviceKind } from '../device/types.ts';
 
 /** Most devices have no fault: they all share one frozen empty set. */
-const NO_FAULTS: DeviceFaults = Object.freeze({});
+const NO_FAULTS: DeviceMisbehaviour = Object.freeze({});
 
 class CompactDescription implements DeviceDescription {
   readonly kind: DeviceKind;
   readonly id: string;
-  readonly faults: DeviceFaults;
+  readonly faults: DeviceMisbehaviour;
   readonly hostsWorkloads: boolean | undefined;
   readonly children: DeviceDescription[] | undefined;
   private readonly document: string;

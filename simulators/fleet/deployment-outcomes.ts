@@ -1,25 +1,25 @@
 // What became of the deployments a fleet assigned: the last state each one reported, failures split into those
 // the device's own fault knob explains (expected) and the rest (unexpected), and the WFM's answers to the reports.
 import type { DeploymentStatusReport } from '../../spec/types.ts';
-import type { DeviceFaults } from '../device/types.ts';
+import type { DeviceMisbehaviour } from '../device/types.ts';
 
 /** The error codes a fault knob makes a device report (simulators/device/compose-apply.ts, gateways/see-thru.ts). */
-const CODES_OF_FAULT: Partial<Record<keyof DeviceFaults, readonly string[]>> = {
+const CODES_OF_FAULT: Partial<Record<keyof DeviceMisbehaviour, readonly string[]>> = {
   crashingContainer: ['CONTAINER_EXITED'],
   unhealthyContainer: ['HEALTHCHECK_TIMEOUT'],
   // 102 for the cut-off child itself; 103 when no reachable hosting child is left for a `<gateway>/*` deployment.
   unreachableChild: ['102', '103'],
 };
 
-const KNOBS = Object.keys(CODES_OF_FAULT) as (keyof DeviceFaults)[];
+const KNOBS = Object.keys(CODES_OF_FAULT) as (keyof DeviceMisbehaviour)[];
 
 /** The fault knob that explains a failure with `code`, when the device has it switched on. */
-export function faultExplaining(code: string, faults: DeviceFaults): keyof DeviceFaults | undefined {
+export function faultExplaining(code: string, faults: DeviceMisbehaviour): keyof DeviceMisbehaviour | undefined {
   return KNOBS.find((knob) => faults[knob] && CODES_OF_FAULT[knob]!.includes(code));
 }
 
 /** The knobs of `faults` that can explain a failure, as bits: a fleet keeps one small number per deployment. */
-function knobBits(faults: DeviceFaults): number {
+function knobBits(faults: DeviceMisbehaviour): number {
   return KNOBS.reduce((bits, knob, i) => (faults[knob] ? bits | (1 << i) : bits), 0);
 }
 
@@ -67,7 +67,7 @@ export class DeploymentOutcomes {
 
   constructor(private readonly unexplained: UnexplainedFailure = () => undefined) {}
 
-  assigned(deploymentId: string, faults: DeviceFaults): void {
+  assigned(deploymentId: string, faults: DeviceMisbehaviour): void {
     this.deployments.set(deploymentId, { knobs: knobBits(faults) });
   }
 

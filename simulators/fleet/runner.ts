@@ -9,7 +9,7 @@ import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import type { FleetProgress } from './progress.ts';
 import { sleep } from '../transport/retry.ts';
 import { tokenBucket, type RateLimiter } from './rate-limit.ts';
-import { assignDeployments, type DeploymentSource } from './deployments.ts';
+import { assignDeployments, type DeploymentSource } from './assigned-deployments.ts';
 import { FleetSpecError, type FleetSpec } from './spec.ts';
 import { FleetStats, type FleetTotals } from './stats.ts';
 import { TickQueue } from './tick-queue.ts';

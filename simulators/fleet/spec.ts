@@ -2,7 +2,7 @@
 import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { isFaultName, type FaultMix } from '../data/faults.ts';
+import { isFaultName, type MisbehaviourMix } from '../data/misbehaviour.ts';
 import type { QuantityFormat } from '../../spec/rules/quantity.ts';
 import { DEFAULT_TIMEOUT_MS } from '../transport/limits.ts';
 import { parseShard } from './shard.ts';
@@ -25,7 +25,7 @@ export interface FleetSpec {
   /** Share of see-thru gateways that also host workloads (0..1). */
   hostsWorkloads: number;
   /** Probability per fault knob, e.g. `{ crashingContainer: 0.05 }`. */
-  faults: FaultMix;
+  faults: MisbehaviourMix;
   /** Requests per second across the whole fleet (token bucket); 0 = no limit. */
   rate: number;
   /** Token bucket size: requests allowed at once after a quiet spell. */
@@ -167,8 +167,8 @@ function ratio(v: unknown, key: string): number {
 }
 
 /** A mapping `{ name: probability }` or the flag form `name=p,name=p`. */
-function faultMix(v: unknown, key: string): FaultMix {
-  const mix: FaultMix = {};
+function faultMix(v: unknown, key: string): MisbehaviourMix {
+  const mix: MisbehaviourMix = {};
   for (const [name, p] of faultEntries(v, key)) {
     if (!isFaultName(name)) throw new FleetSpecError(`${key}: unknown fault "${name}"`);
     mix[name] = ratio(p, `${key}.${name}`);

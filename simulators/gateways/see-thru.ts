@@ -3,7 +3,7 @@
 import { isDescendantOf } from '../../spec/rules/device-id.ts';
 import { RESERVED_GATEWAY_CODES } from '../../spec/rules/status-report.ts';
 import type { DeviceCapabilities } from '../../spec/types.ts';
-import type { Placement } from '../device/deployments.ts';
+import type { Placement } from '../device/deployment-steps.ts';
 import type { DeviceDescription } from '../device/types.ts';
 
 /** §2.2 rules 1-3: the gateway first, then every device behind it, each parent before its children (pre-order). */

@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { describeDevice } from '../../simulators/data/describe.ts';
-import { FAULT_NAMES } from '../../simulators/data/faults.ts';
+import { FAULT_NAMES } from '../../simulators/data/misbehaviour.ts';
 import { capabilitiesOf } from '../../simulators/device/documents.ts';
-import type { DeviceDescription, DeviceFaults } from '../../simulators/device/types.ts';
+import type { DeviceDescription, DeviceMisbehaviour } from '../../simulators/device/types.ts';
 import { compactDescription } from '../../simulators/fleet/compact-description.ts';
 import { hierarchy } from '../../simulators/gateways/see-thru.ts';
 import { fcOptions } from '../support/fc.ts';
@@ -23,7 +23,7 @@ const description = fc
   })
   .map(({ seed, index, kind, faults, ...opts }) => ({
     format: opts.quantityFormat,
-    desc: describeDevice(seed, index, kind, { ...opts, faults: Object.fromEntries(faults.map((f) => [f, true])) as DeviceFaults }),
+    desc: describeDevice(seed, index, kind, { ...opts, faults: Object.fromEntries(faults.map((f) => [f, true])) as DeviceMisbehaviour }),
   }));
 
 /** Everything a device reads of its description, as the bytes and values it would send or decide on. */

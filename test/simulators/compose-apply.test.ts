@@ -5,7 +5,7 @@ import { HOSTILE_ARCHIVES, benignEntries, buildTarGz, type ArchiveEntrySpec } fr
 import { startRegistry, type RunningRegistry } from '../../reference/registry/server.ts';
 import { digestOf } from '../../spec/rules/desired-state.ts';
 import { applyComposeComponent, parseRepository, timeoutMs, type ComposeApplyOptions } from '../../simulators/device/compose-apply.ts';
-import type { DeviceFaults } from '../../simulators/device/types.ts';
+import type { DeviceMisbehaviour } from '../../simulators/device/types.ts';
 import { RegistryClient } from '../../simulators/registry-client.ts';
 import { createTransport, type UndiciTransport } from '../../simulators/transport/undici-transport.ts';
 import { publishComponent } from './device-env.ts';
@@ -25,7 +25,7 @@ after(async () => {
   await registry.close();
 });
 
-function options(faults: DeviceFaults = {}, slept: number[] = []): ComposeApplyOptions {
+function options(faults: DeviceMisbehaviour = {}, slept: number[] = []): ComposeApplyOptions {
   return {
     registry: (url) => {
       assert.equal(url, `oci://${new URL(registry.url).host}`);

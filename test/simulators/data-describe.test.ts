@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { describeDevice, describeFleet, faultsFor, fleetLayout } from '../../simulators/data/describe.ts';
+import { describeDevice, describeFleet, misbehaviourFor, fleetLayout } from '../../simulators/data/describe.ts';
 import type { DeviceDescription, DeviceKind } from '../../simulators/device/types.ts';
 import { resolveFleetSpec } from '../../simulators/fleet/spec.ts';
 import { semanticFindings } from '../../spec/rules/capabilities.ts';
@@ -103,18 +103,18 @@ test('a fleet yields lazily and its layout counts what it yields', () => {
   assert.equal(visible.length, layout.deviceIds);
 });
 
-test('faultsFor follows the mix deterministically, and only gives gateway faults to see-thru gateways', () => {
+test('misbehaviourFor follows the mix deterministically, and only gives gateway faults to see-thru gateways', () => {
   const mix = { crashingContainer: 0.3, slowInstallMs: 0.5, unreachableChild: 1, clockSkewSeconds: 0.2 };
-  assert.deepEqual(faultsFor(8, 99, mix, 'see-thru-gateway'), faultsFor(8, 99, mix, 'see-thru-gateway'));
+  assert.deepEqual(misbehaviourFor(8, 99, mix, 'see-thru-gateway'), misbehaviourFor(8, 99, mix, 'see-thru-gateway'));
   let crashing = 0;
   for (let i = 0; i < 4000; i++) {
-    const f = faultsFor(8, i, mix);
+    const f = misbehaviourFor(8, i, mix);
     if (f.crashingContainer) crashing++;
     assert.equal(f.unreachableChild, undefined);
     if (f.slowInstallMs !== undefined) assert.ok(f.slowInstallMs >= 500 && f.slowInstallMs < 5000);
     if (f.clockSkewSeconds !== undefined) assert.ok(Math.abs(f.clockSkewSeconds) >= 5 && Math.abs(f.clockSkewSeconds) < 60);
   }
   assert.ok(crashing > 1000 && crashing < 1400, `about 30% crashing, got ${crashing}/4000`);
-  assert.equal(faultsFor(8, 1, mix, 'see-thru-gateway').unreachableChild, true);
-  assert.deepEqual(faultsFor(8, 1, {}), {});
+  assert.equal(misbehaviourFor(8, 1, mix, 'see-thru-gateway').unreachableChild, true);
+  assert.deepEqual(misbehaviourFor(8, 1, {}), {});
 });

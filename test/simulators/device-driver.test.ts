@@ -6,7 +6,7 @@ import { HOSTILE_ARCHIVES, benignEntries, buildTarGz } from '../../fixtures/arch
 import { startRegistry } from '../../reference/registry/server.ts';
 import { digestOf } from '../../spec/rules/desired-state.ts';
 import { createDevice } from '../../simulators/device/driver.ts';
-import type { DeviceEvent, DeviceFaults } from '../../simulators/device/types.ts';
+import type { DeviceEvent, DeviceMisbehaviour } from '../../simulators/device/types.ts';
 import { RegistryClient } from '../../simulators/registry-client.ts';
 import type { Transcript } from '../../simulators/transport/transcript.ts';
 import { createTransport } from '../../simulators/transport/undici-transport.ts';
@@ -19,7 +19,7 @@ before(async () => {
 });
 after(() => h.close());
 
-async function plainDevice(faults: DeviceFaults = {}) {
+async function plainDevice(faults: DeviceMisbehaviour = {}) {
   const t = await h.newEnv();
   const device = createDevice(describe('plain', uniqueId('dev'), {}, faults), t.env);
   await device.start();

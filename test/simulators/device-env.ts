@@ -11,7 +11,7 @@ import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import type { DeviceCapabilities } from '../../spec/types.ts';
 import { DeviceApiClient } from '../../simulators/device-api.ts';
 import type { DeviceEnvironment } from '../../simulators/device/driver.ts';
-import type { DeviceDescription, DeviceEvent, DeviceFaults, DeviceKind } from '../../simulators/device/types.ts';
+import type { DeviceDescription, DeviceEvent, DeviceMisbehaviour, DeviceKind } from '../../simulators/device/types.ts';
 import { RegistryClient } from '../../simulators/registry-client.ts';
 import { Transcript } from '../../simulators/transport/transcript.ts';
 import { createTransport, type UndiciTransport } from '../../simulators/transport/undici-transport.ts';
@@ -80,7 +80,7 @@ export async function startHarness(): Promise<Harness> {
 export const hostingCapabilities = (id: string): DeviceCapabilities =>
   hostingDocument(id, { vendor: 'Acme', modelNumber: 'EDGE-100', cpus: [{ cores: 2, architecture: 'arm64' }], memory: '4 Gi', storage: '32 Gi' });
 
-export function describe(kind: DeviceKind, id: string, extra: Partial<DeviceDescription> = {}, faults: DeviceFaults = {}): DeviceDescription {
+export function describe(kind: DeviceKind, id: string, extra: Partial<DeviceDescription> = {}, faults: DeviceMisbehaviour = {}): DeviceDescription {
   return { kind, id, capabilities: hostingCapabilities(id), hostsWorkloads: true, faults, ...extra };
 }
 

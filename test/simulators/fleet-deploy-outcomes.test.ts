@@ -4,9 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { describeDevice } from '../../simulators/data/describe.ts';
-import type { DeviceFaults } from '../../simulators/device/types.ts';
+import type { DeviceMisbehaviour } from '../../simulators/device/types.ts';
 import { DeploymentOutcomes, faultExplaining } from '../../simulators/fleet/deployment-outcomes.ts';
-import { deploymentTargets, parseComponentRef } from '../../simulators/fleet/deployments.ts';
+import { deploymentTargets, parseComponentRef } from '../../simulators/fleet/assigned-deployments.ts';
 import { hierarchy, hostsWorkloads } from '../../simulators/gateways/see-thru.ts';
 import type { DeploymentStatusReport } from '../../spec/types.ts';
 import { fcOptions } from '../support/fc.ts';
@@ -46,7 +46,7 @@ test('a see-thru gateway: every hosting device it shows, then `<gateway>/*` when
 });
 
 test('each fault knob explains only its own codes', () => {
-  const cases: [string, DeviceFaults, string | undefined][] = [
+  const cases: [string, DeviceMisbehaviour, string | undefined][] = [
     ['CONTAINER_EXITED', { crashingContainer: true }, 'crashingContainer'],
     ['HEALTHCHECK_TIMEOUT', { unhealthyContainer: true }, 'unhealthyContainer'],
     ['102', { unreachableChild: true }, 'unreachableChild'],

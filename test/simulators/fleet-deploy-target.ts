@@ -2,7 +2,7 @@
 // and its own assignDeployment hook, started before the file's tests and closed after them.
 import { after, before } from 'node:test';
 import { startEmbedded, type Embedded } from '../../run/embedded.ts';
-import { sampleDeployments } from '../../simulators/fleet/deployments.ts';
+import { sampleDeployments } from '../../simulators/fleet/assigned-deployments.ts';
 import type { FleetTarget } from '../../simulators/fleet/runner.ts';
 
 export function embeddedFleetTarget(): { readonly embedded: Embedded; readonly target: FleetTarget } {

@@ -2,7 +2,7 @@
 // assigned to every hosting device after it reports, and each fault knob showing up as its expected outcome.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { faultsFor } from '../../simulators/data/faults.ts';
+import { misbehaviourFor } from '../../simulators/data/misbehaviour.ts';
 import { runFleet, type FleetTarget } from '../../simulators/fleet/runner.ts';
 import { FleetSpecError, resolveFleetSpec, type FleetSpec } from '../../simulators/fleet/spec.ts';
 import { embeddedFleetTarget } from './fleet-deploy-target.ts';
@@ -67,8 +67,8 @@ test('unreachableChild: the cut-off child reports reserved code 102 with the gat
 
 test('slowInstallMs: installs still complete, later by the scaled delay', async () => {
   // A seed whose one device draws a long slow install, so the delay stands out of the run-to-run noise.
-  const seed = Array.from({ length: 200 }, (_, s) => s).find((s) => faultsFor(s, 0, { slowInstallMs: 1 }).slowInstallMs! >= 3000)!;
-  const slowMs = faultsFor(seed, 0, { slowInstallMs: 1 }).slowInstallMs!;
+  const seed = Array.from({ length: 200 }, (_, s) => s).find((s) => misbehaviourFor(s, 0, { slowInstallMs: 1 }).slowInstallMs! >= 3000)!;
+  const slowMs = misbehaviourFor(seed, 0, { slowInstallMs: 1 }).slowInstallMs!;
   const quick = await fleet({ devices: 1, faults: { slowInstallMs: 1 }, timeScale: 0, seed });
   const slow = await fleet({ devices: 1, faults: { slowInstallMs: 1 }, timeScale: 0.5, seed });
   assert.equal(quick.totals.deployments.installed, 1);

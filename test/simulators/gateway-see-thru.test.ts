@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createSeeThruGateway } from '../../simulators/device/driver.ts';
-import type { DeviceDescription, DeviceEvent, DeviceFaults } from '../../simulators/device/types.ts';
+import type { DeviceDescription, DeviceEvent, DeviceMisbehaviour } from '../../simulators/device/types.ts';
 import { hierarchy, placeDeployment, seeThruDocument } from '../../simulators/gateways/see-thru.ts';
 import type { DeploymentStatusReport } from '../../spec/types.ts';
 import { assign, describe, publishComponent, requestLine, startHarness, uniqueId, type Harness } from './device-env.ts';
@@ -15,7 +15,7 @@ before(async () => {
 after(() => h.close());
 
 /** gw (hosting or not) -> m1 (non-hosting gateway) -> m1/s1 (non-hosting gateway) -> m1/s1/leaf; gw -> p2. */
-function tree(hosts: boolean, faults: DeviceFaults = {}): DeviceDescription {
+function tree(hosts: boolean, faults: DeviceMisbehaviour = {}): DeviceDescription {
   const gw = uniqueId('gw');
   const stg = (id: string, children: DeviceDescription[]) => describe('see-thru-gateway', id, { hostsWorkloads: false, children });
   return describe('see-thru-gateway', gw, {

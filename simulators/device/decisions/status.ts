@@ -1,7 +1,7 @@
 // What the kit's device client decides about its deployment status reports (§2.4, §2.4.1, §4.4) and the placements a
 // see-thru gateway reports: a faulty client replaces single decisions (simulators/faults/status.ts, gateways.ts).
 import type { DeploymentStatusReport } from '../../../spec/types.ts';
-import type { Placement } from '../deployments.ts';
+import type { Placement } from '../deployment-steps.ts';
 
 export interface StatusDecisions {
   /** §1: it reports the status of what it applies. */

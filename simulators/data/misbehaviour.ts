@@ -1,11 +1,13 @@
-// Fault knobs per device from a mix of probabilities, drawn deterministically from (seed, index).
-import type { DeviceFaults, DeviceKind } from '../device/types.ts';
+// Misbehaviour knobs per device (a crashing container, flapping capabilities, clock skew) from a mix of probabilities,
+// drawn deterministically from (seed, index). These make a QA fleet realistic; the rule-breaking faults that prove
+// checks fail are another thing (faults/catalog.yaml).
+import type { DeviceMisbehaviour, DeviceKind } from '../device/types.ts';
 import { DEFAULT_CLOCK_SKEW_SECONDS } from '../../protocol/signing.ts';
 import { uniform } from './draw.ts';
 
-export type FaultName = keyof DeviceFaults;
+export type MisbehaviourName = keyof DeviceMisbehaviour;
 /** Probability per fault, e.g. `{ crashingContainer: 0.05, flappingCapabilities: 0.1 }`. */
-export type FaultMix = Partial<Record<FaultName, number>>;
+export type MisbehaviourMix = Partial<Record<MisbehaviourName, number>>;
 
 /** Fixed order: a fault's salt is its position, so adding a knob at the end never changes earlier draws. */
 export const FAULT_NAMES = [
@@ -16,9 +18,9 @@ export const FAULT_NAMES = [
   'stateLoss',
   'clockSkewSeconds',
   'flappingCapabilities',
-] as const satisfies readonly FaultName[];
+] as const satisfies readonly MisbehaviourName[];
 
-export function isFaultName(name: string): name is FaultName {
+export function isFaultName(name: string): name is MisbehaviourName {
   return (FAULT_NAMES as readonly string[]).includes(name);
 }
 
@@ -26,10 +28,10 @@ export function isFaultName(name: string): name is FaultName {
 const MAX_SKEW_SECONDS = DEFAULT_CLOCK_SKEW_SECONDS - 5;
 
 /** Faults only a see-thru gateway can show. */
-const GATEWAY_ONLY = new Set<FaultName>(['unreachableChild']);
+const GATEWAY_ONLY = new Set<MisbehaviourName>(['unreachableChild']);
 
-export function faultsFor(seed: number, index: number, mix: FaultMix, kind: DeviceKind = 'plain'): DeviceFaults {
-  const faults: DeviceFaults = {};
+export function misbehaviourFor(seed: number, index: number, mix: MisbehaviourMix, kind: DeviceKind = 'plain'): DeviceMisbehaviour {
+  const faults: DeviceMisbehaviour = {};
   FAULT_NAMES.forEach((name, salt) => {
     const p = mix[name] ?? 0;
     if (p <= 0 || uniform(seed, index, 0xfa, salt) >= p) return;

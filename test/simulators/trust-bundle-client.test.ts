@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createRootCa, issueCertificate } from '../../protocol/pki.ts';
 import { startIdentity, type IdentityService } from '../../reference/identity/server.ts';
-import { TrustBundleClient, type BundleFetch } from '../../simulators/device/bundle-client.ts';
+import { TrustBundleClient, type BundleFetch } from '../../simulators/device/trust-bundle-client.ts';
 import { createTransport, type UndiciTransport } from '../../simulators/transport/undici-transport.ts';
 import type { TrustBundle } from '../../spec/types.ts';
 import { clientVariant } from '../../simulators/faults/index.ts';

@@ -1,7 +1,7 @@
 // The trust bundle client of the kit's client under test (§4.5, §4.6): operator configuration from the startClient
 // input, HTTPS authenticated by the initial-trust CA the client was given (§5: not by an SVID).
 import { Agent, buildConnector } from 'undici';
-import { TrustBundleClient, type CachedBundle } from './device/bundle-client.ts';
+import { TrustBundleClient, type CachedBundle } from './device/trust-bundle-client.ts';
 import type { ConnectionDecisions, TrustBundleDecisions } from './device/decisions/index.ts';
 import { createTransport, spiffeIdentityCheck, type SpiffeCheckLeniency, type UndiciTransport } from './transport/undici-transport.ts';
 

@@ -1,7 +1,7 @@
 // Deployments in a fleet: the sample compose component published once, then N deployments assigned through the
 // P5 assignDeployment hook to every workload-hosting deviceId of a client as soon as it reports.
 import { fileURLToPath } from 'node:url';
-import type { DeviceDescription, DeviceFaults } from '../device/types.ts';
+import type { DeviceDescription, DeviceMisbehaviour } from '../device/types.ts';
 import { hierarchy, hostsWorkloads } from '../gateways/see-thru.ts';
 import { buildComposeArchive, buildComposeArtifact } from '../publish/compose.ts';
 import { pushArtifact } from '../publish/push.ts';
@@ -45,11 +45,11 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
  * gateway, a hosting see-thru gateway and each hosting device behind it), plus `<gateway>/*` (P4: the gateway
  * chooses) for a see-thru gateway with hosting devices behind it. Each with the faults that may make it fail.
  */
-export function deploymentTargets(desc: DeviceDescription): { deviceId: string; faults: DeviceFaults }[] {
+export function deploymentTargets(desc: DeviceDescription): { deviceId: string; faults: DeviceMisbehaviour }[] {
   if (desc.kind !== 'see-thru-gateway') return [{ deviceId: desc.id, faults: desc.faults }];
   const devices = hierarchy(desc);
   // The gateway's unreachableChild explains a 102 or 103 for any deployment behind it; a host's own knobs the rest.
-  const behind: DeviceFaults = desc.faults.unreachableChild ? { unreachableChild: true } : {};
+  const behind: DeviceMisbehaviour = desc.faults.unreachableChild ? { unreachableChild: true } : {};
   const targets = devices.filter(hostsWorkloads).map((d) => ({ deviceId: d.id, faults: d === desc ? d.faults : { ...d.faults, ...behind } }));
   if (devices.slice(1).some(hostsWorkloads)) targets.push({ deviceId: `${desc.id}/*`, faults: behind });
   return targets;
