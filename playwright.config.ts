@@ -14,7 +14,8 @@ watchParent();
 const root = dirname(fileURLToPath(import.meta.url));
 
 /** The parts of the run context this file needs; none before `wfmck run` or global setup wrote it. */
-function readContext(): { persona?: Persona; outDir: string; attend?: { timeoutMs: number }; shard?: { blobDir?: string }; reporter?: string } | undefined {
+function readContext():
+  { persona?: Persona; outDir: string; attend?: { timeoutMs: number }; shard?: { blobDir?: string }; reporter?: string } | undefined {
   const file = process.env.WFMCK_CONTEXT;
   return file ? (JSON.parse(readFileSync(file, 'utf8')) as NonNullable<ReturnType<typeof readContext>>) : undefined;
 }
@@ -41,7 +42,11 @@ const out = outDir();
 
 const reporter: ReporterDescription[] = [
   // The console: wfmck run's compact lines by default; Playwright's own when asked (--reporter), or without a context.
-  [(context?.reporter ?? 'list') === 'compact' ? join(root, 'reports', 'compact-reporter.ts') : (context?.reporter ?? (process.env.CI ? 'line' : 'list'))],
+  [
+    (context?.reporter ?? 'list') === 'compact'
+      ? join(root, 'reports', 'compact-reporter.ts')
+      : (context?.reporter ?? (process.env.CI ? 'line' : 'list')),
+  ],
   ...conformanceReporters(out),
   // `wfmck run --shard i/n`: the shard's blob report, joined by `wfmck merge-reports`.
   ...(context?.shard?.blobDir ? [['blob', { outputDir: context.shard.blobDir }] as ReporterDescription] : []),

@@ -47,5 +47,13 @@ export async function cannon(o: CannonOptions, window?: Window): Promise<CannonR
   await window?.begin();
   const r = await autocannon({ ...common, duration: o.duration });
   await window?.end();
-  return { ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, seconds: r.duration, latencyP50Ms: r.latency.p50, latencyP99Ms: r.latency.p99 };
+  return {
+    ok: r['2xx'],
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    seconds: r.duration,
+    latencyP50Ms: r.latency.p50,
+    latencyP99Ms: r.latency.p99,
+  };
 }

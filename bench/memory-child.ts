@@ -56,7 +56,9 @@ async function main(n: number): Promise<MemoryChildResult> {
   };
   const env = await fleetEnvironment(target, tokenBucket(0), settings, { certificate, transport: () => transport });
   // Warm every code path first, so compiled code and lazy module state are not counted as device heap.
-  await startAll(await Promise.all(Array.from({ length: 200 }, (_, i) => env.createDevice(describeDevice(2, i, 'plain', { idPrefix: 'bench' }), ctx))));
+  await startAll(
+    await Promise.all(Array.from({ length: 200 }, (_, i) => env.createDevice(describeDevice(2, i, 'plain', { idPrefix: 'bench' }), ctx))),
+  );
   taken = 0;
   const before = settledMemory();
 
@@ -86,7 +88,12 @@ async function main(n: number): Promise<MemoryChildResult> {
 }
 
 /** One real device onboarded by the same environment against the reference WFM (plain HTTP, in this process). */
-async function recordOnboarding(mint: CertificateMint, deviceCa: Awaited<ReturnType<typeof createRootCa>>, ctx: DeviceContext, settings: { timeoutMs: number; timeScale: number }) {
+async function recordOnboarding(
+  mint: CertificateMint,
+  deviceCa: Awaited<ReturnType<typeof createRootCa>>,
+  ctx: DeviceContext,
+  settings: { timeoutMs: number; timeScale: number },
+) {
   const root = await createRootCa('wfmck bench root CA');
   const wfm = await startWfm({ rootCaPem: root.certPem, trustedDeviceCaPems: [deviceCa.certPem] });
   let rec: Recording | undefined;

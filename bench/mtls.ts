@@ -49,7 +49,16 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
       createInterface({ input: server.stdout! }).once('line', resolve);
       server.once('exit', (code) => reject(new Error(`wfmck serve exited ${code}`)));
     });
-    const info = JSON.parse(first) as { wfm: string; admin: string; adminToken: string; caFile: string; deviceCaCertFile: string; deviceCaKeyFile: string; trustDomain: string; wfmId: string };
+    const info = JSON.parse(first) as {
+      wfm: string;
+      admin: string;
+      adminToken: string;
+      caFile: string;
+      deviceCaCertFile: string;
+      deviceCaKeyFile: string;
+      trustDomain: string;
+      wfmId: string;
+    };
     const ca = await readFile(info.caFile, 'utf8');
     const deviceCa = await loadIssued(await readFile(info.deviceCaCertFile, 'utf8'), await readFile(info.deviceCaKeyFile, 'utf8'));
     const svidCa = svidCaOf(deviceCa, info.trustDomain);
@@ -67,10 +76,21 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
     global.gc?.();
     const before = process.memoryUsage();
     const check = spiffeIdentityCheck(wfmSpiffeId(identity));
-    const clients = svids.map((svid, i) => new Client(info.wfm, {
-      pipelining: 1, keepAliveTimeout: 60_000,
-      connect: { ca, cert: svid.chainPem, key: svid.keyPem, checkServerIdentity: check, localAddress: `127.0.0.${(i % s.sources) + 1}`, timeout: 30_000 },
-    }));
+    const clients = svids.map(
+      (svid, i) =>
+        new Client(info.wfm, {
+          pipelining: 1,
+          keepAliveTimeout: 60_000,
+          connect: {
+            ca,
+            cert: svid.chainPem,
+            key: svid.keyPem,
+            checkServerIdentity: check,
+            localAddress: `127.0.0.${(i % s.sources) + 1}`,
+            timeout: 30_000,
+          },
+        }),
+    );
     const poll = async (c: Client): Promise<boolean> => {
       try {
         const res = await c.request({ method: 'GET', path: '/api/v1/deployments', headersTimeout: 30_000, bodyTimeout: 30_000 });
@@ -83,12 +103,14 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
     const t1 = performance.now();
     let next = 0;
     const up = new Array<boolean>(clients.length).fill(false);
-    await Promise.all(Array.from({ length: s.concurrency }, async () => {
-      while (next < clients.length) {
-        const i = next++;
-        up[i] = await poll(clients[i]!);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: s.concurrency }, async () => {
+        while (next < clients.length) {
+          const i = next++;
+          up[i] = await poll(clients[i]!);
+        }
+      }),
+    );
     const connectSeconds = (performance.now() - t1) / 1000;
     // Hold: every device polls every POLL_MS; a poll that fails marks the device dropped for good.
     const stopAt = performance.now() + s.holdSeconds * 1000;
@@ -118,7 +140,9 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
 
 async function admit(info: { admin: string; adminToken: string }, spiffeId: string): Promise<void> {
   const res = await fetch(`${info.admin}/hooks/admitClient`, {
-    method: 'POST', headers: { authorization: `Bearer ${info.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ spiffeId }),
+    method: 'POST',
+    headers: { authorization: `Bearer ${info.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ spiffeId }),
   });
   if (!res.ok) throw new Error(`admitClient: HTTP ${res.status} ${await res.text()}`);
 }

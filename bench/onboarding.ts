@@ -32,7 +32,14 @@ export interface OnboardingMeasurement {
 }
 
 export async function measureOnboarding(pki: BenchPki, settings: OnboardingSettings): Promise<OnboardingMeasurement> {
-  const spec = resolveFleetSpec({ devices: settings.devices, concurrency: settings.concurrency, duration: 0, tickInterval: 0.05, seed: 1, idPrefix: 'bench' });
+  const spec = resolveFleetSpec({
+    devices: settings.devices,
+    concurrency: settings.concurrency,
+    duration: 0,
+    tickInterval: 0.05,
+    seed: 1,
+    idPrefix: 'bench',
+  });
   const mintStart = performance.now();
   const mint = new CertificateMint(pki.deviceCa);
   const pool = new Map<string, MintedCertificate>();

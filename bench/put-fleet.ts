@@ -34,7 +34,8 @@ export interface PutModeRun {
 }
 
 export async function fleetPuts(o: PutModeOptions, window?: Window): Promise<PutModeRun> {
-  if (o.certificates.length < o.connections) throw new Error(`bench: ${o.connections} PUT-mode devices need as many certificates, not ${o.certificates.length}`);
+  if (o.certificates.length < o.connections)
+    throw new Error(`bench: ${o.connections} PUT-mode devices need as many certificates, not ${o.certificates.length}`);
   const run: PutModeRun = { ok: 0, other: 0, errors: 0, seconds: 0 };
   const stop = new AbortController();
   let counting = false;
@@ -72,7 +73,11 @@ export async function fleetPuts(o: PutModeOptions, window?: Window): Promise<Put
   return run;
 }
 
-function putEnvironment(o: PutModeOptions, onStarted: (reporting: boolean) => void, record: (status: number | undefined) => void): EnvironmentFactory {
+function putEnvironment(
+  o: PutModeOptions,
+  onStarted: (reporting: boolean) => void,
+  record: (status: number | undefined) => void,
+): EnvironmentFactory {
   return async (target, limiter, settings) => {
     const agent = createSharedAgent({ connections: o.connections, ...(target.ca === undefined ? {} : { ca: target.ca }) });
     const transport = rateLimited(createTransport({ baseUrl: target.wfm, dispatcher: agent, timeoutMs: settings.timeoutMs }), limiter);
@@ -81,9 +86,18 @@ function putEnvironment(o: PutModeOptions, onStarted: (reporting: boolean) => vo
     return {
       createDevice(_desc, ctx) {
         const certificate = o.certificates[next++]!;
-        const signer = { keyId: certificateKeyId(certificate.der), privateKey: certificate.privateKey, algorithm: profile.signatureAlgorithm };
+        const signer = {
+          keyId: certificateKeyId(certificate.der),
+          privateKey: certificate.privateKey,
+          algorithm: profile.signatureAlgorithm,
+        };
         const api = new DeviceApiClient({ transport, baseUrl: target.wfm, profile, signer });
-        const device = createDevice(o.description, { api, profile, certificate: certificate.der.toString('base64'), observer: ctx.observer });
+        const device = createDevice(o.description, {
+          api,
+          profile,
+          certificate: certificate.der.toString('base64'),
+          observer: ctx.observer,
+        });
         return withTick(device, putTick(api, o.description, ctx, record), () => onStarted(device.phase === 'reporting'));
       },
       abort: () => undefined,
@@ -93,16 +107,35 @@ function putEnvironment(o: PutModeOptions, onStarted: (reporting: boolean) => vo
 }
 
 /** One tick = one PUT of the same document, reported to the runner as the driver reports its own. */
-function putTick(api: DeviceApiClient, desc: DeviceDescription, ctx: DeviceContext, record: (status: number | undefined) => void): () => Promise<void> {
+function putTick(
+  api: DeviceApiClient,
+  desc: DeviceDescription,
+  ctx: DeviceContext,
+  record: (status: number | undefined) => void,
+): () => Promise<void> {
   return async () => {
     try {
       const response = await api.putCapabilities(desc.id, desc.capabilities);
       const expected = response.status === 200 || response.status === 201;
-      ctx.observer({ type: 'response', deviceId: desc.id, endpoint: 'capabilities.put', status: response.status, latencyMs: response.exchange.durationMs, expected });
+      ctx.observer({
+        type: 'response',
+        deviceId: desc.id,
+        endpoint: 'capabilities.put',
+        status: response.status,
+        latencyMs: response.exchange.durationMs,
+        expected,
+      });
       record(response.status);
     } catch (e) {
       if (!(e instanceof TransportError)) throw e;
-      ctx.observer({ type: 'transport-error', deviceId: desc.id, endpoint: 'capabilities.put', code: e.code, message: e.message, exchange: e.exchange });
+      ctx.observer({
+        type: 'transport-error',
+        deviceId: desc.id,
+        endpoint: 'capabilities.put',
+        code: e.code,
+        message: e.message,
+        exchange: e.exchange,
+      });
       record(undefined);
     }
   };

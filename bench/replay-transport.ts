@@ -29,12 +29,14 @@ export function recording(inner: Transport): Recording {
 /** Answers the start of a device from a recording; anything the recording does not hold is an error. */
 export function replay(answers: Map<string, HttpResponse>): Transport {
   const onboarding = answers.get('POST');
-  if (!answers.get('GET') || !answers.get('PUT') || onboarding?.status !== 201) throw new Error('bench: the recording holds no complete onboarding');
+  if (!answers.get('GET') || !answers.get('PUT') || onboarding?.status !== 201)
+    throw new Error('bench: the recording holds no complete onboarding');
   const encoder = new TextEncoder();
   return {
     request: async (opts) => {
       const method = opts.method.toUpperCase();
-      if (method === 'POST') return httpResponse(201, onboarding.headers, encoder.encode(JSON.stringify({ clientId: randomUUID() })), onboarding.exchange);
+      if (method === 'POST')
+        return httpResponse(201, onboarding.headers, encoder.encode(JSON.stringify({ clientId: randomUUID() })), onboarding.exchange);
       const answer = answers.get(method);
       if (!answer) throw new Error(`bench: no recorded answer for ${method} ${opts.url}`);
       return answer;

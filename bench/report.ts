@@ -59,14 +59,43 @@ export function machineAt(start: number[]): Machine {
 export function benchReport(m: Measurements, run: { quick: boolean; startedAt: Date; wallSeconds: number; machine: Machine }): BenchReport {
   const rr = m.requestRate;
   const base = rr.autocannon.requestsPerSecond;
-  const ratios = { signingOff: base > 0 ? round(rr.fleetUnsigned.requestsPerSecond / base, 2) : 0, signingOn: base > 0 ? round(rr.fleetSigned.requestsPerSecond / base, 2) : 0 };
-  const perDevice = m.onboarding.requests > 0 ? round((m.onboarding.wfmCpuMsPer1000 * m.onboarding.requests) / 1000 / Math.max(1, m.onboarding.reporting), 2) : 0;
-  const suiteName = m.suite.grep ? `wfmck run --grep ${m.suite.grep} (quick: not the default suite)` : 'default wfmck run on the embedded default';
+  const ratios = {
+    signingOff: base > 0 ? round(rr.fleetUnsigned.requestsPerSecond / base, 2) : 0,
+    signingOn: base > 0 ? round(rr.fleetSigned.requestsPerSecond / base, 2) : 0,
+  };
+  const perDevice =
+    m.onboarding.requests > 0
+      ? round((m.onboarding.wfmCpuMsPer1000 * m.onboarding.requests) / 1000 / Math.max(1, m.onboarding.reporting), 2)
+      : 0;
+  const suiteName = m.suite.grep
+    ? `wfmck run --grep ${m.suite.grep} (quick: not the default suite)`
+    : 'default wfmck run on the embedded default';
   const targets = [
-    judge('request-rate-ratio', `PUT capabilities, signing off: fleet / autocannon (${rr.settings.connections} connections)`, ratios.signingOff, '', '>=', 0.9),
+    judge(
+      'request-rate-ratio',
+      `PUT capabilities, signing off: fleet / autocannon (${rr.settings.connections} connections)`,
+      ratios.signingOff,
+      '',
+      '>=',
+      0.9,
+    ),
     judge('request-rate-ratio-signed', 'PUT capabilities, fleet signing (RFC 9421) / autocannon unsigned', ratios.signingOn, '', '>=', 0.9),
-    judge('heap-per-device', `heap per simulated device, ${m.memory.devices.toLocaleString('en')} alive in one process`, m.memory.heapBytesPerDevice, 'B', '<=', 4096),
-    judge('onboarding-rate', `onboarding, ${m.onboarding.settings.devices.toLocaleString('en')} devices, signatures on`, m.onboarding.devicesPerSecond, 'devices/s', '>=', 1000),
+    judge(
+      'heap-per-device',
+      `heap per simulated device, ${m.memory.devices.toLocaleString('en')} alive in one process`,
+      m.memory.heapBytesPerDevice,
+      'B',
+      '<=',
+      4096,
+    ),
+    judge(
+      'onboarding-rate',
+      `onboarding, ${m.onboarding.settings.devices.toLocaleString('en')} devices, signatures on`,
+      m.onboarding.devicesPerSecond,
+      'devices/s',
+      '>=',
+      1000,
+    ),
     judge('suite-time', suiteName, m.suite.seconds, 's', '<', 120),
   ];
   return {
@@ -100,7 +129,10 @@ function notes(m: Measurements, machine: Machine, onboardingMsPerDevice: number)
     `memory: "alive" = ${m.memory.devices.toLocaleString('en')} devices built by the fleet's own environment (compact description, driver machine, DeviceApiClient with its own P-256 key, certificate) and started into phase reporting (${m.memory.reporting} reached it) against a replay of one onboarding recorded with the reference WFM: no sockets, no ticks. Heap after global.gc(); external ${m.memory.externalBytesPerDevice} B and RSS ${m.memory.rssBytesPerDevice} B per device beside it (RSS keeps freed pages).`,
     'reference WFM cost: process.cpuUsage() of the WFM process (user + system) around each measured window, per 1,000 answered requests.',
   ];
-  if (machine.shared) list.push(`the machine was shared: load average ${machine.loadAverage.start[0]} at the start and ${machine.loadAverage.end[0]} at the end on ${machine.cpus} CPUs; ratios measured side by side hold better than absolute rates.`);
+  if (machine.shared)
+    list.push(
+      `the machine was shared: load average ${machine.loadAverage.start[0]} at the start and ${machine.loadAverage.end[0]} at the end on ${machine.cpus} CPUs; ratios measured side by side hold better than absolute rates.`,
+    );
   return list;
 }
 
@@ -121,17 +153,48 @@ export function benchTable(r: BenchReport): string {
     'onboarding-rate': `${f.onboarding.devicesPerSecond} devices/s (${f.onboarding.seconds} s)`,
     'suite-time': `${f.suite.seconds} s, ${f.suite.tests ? `${f.suite.tests.passed} passed, ${f.suite.tests.failed} failed` : 'no JUnit'}`,
   };
-  const rows = r.targets.map((t) => [t.figure, values[t.id] ?? format(t.value), `${t.comparison} ${t.target}${t.unit ? ` ${t.unit}` : ''}`, t.met ? 'met' : `MISSED by ${t.missedBy}`]);
+  const rows = r.targets.map((t) => [
+    t.figure,
+    values[t.id] ?? format(t.value),
+    `${t.comparison} ${t.target}${t.unit ? ` ${t.unit}` : ''}`,
+    t.met ? 'met' : `MISSED by ${t.missedBy}`,
+  ]);
   const c = f.wfmCost;
-  rows.push(['reference WFM CPU per 1,000 requests', `PUT ${c.putUnsignedMsPer1000} ms, signed PUT ${c.putSignedMsPer1000} ms, onboarding ${c.onboardingMsPer1000} ms`, '(no target)', '']);
+  rows.push([
+    'reference WFM CPU per 1,000 requests',
+    `PUT ${c.putUnsignedMsPer1000} ms, signed PUT ${c.putSignedMsPer1000} ms, onboarding ${c.onboardingMsPer1000} ms`,
+    '(no target)',
+    '',
+  ]);
   const t = f.mtls;
-  rows.push([`mTLS devices held by one process (miaf, ${t.settings.sources} source addresses)`, `${t.heldConcurrently} of ${t.settings.devices} (${t.failed} failed), ${t.rssBytesPerDevice} B RSS each`, '(no target)', '']);
-  rows.push(['mTLS handshakes per second (SVID, first GET)', `${t.handshakesPerSecond}/s (${t.connectSeconds} s, ${t.settings.concurrency} at once)`, '(no target)', '']);
-  rows.push(['client CPU per 1,000 PUTs (why the ratios)', `autocannon ${rr.autocannon.clientCpuMsPer1000} ms, fleet ${rr.fleetUnsigned.clientCpuMsPer1000} ms, signing fleet ${rr.fleetSigned.clientCpuMsPer1000} ms`, '(no target)', '']);
+  rows.push([
+    `mTLS devices held by one process (miaf, ${t.settings.sources} source addresses)`,
+    `${t.heldConcurrently} of ${t.settings.devices} (${t.failed} failed), ${t.rssBytesPerDevice} B RSS each`,
+    '(no target)',
+    '',
+  ]);
+  rows.push([
+    'mTLS handshakes per second (SVID, first GET)',
+    `${t.handshakesPerSecond}/s (${t.connectSeconds} s, ${t.settings.concurrency} at once)`,
+    '(no target)',
+    '',
+  ]);
+  rows.push([
+    'client CPU per 1,000 PUTs (why the ratios)',
+    `autocannon ${rr.autocannon.clientCpuMsPer1000} ms, fleet ${rr.fleetUnsigned.clientCpuMsPer1000} ms, signing fleet ${rr.fleetSigned.clientCpuMsPer1000} ms`,
+    '(no target)',
+    '',
+  ]);
   const header = ['figure', 'value', 'target', 'verdict'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   const m = r.machine;
   const title = `wfmck bench${r.quick ? ' --quick' : ''}: ${m.cpus} CPUs (${m.cpuModel}), node ${m.node}, load ${m.loadAverage.start[0]} -> ${m.loadAverage.end[0]}${m.shared ? ' (shared machine)' : ''}, ${r.wallSeconds} s`;
-  return [title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), '', ...r.notes.map((n) => `- ${n}`)].join('\n') + '\n';
+  return (
+    [title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), '', ...r.notes.map((n) => `- ${n}`)].join('\n') + '\n'
+  );
 }

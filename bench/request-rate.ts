@@ -60,13 +60,28 @@ export async function measureRequestRates(pki: BenchPki, settings: RateSettings)
     const sides = { autocannon: new Side(unsigned), fleetUnsigned: new Side(unsigned), fleetSigned: new Side(signed) };
     const fleet = (wfm: WfmProcess, profile: Partial<Profile>, side: Side) => async () => {
       const target = { wfm: wfm.url, ca: pki.root.certPem, deviceCa: pki.deviceCa, profile: resolveProfile(profile) };
-      const options = { target, connections: settings.connections, description, certificates, warmupMs: settings.warmupSeconds * 1000, durationMs: settings.seconds * 1000 };
+      const options = {
+        target,
+        connections: settings.connections,
+        description,
+        certificates,
+        warmupMs: settings.warmupSeconds * 1000,
+        durationMs: settings.seconds * 1000,
+      };
       const r = await fleetPuts(options, side.window);
       side.add(r.ok, r.other + r.errors, r.seconds);
     };
     const steps = [
       async () => {
-        const options = { url, method: 'PUT' as const, headers: { 'content-type': 'application/json' }, body, connections: settings.connections, duration: settings.seconds, warmupSeconds: settings.warmupSeconds };
+        const options = {
+          url,
+          method: 'PUT' as const,
+          headers: { 'content-type': 'application/json' },
+          body,
+          connections: settings.connections,
+          duration: settings.seconds,
+          warmupSeconds: settings.warmupSeconds,
+        };
         const r = await cannon(options, sides.autocannon.window);
         sides.autocannon.add(r.ok, r.non2xx + r.errors + r.timeouts, r.seconds);
       },
@@ -75,7 +90,12 @@ export async function measureRequestRates(pki: BenchPki, settings: RateSettings)
     ];
     // Alternate the order every round, so neither side always runs on a warmer (or busier) machine.
     for (let round = 0; round < settings.rounds; round++) for (const step of round % 2 === 0 ? steps : [...steps].reverse()) await step();
-    return { settings, autocannon: sides.autocannon.result(), fleetUnsigned: sides.fleetUnsigned.result(), fleetSigned: sides.fleetSigned.result() };
+    return {
+      settings,
+      autocannon: sides.autocannon.result(),
+      fleetUnsigned: sides.fleetUnsigned.result(),
+      fleetSigned: sides.fleetSigned.result(),
+    };
   } finally {
     await Promise.all([unsigned.close(), signed.close()]);
   }

@@ -47,12 +47,21 @@ one process holds (${FULL.mtls.devices.toLocaleString('en')}, each its own SVID 
 `;
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, out: { type: 'string' }, connections: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  if (values.help) return void process.stdout.write(HELP), 0;
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean' },
+      out: { type: 'string' },
+      connections: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return (void process.stdout.write(HELP), 0);
   const quick = values.quick === true;
   const base = quick ? QUICK : FULL;
   const connections = values.connections === undefined ? base.rates.connections : Number(values.connections);
-  if (!Number.isSafeInteger(connections) || connections < 1) throw new Error(`--connections: expected a whole number >= 1, got ${values.connections}`);
+  if (!Number.isSafeInteger(connections) || connections < 1)
+    throw new Error(`--connections: expected a whole number >= 1, got ${values.connections}`);
   const sizes: Sizes = { ...base, rates: { ...base.rates, connections } };
   const out = resolve(values.out ?? join('reports', 'out'));
   const startedAt = new Date();
@@ -73,7 +82,10 @@ async function main(argv: string[]): Promise<number> {
   const suite = await measureSuite(join(out, 'bench-suite'), sizes.suiteGrep);
 
   const machine = machineAt(load);
-  const report = benchReport({ requestRate, onboarding, memory, mtls, suite }, { quick, startedAt, wallSeconds: (performance.now() - t0) / 1000, machine });
+  const report = benchReport(
+    { requestRate, onboarding, memory, mtls, suite },
+    { quick, startedAt, wallSeconds: (performance.now() - t0) / 1000, machine },
+  );
   const file = await writeBenchReport(out, report);
   process.stdout.write(benchTable(report) + `${file}\n`);
   return 0;

@@ -27,7 +27,8 @@ export async function measureSuite(out: string, grep?: string): Promise<SuiteMea
   child.stderr.on('data', (d: Buffer) => (output += d));
   const [exitCode] = (await once(child, 'exit')) as [number | null];
   const seconds = Math.round((performance.now() - started) / 100) / 10;
-  const verdict = /wfmck run: (no MUST failed.*|NOT CONFORMANT.*|kit error.*|no verdict.*)/.exec(output)?.[1] ?? `no verdict line (exit ${exitCode})`;
+  const verdict =
+    /wfmck run: (no MUST failed.*|NOT CONFORMANT.*|kit error.*|no verdict.*)/.exec(output)?.[1] ?? `no verdict line (exit ${exitCode})`;
   return { seconds, exitCode, ...(grep ? { grep } : {}), tests: await testCounts(join(out, 'junit.xml')), verdict };
 }
 

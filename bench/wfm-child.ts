@@ -11,7 +11,8 @@ export interface StartMessage {
   profile: Partial<Profile>;
 }
 
-export type ChildMessage = { type: 'ready'; url: string } | { type: 'cpu'; user: number; system: number } | { type: 'failed'; message: string };
+export type ChildMessage =
+  { type: 'ready'; url: string } | { type: 'cpu'; user: number; system: number } | { type: 'failed'; message: string };
 
 let wfm: WfmService | undefined;
 
@@ -21,7 +22,12 @@ function reply(message: ChildMessage): void {
 
 process.on('message', (message: StartMessage | { type: 'cpu' }) => {
   if (message.type === 'cpu') return reply({ type: 'cpu', ...process.cpuUsage() });
-  startWfm({ tls: message.tls, rootCaPem: message.rootCaPem, trustedDeviceCaPems: [message.deviceCaPem], profile: resolveProfile(message.profile) })
+  startWfm({
+    tls: message.tls,
+    rootCaPem: message.rootCaPem,
+    trustedDeviceCaPems: [message.deviceCaPem],
+    profile: resolveProfile(message.profile),
+  })
     .then((service) => {
       wfm = service;
       reply({ type: 'ready', url: service.url });

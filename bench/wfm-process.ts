@@ -15,7 +15,12 @@ export interface BenchPki {
 
 export async function benchPki(): Promise<BenchPki> {
   const root = await createRootCa('wfmck bench root CA');
-  const server = await issueCertificate(root, { commonName: 'wfmck bench WFM', ipAddresses: ['127.0.0.1'], dnsNames: ['localhost'], usage: ['server'] });
+  const server = await issueCertificate(root, {
+    commonName: 'wfmck bench WFM',
+    ipAddresses: ['127.0.0.1'],
+    dnsNames: ['localhost'],
+    usage: ['server'],
+  });
   return { root, server, deviceCa: await createRootCa('wfmck bench device CA') };
 }
 

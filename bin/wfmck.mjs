@@ -5,7 +5,7 @@ try {
   ({ register } = await import('tsx/esm/api'));
 } catch {
   // A fresh clone before `npm ci`: say what fixes it (wfmck doctor says the same once packages are there).
-  process.stderr.write('wfmck: its npm packages are not installed; run `npm ci` in the kit\'s folder first\n');
+  process.stderr.write("wfmck: its npm packages are not installed; run `npm ci` in the kit's folder first\n");
   process.exit(2);
 }
 register();

@@ -27,9 +27,10 @@ OnboardingRequest of interfaces.md §2.3).`,
 
 export async function run(argv: string[]): Promise<number> {
   const { help, values: given } = parseCommand(SPEC, argv);
-  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   const values = given as { 'ca-dir'?: string; id?: string; out?: string };
-  for (const flag of ['ca-dir', 'id'] as const) if (!values[flag]) throw new UsageError(`--${flag}: missing: cert needs --ca-dir DIR and --id NAME`);
+  for (const flag of ['ca-dir', 'id'] as const)
+    if (!values[flag]) throw new UsageError(`--${flag}: missing: cert needs --ca-dir DIR and --id NAME`);
   const dir = values['ca-dir']!;
   const ca = await loadIssued(await readFile(join(dir, 'device-ca.pem'), 'utf8'), await readFile(join(dir, 'device-ca.key'), 'utf8'));
   const leaf = await issueCertificate(ca, { commonName: values.id!, usage: ['client'] });
@@ -40,7 +41,9 @@ export async function run(argv: string[]): Promise<number> {
   const notice = looserModeNotice(`${prefix}.key.pem`, await writeSecretFile(`${prefix}.key.pem`, leaf.keyPem));
   if (notice) process.stderr.write(`${notice}\n`);
   await writeFile(`${prefix}.onboarding.json`, JSON.stringify(onboarding) + '\n');
-  process.stdout.write(JSON.stringify({ certFile: `${prefix}.cert.pem`, keyFile: `${prefix}.key.pem`, onboardingFile: `${prefix}.onboarding.json` }) + '\n');
+  process.stdout.write(
+    JSON.stringify({ certFile: `${prefix}.cert.pem`, keyFile: `${prefix}.key.pem`, onboardingFile: `${prefix}.onboarding.json` }) + '\n',
+  );
   return EXIT_OK;
 }
 

@@ -5,7 +5,14 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import { ANSWER_FILE, DONE_FILE, STARTED_FILE } from '../run/attended-client.ts';
-import { diskKey, startClientAnswer, startClientRunner, type ClientDisk, type RunningClient, type StartClientInput } from '../simulators/client-runner.ts';
+import {
+  diskKey,
+  startClientAnswer,
+  startClientRunner,
+  type ClientDisk,
+  type RunningClient,
+  type StartClientInput,
+} from '../simulators/client-runner.ts';
 import { EXIT_OK, InputError, UsageError } from '../run/usage.ts';
 import { path } from '../run/args.ts';
 import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
@@ -24,7 +31,12 @@ a request {"hook", "deviceId"} in control/<id>.json is carried out and answered 
   groups: [
     {
       options: [
-        { flag: 'state', value: 'DIR', doc: "keep the client's disk (its deployments, its cached trust bundle) in DIR, one file per certificate, so a startClient input with restart keep-state finds it again (lose-state starts without it)", parse: path },
+        {
+          flag: 'state',
+          value: 'DIR',
+          doc: "keep the client's disk (its deployments, its cached trust bundle) in DIR, one file per certificate, so a startClient input with restart keep-state finds it again (lose-state starts without it)",
+          parse: path,
+        },
       ],
     },
   ],
@@ -43,7 +55,7 @@ const CONTROLS: Record<string, (c: RunningClient, deviceId: string) => Promise<v
 
 export async function run(argv: string[]): Promise<number> {
   const { help, values: checked, positionals } = parseCommand(SPEC, argv);
-  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   const values = checked as { state?: string };
   if (positionals.length === 0) throw new UsageError('<FOLDER|client.json>: missing: client takes one FOLDER or client.json');
   if (positionals.length > 1) throw new UsageError(`${positionals[1]}: unexpected argument (client takes one FOLDER or client.json)`);
@@ -88,7 +100,9 @@ export async function run(argv: string[]): Promise<number> {
 /** Carries out each request in `dir`, oldest first, and answers it beside it: `<id>.answer` or `<id>.error`. */
 async function obeyControls(dir: string, client: RunningClient): Promise<void> {
   if (!existsSync(dir)) return;
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const id = name.slice(0, -'.json'.length);
     let outcome: [string, string];
     try {
@@ -123,8 +137,11 @@ function readInput(file: string, keepsState: boolean): StartClientInput {
   }
   const o = parsed as Record<string, unknown>;
   const missing = REQUIRED.filter((k) => typeof o?.[k] !== 'string');
-  if (typeof parsed !== 'object' || parsed === null || missing.length) throw new InputError(`${file}: not a startClient input (missing ${missing.join(', ')})`);
-  if (o['restart'] !== undefined && o['restart'] !== 'keep-state' && o['restart'] !== 'lose-state') throw new InputError(`${file}: restart is keep-state or lose-state, not ${JSON.stringify(o['restart'])}`);
-  if (o['restart'] === 'keep-state' && !keepsState) throw new UsageError(`--state: missing: ${file} restarts with keep-state, which needs the disk of the client that stopped`);
+  if (typeof parsed !== 'object' || parsed === null || missing.length)
+    throw new InputError(`${file}: not a startClient input (missing ${missing.join(', ')})`);
+  if (o['restart'] !== undefined && o['restart'] !== 'keep-state' && o['restart'] !== 'lose-state')
+    throw new InputError(`${file}: restart is keep-state or lose-state, not ${JSON.stringify(o['restart'])}`);
+  if (o['restart'] === 'keep-state' && !keepsState)
+    throw new UsageError(`--state: missing: ${file} restarts with keep-state, which needs the disk of the client that stopped`);
   return parsed as StartClientInput;
 }

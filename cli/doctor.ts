@@ -35,8 +35,11 @@ interface Line {
 
 export async function run(argv: string[]): Promise<number> {
   const { help, values } = parseCommand(SPEC, argv);
-  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
-  const lines = await diagnose(argv.filter((a) => a !== '--tests'), values['tests'] === true);
+  if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
+  const lines = await diagnose(
+    argv.filter((a) => a !== '--tests'),
+    values['tests'] === true,
+  );
   for (const l of lines) process.stdout.write(`${l.ok ? 'ok  ' : 'FAIL'}  ${l.what}${l.fix ? `\n        fix: ${l.fix}` : ''}\n`);
   const failed = lines.filter((l) => !l.ok).length;
   process.stdout.write(failed === 0 ? 'wfmck doctor: all good\n' : `wfmck doctor: ${failed} problem${failed === 1 ? '' : 's'}\n`);
@@ -44,7 +47,11 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /** Every check, in the order a newcomer meets them. */
-export async function diagnose(runArgv: readonly string[], tests: boolean, bins = { chromium: CHROMIUM_BIN, registry: REAL_REGISTRY_BIN }): Promise<Line[]> {
+export async function diagnose(
+  runArgv: readonly string[],
+  tests: boolean,
+  bins = { chromium: CHROMIUM_BIN, registry: REAL_REGISTRY_BIN },
+): Promise<Line[]> {
   const lines: Line[] = [node(), packages()];
   if (tests) {
     lines.push(binary('Chromium (the HTML report test drives it)', bins.chromium, APT('chromium')));
@@ -54,14 +61,34 @@ export async function diagnose(runArgv: readonly string[], tests: boolean, bins 
   try {
     config = resolveConfig([...runArgv], process.env, process.cwd());
   } catch (e) {
-    return [...lines, { ok: false, what: `configuration: ${(e as Error).message.split('\n')[0]}`, fix: 'wfmck run --help lists every setting; wfmck init writes a wfmck.config.yaml' }];
+    return [
+      ...lines,
+      {
+        ok: false,
+        what: `configuration: ${(e as Error).message.split('\n')[0]}`,
+        fix: 'wfmck run --help lists every setting; wfmck init writes a wfmck.config.yaml',
+      },
+    ];
   }
-  lines.push({ ok: true, what: `configuration: ${config.configFile ?? 'none (flags and env only)'}${namesNoTarget(config) ? '; no target named: wfmck run certifies the embedded default' : ''}` });
+  lines.push({
+    ok: true,
+    what: `configuration: ${config.configFile ?? 'none (flags and env only)'}${namesNoTarget(config) ? '; no target named: wfmck run certifies the embedded default' : ''}`,
+  });
   for (const p of configurationProblems(config)) lines.push({ ok: false, what: p, fix: 'correct the setting named (wfmck run --help)' });
   const ca = config.tls.caFiles.filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'));
   for (const [what, url] of targetOrigins(config)) {
     const why = await connectionProblem(url, ca, 5_000);
-    lines.push(why === undefined ? { ok: true, what: `${what} ${url.origin} accepts connections` } : { ok: false, what: `${what} ${url.origin}: ${why}`, fix: /TLS/.test(why) ? "--ca-file FILE (tls.caFiles): the CA of the target's certificate" : 'start the target, or correct its URL' });
+    lines.push(
+      why === undefined
+        ? { ok: true, what: `${what} ${url.origin} accepts connections` }
+        : {
+            ok: false,
+            what: `${what} ${url.origin}: ${why}`,
+            fix: /TLS/.test(why)
+              ? "--ca-file FILE (tls.caFiles): the CA of the target's certificate"
+              : 'start the target, or correct its URL',
+          },
+    );
   }
   return lines;
 }
@@ -72,7 +99,9 @@ function namesNoTarget(config: Config): boolean {
 
 function node(): Line {
   const major = Number(process.versions.node.split('.')[0]);
-  return major >= 20 ? { ok: true, what: `Node ${process.versions.node}` } : { ok: false, what: `Node ${process.versions.node}: wfmck needs 20 or newer`, fix: 'install Node 20 (https://nodejs.org)' };
+  return major >= 20
+    ? { ok: true, what: `Node ${process.versions.node}` }
+    : { ok: false, what: `Node ${process.versions.node}: wfmck needs 20 or newer`, fix: 'install Node 20 (https://nodejs.org)' };
 }
 
 function packages(): Line {

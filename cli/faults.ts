@@ -25,9 +25,25 @@ Exit 0 iff every fault is caught, every time, and the clean services fail nothin
     {
       options: [
         { flag: 'list', doc: 'print every fault (id, service, breaks, description) and exit' },
-        { flag: 'only', value: 'ID[,ID]', doc: 'only these faults (the clean control then runs only their tests)', parse: (raw) => resolveFaultIds(text(raw).split(',').map((s) => s.trim()).filter(Boolean)) },
+        {
+          flag: 'only',
+          value: 'ID[,ID]',
+          doc: 'only these faults (the clean control then runs only their tests)',
+          parse: (raw) =>
+            resolveFaultIds(
+              text(raw)
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean),
+            ),
+        },
         { flag: 'quick', doc: 'the first fault of each service (the subset `npm test` runs)' },
-        { flag: 'repeat', value: 'N', doc: 'run each fault (and the clean control) N times: any disagreement is flaky, and flaky fails', parse: positiveInt },
+        {
+          flag: 'repeat',
+          value: 'N',
+          doc: 'run each fault (and the clean control) N times: any disagreement is flaky, and flaky fails',
+          parse: positiveInt,
+        },
         { flag: 'concurrency', value: 'N', doc: `runs at once (default ${DEFAULT_CONCURRENCY})`, parse: positiveInt },
         { flag: 'full', doc: 'run the whole suite for each fault (slow; shows collateral failures)' },
         { ...SEED, doc: 'seed of the first repeat (default random, printed); repeat k uses N+k-1' },
@@ -41,10 +57,19 @@ const DEFAULT_OUT = join(fileURLToPath(new URL('..', import.meta.url)), 'reports
 
 export async function run(argv: string[]): Promise<number> {
   const { help, values: checked } = parseCommand(SPEC, argv);
-  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
-  const values = checked as { list?: true; only?: FaultEntry[]; quick?: true; repeat?: number; concurrency?: number; full?: true; seed?: number; out?: string };
+  if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
+  const values = checked as {
+    list?: true;
+    only?: FaultEntry[];
+    quick?: true;
+    repeat?: number;
+    concurrency?: number;
+    full?: true;
+    seed?: number;
+    out?: string;
+  };
   const all = faultCatalog();
-  if (values.list) return void process.stdout.write(faultList(all)), EXIT_OK;
+  if (values.list) return (void process.stdout.write(faultList(all)), EXIT_OK);
   if (values.only !== undefined && values.quick) throw new UsageError('--only: --only and --quick each choose the faults; give one');
   const faults = [...new Set(values.only ?? (values.quick ? quickSubset(all) : all))];
   if (faults.length === 0) throw new UsageError('--only: no fault selected');

@@ -5,7 +5,14 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startEmbedded, type Embedded } from '../run/embedded.ts';
 import { loadIssued } from '../protocol/pki.ts';
-import { DEFAULT_HOOK_TIMEOUT_MS, assignerOf, parseComponentRef, sampleDeployments, type AssignedComponent, type DeploymentSource } from '../simulators/fleet/assigned-deployments.ts';
+import {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  assignerOf,
+  parseComponentRef,
+  sampleDeployments,
+  type AssignedComponent,
+  type DeploymentSource,
+} from '../simulators/fleet/assigned-deployments.ts';
 import { runHook } from '../run/hooks.ts';
 import { progressWriter } from '../simulators/fleet/progress.ts';
 import { runFleet, type FleetTarget } from '../simulators/fleet/runner.ts';
@@ -58,8 +65,18 @@ errors and a target that refuses connections.`,
         setting('shard', 'i/n', 'shard', 'run only top-level devices k with k mod n = i-1 (default 1/1)'),
         setting('id-prefix', 'TEXT', 'idPrefix', 'first part of every deviceId (default wfmck)'),
         setting('quantity-format', 'F', 'quantityFormat', 'spaced ("16 Gi") or compact ("16Gi"), profile P8 (default spaced)'),
-        setting('deployments', 'N', 'deployments', 'deployments per workload-hosting device, plus N "<gateway>/*" per see-thru gateway with hosting devices behind it (default 1 on the embedded default or with --hook-assign-deployment, else 0)'),
-        setting('time-scale', 'X', 'timeScale', 'multiplies simulated waits: a 5-minute compose timeout (unhealthyContainer) takes 300 ms at the default (default 0.001)'),
+        setting(
+          'deployments',
+          'N',
+          'deployments',
+          'deployments per workload-hosting device, plus N "<gateway>/*" per see-thru gateway with hosting devices behind it (default 1 on the embedded default or with --hook-assign-deployment, else 0)',
+        ),
+        setting(
+          'time-scale',
+          'X',
+          'timeScale',
+          'multiplies simulated waits: a 5-minute compose timeout (unhealthyContainer) takes 300 ms at the default (default 0.001)',
+        ),
       ],
       note: `Faults: crashingContainer and unhealthyContainer fail a device's deployments (an expected outcome, counted in
 failedByFault); stateLoss makes a device resynchronise; clockSkewSeconds shifts its signatures' created by up to
@@ -83,14 +100,39 @@ failedByFault); stateLoss makes a device resynchronise; clockSkewSeconds shifts 
       options: [
         { ...WFM, doc: 'WFM base URL (loopback only); needs --device-ca-cert and --device-ca-key' },
         { ...CA_FILE, doc: "PEM of the CA of the WFM's TLS certificate" },
-        { ...EDITION, doc: 'seed (default: onboarding and signatures) or miaf (P10: each device its own X.509-SVID from the device CA, one mutual-TLS connection per device, no onboarding)' },
+        {
+          ...EDITION,
+          doc: 'seed (default: onboarding and signatures) or miaf (P10: each device its own X.509-SVID from the device CA, one mutual-TLS connection per device, no onboarding)',
+        },
         ...SPIFFE.map((o) => ({ ...o, doc: `miaf with --wfm: ${o.doc.replace(/^miaf: /, '')}` })),
-        { flag: 'svid-key', value: 'K', doc: "miaf: key of each device's SVID: P-256 (default, mandatory to implement), P-384, Ed25519, RSA-3072", parse: oneOf(...SVID_KEY_ALGORITHMS) },
-        { flag: 'source-addresses', value: 'N', doc: "miaf: connect from 127.0.0.1 .. 127.0.0.N, round robin, so one connection per device is not capped by one address's ephemeral ports (default: one per 16,000 devices, at least 2)", parse: sourceCount },
-        ...DEVICE_CA.map((o, i) => ({ ...o, doc: i === 0 ? 'a CA the WFM trusts for device certificates (as written by wfmck serve --state-dir)' : 'its private key' })),
+        {
+          flag: 'svid-key',
+          value: 'K',
+          doc: "miaf: key of each device's SVID: P-256 (default, mandatory to implement), P-384, Ed25519, RSA-3072",
+          parse: oneOf(...SVID_KEY_ALGORITHMS),
+        },
+        {
+          flag: 'source-addresses',
+          value: 'N',
+          doc: "miaf: connect from 127.0.0.1 .. 127.0.0.N, round robin, so one connection per device is not capped by one address's ephemeral ports (default: one per 16,000 devices, at least 2)",
+          parse: sourceCount,
+        },
+        ...DEVICE_CA.map((o, i) => ({
+          ...o,
+          doc: i === 0 ? 'a CA the WFM trusts for device certificates (as written by wfmck serve --state-dir)' : 'its private key',
+        })),
         VENDOR,
-        { flag: 'hook-assign-deployment', value: 'CMD', doc: 'P5 assignDeployment hook of the --wfm (JSON on stdin, {deploymentId} on stdout)' },
-        { flag: 'component', value: 'REF', doc: 'what that hook assigns: oci://HOST[:PORT]/NAME:REVISION, a published compose component', parse: componentRef },
+        {
+          flag: 'hook-assign-deployment',
+          value: 'CMD',
+          doc: 'P5 assignDeployment hook of the --wfm (JSON on stdin, {deploymentId} on stdout)',
+        },
+        {
+          flag: 'component',
+          value: 'REF',
+          doc: 'what that hook assigns: oci://HOST[:PORT]/NAME:REVISION, a published compose component',
+          parse: componentRef,
+        },
         { ...OUT, doc: 'where fleet-summary.json goes (default reports/out/fleet-<timestamp>)' },
       ],
     },
@@ -102,17 +144,26 @@ const DEVICES_PER_SOURCE = 16_000;
 
 export async function run(argv: string[]): Promise<number> {
   const { help, values } = parseCommand(SPEC, argv);
-  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   const flags: Record<string, unknown> = {};
   const flagOf: Record<string, string> = {};
-  for (const o of SPEC.groups.flatMap((g) => g.options).filter((x) => x.key)) [flags[o.key!], flagOf[o.key!]] = [values[o.flag!], `--${o.flag}`];
+  for (const o of SPEC.groups.flatMap((g) => g.options).filter((x) => x.key))
+    [flags[o.key!], flagOf[o.key!]] = [values[o.flag!], `--${o.flag}`];
   const fromFile = typeof values['fleet-file'] === 'string' ? await loadFleetFile(values['fleet-file']) : {};
-  const spec = resolveFleetSpec(fromFile, parseFleetInput(flags, (key) => flagOf[key] ?? key));
+  const spec = resolveFleetSpec(
+    fromFile,
+    parseFleetInput(flags, (key) => flagOf[key] ?? key),
+  );
   const out = resolve(str(values.out) ?? join('reports', 'out', `fleet-${new Date().toISOString().replace(/[:.]/g, '-')}`));
   const vendor = str(values.vendor);
   const edition = values.edition as Edition | undefined;
   const svidKey = values['svid-key'] as (typeof SVID_KEY_ALGORITHMS)[number] | undefined;
-  const profile = resolveProfile({ vendor, quantityFormat: spec.quantityFormat, ...(edition && { edition }), ...(svidKey && { svidKeyAlgorithm: svidKey }) });
+  const profile = resolveProfile({
+    vendor,
+    quantityFormat: spec.quantityFormat,
+    ...(edition && { edition }),
+    ...(svidKey && { svidKeyAlgorithm: svidKey }),
+  });
 
   let embedded: Embedded | undefined;
   let target: FleetTarget;
@@ -123,7 +174,10 @@ export async function run(argv: string[]): Promise<number> {
     if (profile.edition === 'miaf') {
       const trustDomain = str(values['trust-domain']);
       const wfmId = str(values['wfm-id']);
-      if (!trustDomain || !wfmId) throw new UsageError('--edition: miaf with --wfm needs --trust-domain and --wfm-id (the WFM is spiffe://<td>/<vendor>/wfm/<wfm-id>)');
+      if (!trustDomain || !wfmId)
+        throw new UsageError(
+          '--edition: miaf with --wfm needs --trust-domain and --wfm-id (the WFM is spiffe://<td>/<vendor>/wfm/<wfm-id>)',
+        );
       target.spiffe = { trustDomain, wfmId };
     }
   } else {
@@ -133,7 +187,8 @@ export async function run(argv: string[]): Promise<number> {
     target = { wfm: embedded.wfm, ca: embedded.caPem, deviceCa: embedded.deviceCa, profile };
     const admit = embedded.hooks['admitClient'];
     if (embedded.spiffe && admit) target.spiffe = { ...embedded.spiffe, admit: async (spiffeId) => void (await admit({ spiffeId })) };
-    if ((spec.deployments ?? 1) > 0) target.deployments = await sampleDeployments(embedded.registry, embedded.caPem, profile.vendor, embedded.hooks['assignDeployment']!);
+    if ((spec.deployments ?? 1) > 0)
+      target.deployments = await sampleDeployments(embedded.registry, embedded.caPem, profile.vendor, embedded.hooks['assignDeployment']!);
   }
 
   if (profile.edition === 'miaf') target.sourceAddresses = sourceAddresses(values['source-addresses'] as number | undefined, spec.devices);
@@ -145,7 +200,13 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const result = await runFleet(spec, target, { signal: stop.signal, onProgress: (p) => progress.update(p) });
     const totals = result.totals;
-    progress.done({ elapsedMs: result.wallMs, clientsTotal: result.layout.clients, clients: totals.clients, requests: totals.requests.total, errors: totals.errors });
+    progress.done({
+      elapsedMs: result.wallMs,
+      clientsTotal: result.layout.clients,
+      clients: totals.clients,
+      requests: totals.requests.total,
+      errors: totals.errors,
+    });
     const summary = fleetSummary(result, target);
     const file = await writeSummary(out, summary);
     process.stdout.write(
@@ -171,9 +232,13 @@ function foreignDeployments(spec: FleetSpec, values: Record<string, unknown>): D
   const wanted = spec.deployments ?? (command ? 1 : 0);
   if (wanted === 0) return undefined;
   if (!command) throw new UsageError('--deployments: against --wfm needs --hook-assign-deployment CMD (P5 assignDeployment)');
-  if (!component) throw new UsageError('--hook-assign-deployment: needs --component oci://HOST[:PORT]/NAME:REVISION (a published compose component)');
+  if (!component)
+    throw new UsageError('--hook-assign-deployment: needs --component oci://HOST[:PORT]/NAME:REVISION (a published compose component)');
   // P5: JSON on stdin, `{deploymentId}` on stdout.
-  return { components: [component], assign: assignerOf((input) => runHook('assignDeployment', { kind: 'command', command, timeoutMs: DEFAULT_HOOK_TIMEOUT_MS }, input)) };
+  return {
+    components: [component],
+    assign: assignerOf((input) => runHook('assignDeployment', { kind: 'command', command, timeoutMs: DEFAULT_HOOK_TIMEOUT_MS }, input)),
+  };
 }
 
 function deploymentLine(d: FleetSummary['totals']['deployments']): string {
@@ -185,10 +250,13 @@ async function foreignTarget(wfm: string, values: Record<string, unknown>): Prom
   const url = new URL(wfm);
   const certFile = str(values['device-ca-cert']);
   const keyFile = str(values['device-ca-key']);
-  if (!certFile || !keyFile) throw new UsageError('--wfm: needs --device-ca-cert and --device-ca-key (a CA the WFM trusts for device certificates)');
-  const deviceCa = await loadIssued(await readText(certFile, '--device-ca-cert'), await readText(keyFile, '--device-ca-key')).catch((err: Error) => {
-    throw new UsageError(`--device-ca-cert/--device-ca-key: cannot load the device CA: ${err.message}`);
-  });
+  if (!certFile || !keyFile)
+    throw new UsageError('--wfm: needs --device-ca-cert and --device-ca-key (a CA the WFM trusts for device certificates)');
+  const deviceCa = await loadIssued(await readText(certFile, '--device-ca-cert'), await readText(keyFile, '--device-ca-key')).catch(
+    (err: Error) => {
+      throw new UsageError(`--device-ca-cert/--device-ca-key: cannot load the device CA: ${err.message}`);
+    },
+  );
   const caFile = str(values['ca-file']);
   const ca = caFile === undefined ? undefined : await readText(caFile, '--ca-file');
   const reason = await unreachable(url);

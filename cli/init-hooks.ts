@@ -7,13 +7,17 @@ export const ATTEND_ANSWER = 'attend';
 
 /** What each hook does, in the words of its question. */
 export const HOOK_DOCS: Record<HookName, string> = {
-  assignDeployment: 'assigns a deployment to a device ({clientId, deviceId, applicationId, components} -> {deploymentId}; the status, desired state and registry retrieval checks)',
+  assignDeployment:
+    'assigns a deployment to a device ({clientId, deviceId, applicationId, components} -> {deploymentId}; the status, desired state and registry retrieval checks)',
   removeDeployment: 'removes a deployment ({clientId, deviceId, deploymentId}; the removing and removed status checks)',
   retireClient: 'retires a client relationship ({clientId}; the 403 checks)',
   rotateTrustAnchor: 'rotates the trust anchor ({phase: begin, then finish}; the bundle rotation checks)',
-  withdrawIdentityDocument: 'withdraws the discovery document or trust bundle and restores it ({resource, withdrawn} -> {url}; the 404 checks of §4.5 and §4.6)',
-  trustClientCertificate: 'makes the WFM trust a device certificate the kit minted ({certificatePem}; every check with a device, as no device CA was given)',
-  issueClientSvid: 'issues a client SVID from a CSR ({spiffeId, csrPem} -> {certificateChainPem}; every check with a client, as no SVID CA was given)',
+  withdrawIdentityDocument:
+    'withdraws the discovery document or trust bundle and restores it ({resource, withdrawn} -> {url}; the 404 checks of §4.5 and §4.6)',
+  trustClientCertificate:
+    'makes the WFM trust a device certificate the kit minted ({certificatePem}; every check with a device, as no device CA was given)',
+  issueClientSvid:
+    'issues a client SVID from a CSR ({spiffeId, csrPem} -> {certificateChainPem}; every check with a client, as no SVID CA was given)',
   admitClient: "admits a client's SPIFFE ID in the WFM's policy before its first request ({spiffeId}; the 403 not-authorized checks)",
   startClient: "starts your client with its certificate, key and the kit's URLs ({wfm, caPem, certPem, keyPem, kind, ...} -> {handle})",
   stopClient: 'stops the client startClient started ({handle}; the restart and stop checks)',

@@ -16,7 +16,8 @@ import { ATTEND_ANSWER, HOOK_DOCS, hooksToAsk } from './init-hooks.ts';
 
 /** Where init says more, or less, than `wfmck run --help`. */
 const INIT_DOCS: Record<string, string> = {
-  persona: 'wfm (default; a WFM with its identity role and registry), identity, registry, device (the kit plays the WFM; give --hook startClient=CMD and --hook stopClient=CMD for your client, and where it can removeChild, disconnectChild and changeCapabilities; or --attend)',
+  persona:
+    'wfm (default; a WFM with its identity role and registry), identity, registry, device (the kit plays the WFM; give --hook startClient=CMD and --hook stopClient=CMD for your client, and where it can removeChild, disconnectChild and changeCapabilities; or --attend)',
   edition: 'seed (default, interfaces.md) or miaf (1.0.0-rc.3: mutual TLS with SVIDs)',
   'targets.wfm': 'WFM base URL (loopback only); no target = the embedded default',
   'tls.caFiles': "PEM file of the CA of your services' TLS certificates (repeat for more)",
@@ -24,8 +25,21 @@ const INIT_DOCS: Record<string, string> = {
 
 /** The settings init asks for, as `wfmck run` reads them: flag, YAML key written, check; env plays no part here. */
 const SETTINGS: readonly Option[] = [
-  'persona', 'edition', 'targets.wfm', 'targets.identity', 'targets.registry', 'tls.caFiles', 'deviceCa.certFile', 'deviceCa.keyFile',
-  'targets.trustDomain', 'targets.wfmId', 'profile.vendor', 'component.vendor', 'component.name', 'component.version', 'attend',
+  'persona',
+  'edition',
+  'targets.wfm',
+  'targets.identity',
+  'targets.registry',
+  'tls.caFiles',
+  'deviceCa.certFile',
+  'deviceCa.keyFile',
+  'targets.trustDomain',
+  'targets.wfmId',
+  'profile.vendor',
+  'component.vendor',
+  'component.name',
+  'component.version',
+  'attend',
 ].map((key) => {
   const { env: _env, ...option } = setting(key);
   return { ...option, doc: INIT_DOCS[key] ?? option.doc };
@@ -72,7 +86,7 @@ interface Answers {
 
 export async function run(argv: string[], io: { interactive?: boolean; ask?: Ask; cwd?: string } = {}): Promise<number> {
   const parsed = parseArgv(argv, optionsOf(SPEC), false);
-  if (parsed.help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  if (parsed.help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   const cwd = io.cwd ?? process.cwd();
   const out = resolve(cwd, typeof parsed.flags.get('out') === 'string' ? (parsed.flags.get('out') as string) : CONFIG_FILE);
   const place = placer(cwd, dirname(out));
@@ -92,11 +106,13 @@ export async function run(argv: string[], io: { interactive?: boolean; ask?: Ask
   if (existsSync(out) && parsed.flags.get('force') !== true) throw new UsageError(`--out: ${out} exists; --force overwrites it`);
   const interactive = io.interactive ?? (process.stdin.isTTY === true && process.stdout.isTTY === true);
   const rl: Interface | undefined = interactive && !io.ask ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
-  const prompt: Ask = io.ask ?? (async (q, fallback, problem) => {
-    if (problem) process.stdout.write(`  not taken: ${problem}\n`);
-    const answer = (await rl!.question(`${q}${fallback ? ` [${fallback}]` : ''}: `)).trim();
-    return answer || fallback;
-  });
+  const prompt: Ask =
+    io.ask ??
+    (async (q, fallback, problem) => {
+      if (problem) process.stdout.write(`  not taken: ${problem}\n`);
+      const answer = (await rl!.question(`${q}${fallback ? ` [${fallback}]` : ''}: `)).trim();
+      return answer || fallback;
+    });
   const ask = async (question: string, check: Check, fallback?: string): Promise<unknown> => {
     if (!interactive) return fallback === undefined ? undefined : check(fallback);
     let problem: string | undefined;
@@ -122,11 +138,15 @@ export async function run(argv: string[], io: { interactive?: boolean; ask?: Ask
         return value;
       }
       const check = settingCheck(key, cwd, place, key);
-      return ask(question, (raw) => {
-        const value = check(raw);
-        also?.(value);
-        return value;
-      }, fallback);
+      return ask(
+        question,
+        (raw) => {
+          const value = check(raw);
+          also?.(value);
+          return value;
+        },
+        fallback,
+      );
     },
     flag: (key) => fromFlags.get(key),
     ask: (question, check) => ask(question, check),
@@ -135,7 +155,10 @@ export async function run(argv: string[], io: { interactive?: boolean; ask?: Ask
     const config = await questions(answers, { hooks: hookFlags, attend: fromFlags.get('attend') === true, cwd, place });
     await mkdir(dirname(out), { recursive: true });
     await check(config, out);
-    await writeFile(out, `# wfmck configuration, written by \`wfmck init\`; \`wfmck run --help\` lists every setting.\n${stringify(config)}`);
+    await writeFile(
+      out,
+      `# wfmck configuration, written by \`wfmck init\`; \`wfmck run --help\` lists every setting.\n${stringify(config)}`,
+    );
     const shown = relative(cwd, out) || out;
     process.stdout.write(`wrote ${shown}; run it with: npx wfmck run${out === resolve(cwd, CONFIG_FILE) ? '' : ` --config ${shown}`}\n`);
     return EXIT_OK;
@@ -199,7 +222,8 @@ function hookFlagValues(given: string[], cwd: string, place: Placer): Map<HookNa
   for (const h of given) {
     const at = h.indexOf('=');
     const name = h.slice(0, at) as HookName;
-    if (at < 1 || !HOOK_NAMES.includes(name)) throw new UsageError(`--hook: "${h}" is not NAME=COMMAND with NAME one of ${HOOK_NAMES.join(', ')}`);
+    if (at < 1 || !HOOK_NAMES.includes(name))
+      throw new UsageError(`--hook: "${h}" is not NAME=COMMAND with NAME one of ${HOOK_NAMES.join(', ')}`);
     try {
       hooks.set(name, hookCheck(cwd, place)(h.slice(at + 1)));
     } catch (e) {
@@ -234,12 +258,23 @@ async function questions(a: Answers, given: Given): Promise<Record<string, unkno
   const id = spiffe ? await a.setting('targets.wfmId', '<wfm-id> of its SPIFFE ID') : a.flag('targets.wfmId');
   if (td) targets['trustDomain'] = td;
   if (id) targets['wfmId'] = id;
-  const caFiles = Object.keys(targets).length ? await a.setting('tls.caFiles', "PEM file of the CA of your services' TLS certificates (empty: none)") : a.flag('tls.caFiles');
+  const caFiles = Object.keys(targets).length
+    ? await a.setting('tls.caFiles', "PEM file of the CA of your services' TLS certificates (empty: none)")
+    : a.flag('tls.caFiles');
   const viaHook: HookName = edition === 'miaf' ? 'issueClientSvid' : 'trustClientCertificate';
-  const deviceCert = targets['wfm'] ? await a.setting('deviceCa.certFile', edition === 'miaf' ? `SVID CA certificate in the WFM's trust bundle (empty: the hook ${viaHook} instead)` : `Device CA certificate the WFM trusts (empty: the hook ${viaHook} instead)`) : a.flag('deviceCa.certFile');
+  const deviceCert = targets['wfm']
+    ? await a.setting(
+        'deviceCa.certFile',
+        edition === 'miaf'
+          ? `SVID CA certificate in the WFM's trust bundle (empty: the hook ${viaHook} instead)`
+          : `Device CA certificate the WFM trusts (empty: the hook ${viaHook} instead)`,
+      )
+    : a.flag('deviceCa.certFile');
   // A key that is not the certificate's is asked again now, not found by `wfmck run` later.
   const deviceKey = deviceCert
-    ? await a.setting('deviceCa.keyFile', 'Its private key', undefined, (key) => preflight({ deviceCa: { certFile: given.place.abs(deviceCert as string), keyFile: given.place.abs(key as string) } }))
+    ? await a.setting('deviceCa.keyFile', 'Its private key', undefined, (key) =>
+        preflight({ deviceCa: { certFile: given.place.abs(deviceCert as string), keyFile: given.place.abs(key as string) } }),
+      )
     : a.flag('deviceCa.keyFile');
   let attend = given.attend;
   if (persona === 'device' && !attend && !hooks.has('startClient')) {
@@ -250,9 +285,19 @@ async function questions(a: Answers, given: Given): Promise<Record<string, unkno
     attend = start === ATTEND_ANSWER;
     if (start !== undefined && !attend) hooks.set('startClient', start);
   }
-  const asked = hooksToAsk({ persona, edition, wfm: targets['wfm'] !== undefined, identity: targets['identity'] !== undefined, deviceCa: deviceCert !== undefined, startClient: hooks.has('startClient') });
+  const asked = hooksToAsk({
+    persona,
+    edition,
+    wfm: targets['wfm'] !== undefined,
+    identity: targets['identity'] !== undefined,
+    deviceCa: deviceCert !== undefined,
+    startClient: hooks.has('startClient'),
+  });
   for (const name of asked.filter((n) => !hooks.has(n))) {
-    const h = await a.ask(`Command of the hook ${name}: ${HOOK_DOCS[name]} (empty: skip it; its checks are reported skipped)`, hookCheck(given.cwd, given.place));
+    const h = await a.ask(
+      `Command of the hook ${name}: ${HOOK_DOCS[name]} (empty: skip it; its checks are reported skipped)`,
+      hookCheck(given.cwd, given.place),
+    );
     if (h !== undefined) hooks.set(name, h);
   }
   const vendor = await a.setting('profile.vendor', 'Vendor token of media types and paths (profile P1)', 'platform');

@@ -40,13 +40,23 @@ and input the kit cannot read.`,
       options: [
         { flag: 'json', doc: 'print {input, kind, strictness, findings, notes, summary} instead' },
         VENDOR,
-        { ...STRICTNESS, doc: 'strict: MUSTs and SHOULDs fail; default: MUSTs fail; lenient: MUSTs with no known ambiguity or kit reading fail (profile P9, default default)' },
-        { flag: 'app-description', value: 'F', doc: 'folder: the application description inside DIR; default its only top-level .yaml file' },
+        {
+          ...STRICTNESS,
+          doc: 'strict: MUSTs and SHOULDs fail; default: MUSTs fail; lenient: MUSTs with no known ambiguity or kit reading fail (profile P9, default default)',
+        },
+        {
+          flag: 'app-description',
+          value: 'F',
+          doc: 'folder: the application description inside DIR; default its only top-level .yaml file',
+        },
       ],
     },
     {
       title: 'oci:// references',
-      options: [{ ...CA_FILE, doc: "the CA (PEM) of the registry's https certificate, when the system's CAs do not cover it" }, ...REGISTRY_AUTH],
+      options: [
+        { ...CA_FILE, doc: "the CA (PEM) of the registry's https certificate, when the system's CAs do not cover it" },
+        ...REGISTRY_AUTH,
+      ],
       note: '  The scheme follows the registry: https when it completes a TLS handshake, else http (said on stderr).\n  Without --username or --token the registry is read anonymously.',
     },
   ],
@@ -62,14 +72,16 @@ export function run(argv: string[]): Promise<number> {
 /** The command with its output as a seam, so tests can run it in-process. */
 export async function lint(argv: string[], write: (text: string) => void): Promise<number> {
   const { help, values, positionals } = parseCommand(SPEC, argv);
-  if (help) return write(helpText(SPEC)), EXIT_OK;
+  if (help) return (write(helpText(SPEC)), EXIT_OK);
   const [input, ...extra] = positionals;
   if (!input) throw new UsageError('<path-or-ref>: missing: name one file, folder or oci:// reference');
   if (extra.length > 0) throw new UsageError(`${extra[0]}: unexpected argument (lint judges one path or oci:// reference)`);
   const strictness = (values.strictness ?? 'default') as Strictness;
   const vendor = (values.vendor ?? 'platform') as string;
   if (isOciRef(input)) refuseRemote(input);
-  const result = isOciRef(input) ? await lintRef(input, vendor, values) : await lintPath(input, vendor, values['app-description'] as string | undefined);
+  const result = isOciRef(input)
+    ? await lintRef(input, vendor, values)
+    : await lintPath(input, vendor, values['app-description'] as string | undefined);
   const report = lintReport(input, result, strictness);
   write(values.json ? `${JSON.stringify(report, null, 2)}\n` : humanReport(report));
   return exitCodeOf(report);
@@ -82,11 +94,14 @@ async function lintPath(input: string, vendor: string, description: string | und
   if (info.isDirectory()) return lintPackageFolder(await readFolder(input, description), vendor);
   if (/\.json$/i.test(input)) return lintCapabilities(await readFile(input, 'utf8'), input);
   if (/\.(tar\.gz|tgz)$/i.test(input)) {
-    if (info.size > MAX_BLOB_BYTES) throw new LintInputError(`${input} is ${info.size} bytes, over the kit's ${MAX_BLOB_BYTES}`, 'WFMCK_E_ARCHIVE_TOO_LARGE');
+    if (info.size > MAX_BLOB_BYTES)
+      throw new LintInputError(`${input} is ${info.size} bytes, over the kit's ${MAX_BLOB_BYTES}`, 'WFMCK_E_ARCHIVE_TOO_LARGE');
     const judged = await composeArchiveFindings(new Uint8Array(await readFile(input)), input);
     return { kind: 'compose-archive', ...judged };
   }
-  throw new UsageError(`${input}: lint reads a .json capabilities document, a package folder, a .tar.gz/.tgz compose archive or an oci:// reference`);
+  throw new UsageError(
+    `${input}: lint reads a .json capabilities document, a package folder, a .tar.gz/.tgz compose archive or an oci:// reference`,
+  );
 }
 
 /** Files under the folder (a symlink counts when it leads to a file inside, as publish reads it), and the YAML texts. */
@@ -155,7 +170,9 @@ async function registryBase(input: string, ref: OciRef, ca: string | undefined, 
   if (probe.kind === 'tls') return https;
   if (probe.kind === 'untrusted') throw new LintInputError(`${input}: ${untrustedMessage(probe.code, caFile)}`, 'WFMCK_E_TLS');
   if (probe.kind === 'unreachable') throw new LintInputError(`${input}: ${probe.code}: ${probe.message}`, 'WFMCK_E_CONNECTION');
-  process.stderr.write(`wfmck lint: ${ref.registry} did not complete a TLS handshake (${probe.code}); reading it over plain http${caFile === undefined ? '' : `, so --ca-file ${caFile} is not used`}\n`);
+  process.stderr.write(
+    `wfmck lint: ${ref.registry} did not complete a TLS handshake (${probe.code}); reading it over plain http${caFile === undefined ? '' : `, so --ca-file ${caFile} is not used`}\n`,
+  );
   return `http://${ref.registry}`;
 }
 
@@ -164,13 +181,16 @@ function puller(client: RegistryClient, ref: OciRef): Puller {
   return {
     async manifest() {
       const got = await client.getManifest(ref.name, ref.reference);
-      if (got.response.status !== 200) throw new LintInputError(`oci://${ref.registry}/${ref.name}: manifest ${ref.reference} answered HTTP ${got.response.status}`);
+      if (got.response.status !== 200)
+        throw new LintInputError(`oci://${ref.registry}/${ref.name}: manifest ${ref.reference} answered HTTP ${got.response.status}`);
       return got.bytes;
     },
     async blob(digest) {
       try {
         const got = await client.getBlob(ref.name, digest, { maxBytes: MAX_BLOB_BYTES });
-        return got.response.status === 200 ? { bytes: got.bytes } : { problem: 'missing', message: `GET blob answered HTTP ${got.response.status}` };
+        return got.response.status === 200
+          ? { bytes: got.bytes }
+          : { problem: 'missing', message: `GET blob answered HTTP ${got.response.status}` };
       } catch (e) {
         if (e instanceof DigestError) return { problem: 'digest', message: e.message };
         throw e;
@@ -178,4 +198,3 @@ function puller(client: RegistryClient, ref: OciRef): Puller {
     },
   };
 }
-

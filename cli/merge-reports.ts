@@ -30,7 +30,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 export async function run(argv: string[]): Promise<number> {
   const { help, values, positionals } = parseCommand(SPEC, argv);
-  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   if (positionals.length === 0) throw new UsageError('<shard out dir>: missing: name the output folder of every shard');
   const out = resolve((values.out as string | undefined) ?? join('reports', 'out', `merged-${timestamp(new Date())}`));
   const shards = await Promise.all(positionals.map((dir) => readShard(resolve(dir))));
@@ -76,12 +76,16 @@ function checkComplete(shards: Shard[]): void {
   const seeds = new Set(shards.map((s) => s.seed));
   if (seeds.size > 1) throw new InputError(`the shards ran with different seeds (${[...seeds].join(', ')}): not one run`);
   const total = shards[0]!.shard.total;
-  if (shards.some((s) => s.shard.total !== total)) throw new InputError('the shards split the suites differently (--shard i/n with different n)');
+  if (shards.some((s) => s.shard.total !== total))
+    throw new InputError('the shards split the suites differently (--shard i/n with different n)');
   const seen = shards.map((s) => s.shard.index);
   const twice = seen.find((i, k) => seen.indexOf(i) !== k);
   if (twice !== undefined) throw new InputError(`shard ${twice}/${total} is given twice`);
   const missing = Array.from({ length: total }, (_, k) => k + 1).filter((i) => !seen.includes(i));
-  if (missing.length) throw new InputError(`shard(s) ${missing.map((i) => `${i}/${total}`).join(', ')} missing: their requirements would read as not covered`);
+  if (missing.length)
+    throw new InputError(
+      `shard(s) ${missing.map((i) => `${i}/${total}`).join(', ')} missing: their requirements would read as not covered`,
+    );
 }
 
 function mergeConfig(out: string, contextFile: string): string {

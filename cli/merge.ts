@@ -47,8 +47,10 @@ export function mergeSummaries(shards: ShardSummary[]): MergedSummary {
   const seen = new Set<number>();
   for (const { source, summary } of shards) {
     if (summary.kind !== 'wfmck-fleet-summary' || summary.version !== 1) throw new InputError(`${source} is not a version 1 fleet summary`);
-    if (summary.seed !== first.summary.seed) throw new InputError(`${source} has seed ${summary.seed}, ${first.source} has ${first.summary.seed}: not the same fleet`);
-    if (settings(summary) !== settings(first.summary)) throw new InputError(`${source} simulates another fleet than ${first.source} (settings differ beyond the shard)`);
+    if (summary.seed !== first.summary.seed)
+      throw new InputError(`${source} has seed ${summary.seed}, ${first.source} has ${first.summary.seed}: not the same fleet`);
+    if (settings(summary) !== settings(first.summary))
+      throw new InputError(`${source} simulates another fleet than ${first.source} (settings differ beyond the shard)`);
     const { index } = summary.spec.shard;
     if (summary.spec.shard.count !== count) throw new InputError(`${source} is shard ${summary.shard}, the others are of ${count}`);
     if (seen.has(index)) throw new InputError(`shard ${summary.shard} is given twice (${source}): its counts would be added twice`);
@@ -73,7 +75,10 @@ export function mergeSummaries(shards: ShardSummary[]): MergedSummary {
     unexpectedNotListed: unexpected.notListed,
     throughput: { onboardedPerSecond: perSecond('onboardedPerSecond'), requestsPerSecond: perSecond('requestsPerSecond') },
     startedAt: all.map((s) => s.startedAt).sort()[0]!,
-    endedAt: all.map((s) => s.endedAt).sort().at(-1)!,
+    endedAt: all
+      .map((s) => s.endedAt)
+      .sort()
+      .at(-1)!,
     wallMs: max('wallMs'),
     startPhaseMs: max('startPhaseMs'),
     peakRssBytes: max('peakRssBytes'),
@@ -88,7 +93,9 @@ export function mergeSummaries(shards: ShardSummary[]): MergedSummary {
 function settings(summary: FleetSummary): string {
   const { shard: _shard, ...rest } = summary.spec;
   // Keys sorted at every level, so the order a file was written in does not matter.
-  return JSON.stringify(rest, (_key, value: unknown) => (isRecord(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value));
+  return JSON.stringify(rest, (_key, value: unknown) =>
+    isRecord(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
+  );
 }
 
 /** Numbers added, records merged key by key; a key only one side has is taken as it is. */
@@ -147,11 +154,13 @@ function mergeUnexpected(all: FleetSummary[]): { listed: UnexpectedAnswer[]; not
 
 export async function run(argv: string[]): Promise<number> {
   const { help, values, positionals } = parseCommand(SPEC, argv);
-  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   if (positionals.length === 0) throw new UsageError("<dir|file>: missing: give the shards' output folders (or their fleet-summary.json)");
   const shards = await Promise.all(positionals.map(load));
   const merged = mergeSummaries(shards);
-  const out = resolve((values.out as string | undefined) ?? join('reports', 'out', `fleet-merged-${new Date().toISOString().replace(/[:.]/g, '-')}`));
+  const out = resolve(
+    (values.out as string | undefined) ?? join('reports', 'out', `fleet-merged-${new Date().toISOString().replace(/[:.]/g, '-')}`),
+  );
   const file = await writeSummary(out, merged);
   const t = merged.totals;
   const missing = merged.complete ? '' : `, INCOMPLETE: only ${merged.shard}`;
@@ -162,8 +171,12 @@ export async function run(argv: string[]): Promise<number> {
   );
   if (!merged.complete) {
     // As merge-reports: a missing shard leaves part of the fleet unseen, which is no verdict.
-    const missing = Array.from({ length: merged.spec.shard.count }, (_, i) => i).filter((i) => !shards.some((s) => s.summary.spec.shard.index === i));
-    process.stderr.write(`wfmck merge: shard(s) ${missing.map((i) => `${i + 1}/${merged.spec.shard.count}`).join(', ')} missing: the merged summary is partial (complete: false)\n`);
+    const missing = Array.from({ length: merged.spec.shard.count }, (_, i) => i).filter(
+      (i) => !shards.some((s) => s.summary.spec.shard.index === i),
+    );
+    process.stderr.write(
+      `wfmck merge: shard(s) ${missing.map((i) => `${i + 1}/${merged.spec.shard.count}`).join(', ')} missing: the merged summary is partial (complete: false)\n`,
+    );
     return EXIT_USAGE;
   }
   return merged.passed ? EXIT_OK : EXIT_FAIL;

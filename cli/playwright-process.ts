@@ -61,7 +61,11 @@ export function catchSignals(graceMs = STOP_GRACE_MS): Signals {
 }
 
 /** Starts the runner with the watchdog pipe; resolves to its exit code once it and its group are gone. */
-export function runPlaywrightProcess(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, signals: Signals): Promise<number | null> {
+export function runPlaywrightProcess(
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+  signals: Signals,
+): Promise<number | null> {
   const child = spawn(process.execPath, args, {
     cwd: opts.cwd,
     env: { ...opts.env, [WATCHDOG_ENV]: String(WATCHDOG_FD) },

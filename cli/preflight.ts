@@ -30,7 +30,9 @@ export function hookProblem(command: string, cwd: string): string | undefined {
       accessSync(path, constants.X_OK);
       return undefined;
     } catch (e) {
-      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? `runs ${path}, which does not exist` : `runs ${path}, which is not executable (chmod +x)`;
+      return (e as NodeJS.ErrnoException).code === 'ENOENT'
+        ? `runs ${path}, which does not exist`
+        : `runs ${path}, which is not executable (chmod +x)`;
     }
   }
   // A bare name: the shell's own lookup (PATH, builtins) says whether it runs.
@@ -112,7 +114,12 @@ export function checkConfiguration(config: Config): void {
 /** The origins a run names, each once, with what they are. */
 export function targetOrigins(config: Config): [string, URL][] {
   const t = config.targets;
-  const named: [string, string | undefined][] = [['WFM', t.wfm], ['identity role', t.identity ?? t.discovery], ['trust bundle', t.trustBundleUri], ['registry', t.registry]];
+  const named: [string, string | undefined][] = [
+    ['WFM', t.wfm],
+    ['identity role', t.identity ?? t.discovery],
+    ['trust bundle', t.trustBundleUri],
+    ['registry', t.registry],
+  ];
   const seen = new Set<string>();
   return named.flatMap(([what, url]) => {
     if (url === undefined) return [];
@@ -146,12 +153,19 @@ export function connectionProblem(url: URL, ca: string[], timeoutMs = CONNECT_TI
     const timer = setTimeout(() => finish(`no connection within ${timeoutMs / 1000} s`), timeoutMs);
     const tls = url.protocol === 'https:';
     // P10: a server's identity is its SPIFFE ID, judged by the checks; a loopback IP is never it.
-    const options: ConnectionOptions = { host, port, ...(ca.length && { ca }), checkServerIdentity: () => undefined, ALPNProtocols: ['http/1.1'] };
+    const options: ConnectionOptions = {
+      host,
+      port,
+      ...(ca.length && { ca }),
+      checkServerIdentity: () => undefined,
+      ALPNProtocols: ['http/1.1'],
+    };
     const socket = tls ? tlsConnect(options, () => finish(undefined)) : tcpConnect({ host, port }, () => finish(undefined));
     socket.on('error', (e: NodeJS.ErrnoException) => {
       const code = e.code ?? '';
       if (code === 'ECONNREFUSED') return finish('connection refused');
-      if (tls && UNTRUSTED.test(code)) return finish(`TLS: its certificate is not covered by the run's CAs (${code}); give the target's CA in tls.caFiles (--ca-file)`);
+      if (tls && UNTRUSTED.test(code))
+        return finish(`TLS: its certificate is not covered by the run's CAs (${code}); give the target's CA in tls.caFiles (--ca-file)`);
       // The server took the connection and ended the handshake itself (no client certificate, say): it is there.
       finish(tls && socket.connecting === false ? undefined : `${code ? `${code}: ` : ''}${e.message}`);
     });
@@ -164,6 +178,7 @@ export async function probeTargets(config: Config): Promise<void> {
   const ca = config.tls.caFiles.map((f) => readFileSync(f, 'utf8'));
   for (const [what, url] of targetOrigins(config)) {
     const why = await connectionProblem(url, ca);
-    if (why !== undefined) throw Object.assign(new Error(`unreachable target: ${what} ${url.origin}: ${why}`), { code: 'WFMCK_E_UNREACHABLE' });
+    if (why !== undefined)
+      throw Object.assign(new Error(`unreachable target: ${what} ${url.origin}: ${why}`), { code: 'WFMCK_E_UNREACHABLE' });
   }
 }

@@ -18,7 +18,10 @@ import { CA_FILE, REGISTRY, REGISTRY_AUTH, VENDOR } from '../run/option-sets.ts'
 
 export const SPEC: CommandSpec = {
   name: 'publish',
-  usage: ['app <dir> --registry URL --repository NAME [options]', 'compose <dir> --registry URL --repository NAME --version X.Y.Z [options]'],
+  usage: [
+    'app <dir> --registry URL --repository NAME [options]',
+    'compose <dir> --registry URL --repository NAME --version X.Y.Z [options]',
+  ],
   about: `Builds an application package (app: the application description YAML and its resource files) or a compose
 component (compose: a deterministic .tar.gz of the folder) per interfaces.md §2.7, pushes its blobs (those the
 registry already has are skipped) and its manifest, and prints one JSON line:
@@ -30,16 +33,42 @@ errors and a registry that refuses the push (or whose certificate --ca-file does
     {
       options: [
         { ...REGISTRY, doc: 'registry origin, http or https on a loopback host (not needed with --dry-run)' },
-        { flag: 'repository', value: 'NAME', doc: 'repository namespace, {name} of §4.7 (not needed with --dry-run)', parse: pattern(new RegExp(OCI_REPOSITORY_PATTERN), 'an OCI repository name (lowercase path components)') },
+        {
+          flag: 'repository',
+          value: 'NAME',
+          doc: 'repository namespace, {name} of §4.7 (not needed with --dry-run)',
+          parse: pattern(new RegExp(OCI_REPOSITORY_PATTERN), 'an OCI repository name (lowercase path components)'),
+        },
         { flag: 'version', value: 'X.Y.Z', doc: 'compose: component version, SemVer 2.0 without a leading v; also the tag' },
-        { flag: 'name', value: 'NAME', doc: "compose: component name (the top-level directory); default compose.yaml's name, else the folder's" },
+        {
+          flag: 'name',
+          value: 'NAME',
+          doc: "compose: component name (the top-level directory); default compose.yaml's name, else the folder's",
+        },
         { flag: 'title', value: 'TEXT', doc: 'compose: org.opencontainers.image.title layer annotation (default the name)' },
-        { flag: 'authors', value: 'TEXT', doc: "compose: org.opencontainers.image.authors layer annotation (default: the catalog authors of an application description that lists the component, else \"<name> maintainers\")" },
-        { flag: 'description', value: 'TEXT', doc: 'compose: org.opencontainers.image.description layer annotation (default: that application description\'s description, else "The <name> compose component, version X.Y.Z.")' },
+        {
+          flag: 'authors',
+          value: 'TEXT',
+          doc: 'compose: org.opencontainers.image.authors layer annotation (default: the catalog authors of an application description that lists the component, else "<name> maintainers")',
+        },
+        {
+          flag: 'description',
+          value: 'TEXT',
+          doc: 'compose: org.opencontainers.image.description layer annotation (default: that application description\'s description, else "The <name> compose component, version X.Y.Z.")',
+        },
         { flag: 'out', value: 'FILE', doc: 'compose: also write the archive to FILE' },
-        { flag: 'app-description', value: 'F', doc: "app: the application description inside <dir>; default its only top-level .yaml file. compose: the application description whose authors and description are the defaults of --authors and --description; default one that lists the component, at the top of <dir>'s parent or of a folder beside <dir>" },
+        {
+          flag: 'app-description',
+          value: 'F',
+          doc: "app: the application description inside <dir>; default its only top-level .yaml file. compose: the application description whose authors and description are the defaults of --authors and --description; default one that lists the component, at the top of <dir>'s parent or of a folder beside <dir>",
+        },
         VENDOR,
-        { flag: 'chunk-size', value: 'N', doc: 'upload each blob in PATCH chunks of N bytes (default: monolithic POST then PUT)', parse: pattern(/^[1-9]\d*$/, 'a positive number of bytes') },
+        {
+          flag: 'chunk-size',
+          value: 'N',
+          doc: 'upload each blob in PATCH chunks of N bytes (default: monolithic POST then PUT)',
+          parse: pattern(/^[1-9]\d*$/, 'a positive number of bytes'),
+        },
         { ...CA_FILE, doc: "the CA (PEM) of an https registry's certificate, when the system's CAs do not cover it" },
         ...REGISTRY_AUTH,
         { flag: 'dry-run', doc: 'build and print the manifest; push nothing' },
@@ -52,9 +81,10 @@ type Values = Record<string, unknown>;
 
 export async function run(argv: string[]): Promise<number> {
   const { help, values, positionals } = parseCommand(SPEC, argv);
-  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   const [kind, dir, ...extra] = positionals;
-  if (kind !== 'app' && kind !== 'compose') throw new UsageError(kind === undefined ? '<kind>: missing: app <dir> or compose <dir>' : `${kind}: not app or compose`);
+  if (kind !== 'app' && kind !== 'compose')
+    throw new UsageError(kind === undefined ? '<kind>: missing: app <dir> or compose <dir>' : `${kind}: not app or compose`);
   if (!dir) throw new UsageError(`<dir>: missing: publish ${kind} <dir>`);
   if (extra.length > 0) throw new UsageError(`${extra[0]}: unexpected argument (publish ${kind} takes one folder)`);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`${dir}: no such folder`);
@@ -71,7 +101,9 @@ export async function run(argv: string[]): Promise<number> {
       const pushed = await pushArtifact(client, target.repository, artifact, opts.chunkSize ? { chunkSize: opts.chunkSize } : {});
       // As `wfmck lint` reads it back: oci://HOST:PORT/NAME:TAG.
       const reference = `oci://${target.registry.host}/${target.repository}:${pushed.tag}`;
-      process.stdout.write(`${JSON.stringify({ reference, manifestDigest: pushed.manifestDigest, blobs: pushed.blobs, skipped: pushed.skipped })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ reference, manifestDigest: pushed.manifestDigest, blobs: pushed.blobs, skipped: pushed.skipped })}\n`,
+      );
       return EXIT_OK;
     } finally {
       await transport.close();
@@ -89,7 +121,10 @@ async function checkTls(registry: URL, ca: string | undefined, caFile: string | 
   const { host, port } = hostPort(registry);
   const probe = await probeTls(host, port, ca);
   if (probe.kind === 'untrusted') throw tlsError(untrustedMessage(probe.code, caFile));
-  if (probe.kind === 'not-tls') throw tlsError(`${registry.host} did not complete a TLS handshake (${probe.code}): if it serves plain http, give --registry http://${registry.host}`);
+  if (probe.kind === 'not-tls')
+    throw tlsError(
+      `${registry.host} did not complete a TLS handshake (${probe.code}): if it serves plain http, give --registry http://${registry.host}`,
+    );
 }
 
 interface Checked {
@@ -110,22 +145,32 @@ function checkOptions(kind: string, values: Values): Checked {
   const chunk = str('chunk-size');
   const registry = str('registry');
   const repository = str('repository');
-  if (!values['dry-run'] && (!registry || !repository)) throw new UsageError(`--${registry ? 'repository' : 'registry'}: publish needs --registry and --repository (or --dry-run)`);
+  if (!values['dry-run'] && (!registry || !repository))
+    throw new UsageError(`--${registry ? 'repository' : 'registry'}: publish needs --registry and --repository (or --dry-run)`);
   const checked: Checked = { vendor, auth: registryCredentials(values) };
-  if ((registry === undefined) !== (repository === undefined)) throw new UsageError(`--${registry === undefined ? 'registry' : 'repository'}: missing: --registry and --repository go together`);
+  if ((registry === undefined) !== (repository === undefined))
+    throw new UsageError(`--${registry === undefined ? 'registry' : 'repository'}: missing: --registry and --repository go together`);
   if (registry !== undefined && repository !== undefined) checked.target = { registry: new URL(registry), repository };
   if (chunk !== undefined) checked.chunkSize = Number(chunk);
   if (str('ca-file') !== undefined) checked.ca = str('ca-file')!;
   return checked;
 }
 
-async function buildApp(dir: string, values: Values, vendor: string): Promise<{ artifact: BuiltArtifact; report: Record<string, unknown> }> {
+async function buildApp(
+  dir: string,
+  values: Values,
+  vendor: string,
+): Promise<{ artifact: BuiltArtifact; report: Record<string, unknown> }> {
   const description = values['app-description'] as string | undefined;
   const artifact = await buildAppPackage(dir, { vendor, ...(description ? { description } : {}) });
   return { artifact, report: { name: artifact.name } };
 }
 
-async function buildCompose(dir: string, values: Values, vendor: string): Promise<{ artifact: BuiltArtifact; report: Record<string, unknown> }> {
+async function buildCompose(
+  dir: string,
+  values: Values,
+  vendor: string,
+): Promise<{ artifact: BuiltArtifact; report: Record<string, unknown> }> {
   const str = (k: string) => values[k] as string | undefined;
   const version = str('version')!;
   const archive = await buildComposeArchive(dir, { version, ...(str('name') ? { name: str('name')! } : {}) });
@@ -133,20 +178,42 @@ async function buildCompose(dir: string, values: Values, vendor: string): Promis
   if (str('out')) await writeFile(str('out')!, archive.bytes);
   // The RECOMMENDED annotations a flag did not give, so `wfmck lint` of what is pushed warns of nothing (said on stderr).
   const given = { authors: str('authors'), description: str('description') };
-  const defaults = given.authors === undefined || given.description === undefined ? await composeAnnotationDefaults(dir, { name: archive.name, version }, str('app-description')) : undefined;
-  const annotations = { title: str('title') ?? archive.name, authors: given.authors ?? defaults!.authors, description: given.description ?? defaults!.description };
+  const defaults =
+    given.authors === undefined || given.description === undefined
+      ? await composeAnnotationDefaults(dir, { name: archive.name, version }, str('app-description'))
+      : undefined;
+  const annotations = {
+    title: str('title') ?? archive.name,
+    authors: given.authors ?? defaults!.authors,
+    description: given.description ?? defaults!.description,
+  };
   for (const k of ['authors', 'description'] as const) {
-    if (given[k] === undefined) process.stderr.write(`wfmck publish: --${k} not given: ${JSON.stringify(annotations[k])}${defaults!.from ? ` (from ${defaults!.from})` : ''}\n`);
+    if (given[k] === undefined)
+      process.stderr.write(
+        `wfmck publish: --${k} not given: ${JSON.stringify(annotations[k])}${defaults!.from ? ` (from ${defaults!.from})` : ''}\n`,
+      );
   }
   const artifact = buildComposeArtifact(archive.bytes, { vendor, version, ...annotations });
-  return { artifact, report: { name: archive.name, excluded: archive.excluded.map((x) => x.path), ...(str('out') ? { out: str('out') } : {}) } };
+  return {
+    artifact,
+    report: { name: archive.name, excluded: archive.excluded.map((x) => x.path), ...(str('out') ? { out: str('out') } : {}) },
+  };
 }
 
 function printDryRun(artifact: BuiltArtifact, opts: Checked, report: Record<string, unknown>): number {
   const reference = opts.target ? `oci://${opts.target.registry.host}/${opts.target.repository}:${artifact.tag}` : undefined;
   const blobs = artifact.blobs.map((b) => ({ digest: b.digest, size: b.bytes.byteLength, mediaType: b.mediaType }));
   const manifest: unknown = JSON.parse(new TextDecoder().decode(artifact.manifest));
-  const line = { ...(reference ? { reference } : {}), tag: artifact.tag, manifestDigest: artifact.manifestDigest, blobs, skipped: 0, dryRun: true, ...report, manifest };
+  const line = {
+    ...(reference ? { reference } : {}),
+    tag: artifact.tag,
+    manifestDigest: artifact.manifestDigest,
+    blobs,
+    skipped: 0,
+    dryRun: true,
+    ...report,
+    manifest,
+  };
   process.stdout.write(`${JSON.stringify(line)}\n`);
   return EXIT_OK;
 }

@@ -28,11 +28,28 @@ export function probeTls(host: string, port: number, ca: string | undefined, tim
       done(probe);
     };
     // The verdict comes from `authorized` (chain and host name, as undici would check them), so no error text is read.
-    const socket = connect({ host, port, ...(ca !== undefined && { ca }), ...(isIP(host) === 0 && { servername: host }), rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] }, () =>
-      finish(socket.authorized ? { kind: 'tls' } : { kind: 'untrusted', code: String(socket.authorizationError ?? 'UNTRUSTED') }));
+    const socket = connect(
+      {
+        host,
+        port,
+        ...(ca !== undefined && { ca }),
+        ...(isIP(host) === 0 && { servername: host }),
+        rejectUnauthorized: false,
+        ALPNProtocols: ['http/1.1'],
+      },
+      () => finish(socket.authorized ? { kind: 'tls' } : { kind: 'untrusted', code: String(socket.authorizationError ?? 'UNTRUSTED') }),
+    );
     let tcp = false;
     socket.once('connect', () => (tcp = true));
-    const timer = setTimeout(() => finish(tcp ? { kind: 'not-tls', code: 'ETIMEDOUT' } : { kind: 'unreachable', code: 'ETIMEDOUT', message: `no connection within ${timeoutMs / 1000} s` }), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        finish(
+          tcp
+            ? { kind: 'not-tls', code: 'ETIMEDOUT' }
+            : { kind: 'unreachable', code: 'ETIMEDOUT', message: `no connection within ${timeoutMs / 1000} s` },
+        ),
+      timeoutMs,
+    );
     socket.on('error', (e: NodeJS.ErrnoException) => {
       const code = e.code ?? 'ERROR';
       finish(tcp ? { kind: 'not-tls', code } : { kind: 'unreachable', code, message: e.message });

@@ -13,8 +13,13 @@ export function runSigningKey(config: Config): SigningKey | undefined {
 export function signRunReports(config: Config, key: SigningKey): { ok: boolean; line: string } {
   try {
     const signed = signReport(config.out, key);
-    const whose = key.generated ? 'a key made for this run' : `${config.signing?.keyFile}${key.certificatePem ? ' (certificate beside it)' : ''}`;
-    return { ok: true, line: `signed ${signed.subjects.length} files with ${whose}, key ${signed.keyId.slice(0, 16)}: ${signed.envelopeFile}` };
+    const whose = key.generated
+      ? 'a key made for this run'
+      : `${config.signing?.keyFile}${key.certificatePem ? ' (certificate beside it)' : ''}`;
+    return {
+      ok: true,
+      line: `signed ${signed.subjects.length} files with ${whose}, key ${signed.keyId.slice(0, 16)}: ${signed.envelopeFile}`,
+    };
   } catch (e) {
     return { ok: false, line: `not signed: ${(e as Error).message}` };
   }

@@ -44,14 +44,20 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseArgv(argv, RUN_OPTIONS, false);
-  if (parsed.help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  if (parsed.help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   const again = parsed.flags.has('last-failed') ? lastFailed(argv) : undefined;
-  if (again && 'nothing' in again) return say(again.nothing), EXIT_OK;
+  if (again && 'nothing' in again) return (say(again.nothing), EXIT_OK);
   const config = resolveConfig(again?.argv ?? argv, process.env, process.cwd());
-  config.grep = selectionGrep({ grep: config.grep, levels: config.levels, sections: config.sections, ...(again && { ids: again.ids }) }, loadRequirements());
+  config.grep = selectionGrep(
+    { grep: config.grep, levels: config.levels, sections: config.sections, ...(again && { ids: again.ids }) },
+    loadRequirements(),
+  );
   if (parsed.flags.has('list')) return listChecks(config);
   // Persona device: the kit is the WFM, identity role and registry; the client under test comes through startClient.
-  if (config.persona === 'device' && namesTargets(config)) throw new UsageError('--persona: device runs the kit\'s own services as the WFM your client talks to: name no targets (your client is started by hooks.startClient)');
+  if (config.persona === 'device' && namesTargets(config))
+    throw new UsageError(
+      "--persona: device runs the kit's own services as the WFM your client talks to: name no targets (your client is started by hooks.startClient)",
+    );
   checkConfiguration(config);
   const signingKey = runSigningKey(config);
   await probeTargets(config);
@@ -62,11 +68,14 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const prepared = await prepareRun(config, { cli: true });
     try {
-      say(`${namesTargets(config) ? `targets ${namedTargetsLine(config)}` : 'embedded reference services'}; persona ${config.persona}; edition ${config.profile.edition}; strictness ${config.strictness}; seed ${config.seed}; ${config.runs} runs per property; out ${config.out}`);
+      say(
+        `${namesTargets(config) ? `targets ${namedTargetsLine(config)}` : 'embedded reference services'}; persona ${config.persona}; edition ${config.profile.edition}; strictness ${config.strictness}; seed ${config.seed}; ${config.runs} runs per property; out ${config.out}`,
+      );
       if (config.attend) attendBanner(prepared.context, config.attend.exec);
       selfCheck = isSelfCheck(prepared.context);
       if (selfCheck) say(SELF_CHECK);
-      const exec = config.attend?.exec === undefined ? undefined : startAttendExec({ dir: prepared.context.attend!.dir, command: config.attend.exec });
+      const exec =
+        config.attend?.exec === undefined ? undefined : startAttendExec({ dir: prepared.context.attend!.dir, command: config.attend.exec });
       try {
         if (!signals.caught) code = await runPlaywright(config, prepared.env, signals);
       } finally {
@@ -74,7 +83,10 @@ export async function run(argv: string[]): Promise<number> {
       }
       // A runner killed after the grace period (or never started) wrote nothing: the streamed records still tell.
       if (signals.caught && (signals.killed || !existsSync(join(config.out, 'conformance.json')))) {
-        writeInterruptedReport(prepared.context, `wfmck run got ${signals.caught}${signals.killed ? ' and Playwright did not stop in time' : ''}`);
+        writeInterruptedReport(
+          prepared.context,
+          `wfmck run got ${signals.caught}${signals.killed ? ' and Playwright did not stop in time' : ''}`,
+        );
       }
     } finally {
       await prepared.close();
@@ -99,7 +111,8 @@ export async function run(argv: string[]): Promise<number> {
   return signed && !signed.ok && result.code === EXIT_OK ? EXIT_USAGE : result.code;
 }
 
-const SELF_CHECK = "SELF-CHECK: the client under test is the kit's own simulated client; this run checks the kit, it is not a certificate of your client (configure hooks.startClient, or run --attend)";
+const SELF_CHECK =
+  "SELF-CHECK: the client under test is the kit's own simulated client; this run checks the kit, it is not a certificate of your client (configure hooks.startClient, or run --attend)";
 
 /** Persona device with no client of the user's: the embedded startClient runs the kit's own. */
 function isSelfCheck(context: RunContext): boolean {
@@ -128,20 +141,47 @@ async function listChecks(config: Config): Promise<number> {
   try {
     const context = join(dir, 'run-context.json');
     writeFileSync(context, JSON.stringify({ persona: config.persona, outDir: dir }));
-    const args = [playwrightCli(), 'test', '--config', join(root, 'playwright.config.ts'), '--list', '--reporter=json', ...(config.grep ? ['--grep', config.grep] : [])];
-    const child = spawnSync(process.execPath, args, { cwd: root, env: { ...process.env, WFMCK_CONTEXT: context }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const args = [
+      playwrightCli(),
+      'test',
+      '--config',
+      join(root, 'playwright.config.ts'),
+      '--list',
+      '--reporter=json',
+      ...(config.grep ? ['--grep', config.grep] : []),
+    ];
+    const child = spawnSync(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, WFMCK_CONTEXT: context },
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const checks = listedChecks(child.stdout);
-    if (checks === undefined) throw new Error(`Playwright could not list the checks: ${(child.stderr || child.stdout).split('\n').slice(0, 3).join(' ')}`);
+    if (checks === undefined)
+      throw new Error(`Playwright could not list the checks: ${(child.stderr || child.stdout).split('\n').slice(0, 3).join(' ')}`);
     for (const c of checks) process.stdout.write(`${c.title}  (${c.file}:${c.line})\n`);
-    const ids = new Set(checks.flatMap((c) => c.title.match(/^(?:[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+(?::[a-z0-9-]+)? )+/)?.[0].trim().split(' ') ?? []));
-    say(`${checks.length} check${checks.length === 1 ? '' : 's'} of ${ids.size} requirement${ids.size === 1 ? '' : 's'} (persona ${config.persona}); nothing was started`);
+    const ids = new Set(
+      checks.flatMap(
+        (c) =>
+          c.title
+            .match(/^(?:[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+(?::[a-z0-9-]+)? )+/)?.[0]
+            .trim()
+            .split(' ') ?? [],
+      ),
+    );
+    say(
+      `${checks.length} check${checks.length === 1 ? '' : 's'} of ${ids.size} requirement${ids.size === 1 ? '' : 's'} (persona ${config.persona}); nothing was started`,
+    );
     return checks.length > 0 ? EXIT_OK : EXIT_USAGE;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-interface JsonSuite { specs?: { title: string; file: string; line: number }[]; suites?: JsonSuite[] }
+interface JsonSuite {
+  specs?: { title: string; file: string; line: number }[];
+  suites?: JsonSuite[];
+}
 
 /** The specs of Playwright's JSON report, in file order; undefined when the output is no such report. */
 export function listedChecks(stdout: string): { title: string; file: string; line: number }[] | undefined {
@@ -163,12 +203,14 @@ export function listedChecks(stdout: string): { title: string; file: string; lin
 /** Attended mode: what to give the client under test, once; each check then names its own folder of credentials. */
 function attendBanner(context: RunContext, exec: string | undefined): void {
   const t = context.targets;
-  const bundle = context.judging?.clientDiscovery ? `discovery ${context.judging.clientDiscovery}` : t.trustBundleUri && `trust bundle ${t.trustBundleUri}`;
+  const bundle = context.judging?.clientDiscovery
+    ? `discovery ${context.judging.clientDiscovery}`
+    : t.trustBundleUri && `trust bundle ${t.trustBundleUri}`;
   const lines = [
     exec === undefined
       ? 'attended mode: for each check, start your device client by hand with what it prints; the kit waits for its first'
       : `attended mode: for each check, the kit runs ${exec} with {folder} the check's folder; it waits for the client's first`,
-    '  request (or for a file named started in the check\'s folder: a client told to refuse may never reach the WFM)',
+    "  request (or for a file named started in the check's folder: a client told to refuse may never reach the WFM)",
     `  WFM           ${t.wfm}`,
     `  CA            ${context.tls.caFiles[0]}`,
     ...(bundle ? [`  identity      ${bundle}`] : []),
@@ -188,7 +230,10 @@ function attendExecLine(summary: AttendExecSummary): string {
 }
 
 function namedTargetsLine(config: Config): string {
-  return Object.entries(config.targets).filter(([k, v]) => k !== 'registryRepository' && v !== undefined).map(([k, v]) => `${k} ${v}`).join(', ');
+  return Object.entries(config.targets)
+    .filter(([k, v]) => k !== 'registryRepository' && v !== undefined)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
 }
 
 function runPlaywright(config: Config, env: Record<string, string>, signals: Signals): Promise<number | null> {
@@ -221,7 +266,8 @@ export async function verdict(file: string): Promise<{ code: number; line: strin
     return { code: EXIT_USAGE, line: `no verdict: ${file} is not JSON` };
   }
   const s = report.summary as Partial<ConformanceReport['summary']> | undefined;
-  if (typeof s?.mustFailed !== 'number' || typeof s.judged !== 'number') return { code: EXIT_USAGE, line: `no verdict: ${file} has no summary of this kit's version` };
+  if (typeof s?.mustFailed !== 'number' || typeof s.judged !== 'number')
+    return { code: EXIT_USAGE, line: `no verdict: ${file} has no summary of this kit's version` };
   const line = summaryLine(report);
   const problems = Array.isArray(report.problems) ? report.problems.map(String) : [];
   if (problems.length > 0) {
@@ -235,7 +281,18 @@ export async function verdict(file: string): Promise<{ code: number; line: strin
 /** The command that replays this run: its resolved configuration (replay.yaml) with the seed fixed, into a fresh folder. */
 export function replayCommand(config: Pick<Config, 'out' | 'seed' | 'grep'>): string {
   const rel = (p: string) => (p.startsWith(process.cwd() + sep) ? relative(process.cwd(), p) : p);
-  return ['npx', 'wfmck', 'run', '--config', rel(join(config.out, REPLAY_FILE)), '--seed', String(config.seed), ...(config.grep ? ['--grep', config.grep] : [])].map(shellQuote).join(' ');
+  return [
+    'npx',
+    'wfmck',
+    'run',
+    '--config',
+    rel(join(config.out, REPLAY_FILE)),
+    '--seed',
+    String(config.seed),
+    ...(config.grep ? ['--grep', config.grep] : []),
+  ]
+    .map(shellQuote)
+    .join(' ');
 }
 
 function printPaths(config: Config, replay: string): void {

@@ -13,7 +13,12 @@ import { EDITION, FAULT, LISTEN, VENDOR, WFM_PORT } from '../run/option-sets.ts'
 /** What stops serve: Ctrl-C, a kill, the terminal closing. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-const port = (flag: string, service: string): Option => ({ flag, value: 'N', doc: `port of the ${service} (default 0: any free port)`, parse: portNumber });
+const port = (flag: string, service: string): Option => ({
+  flag,
+  value: 'N',
+  doc: `port of the ${service} (default 0: any free port)`,
+  parse: portNumber,
+});
 
 export const SPEC: CommandSpec = {
   name: 'serve',
@@ -21,20 +26,34 @@ export const SPEC: CommandSpec = {
   about: `Starts the reference WFM, identity role and OCI registry (HTTPS, one kit CA) and the admin API (hooks of P5), and
 prints one JSON line with their URLs (on a terminal, a line for people on stderr too). State is in memory and is gone
 when the process exits (SIGINT, SIGTERM, SIGHUP), and so is the temp folder of the CA files unless --state-dir named it.`,
-  groups: [{
-    options: [
-      LISTEN, { ...WFM_PORT, doc: 'port of the WFM (default 0: any free port)' }, port('identity-port', 'identity role'), port('registry-port', 'OCI registry'), port('admin-port', 'admin API'),
-      VENDOR,
-      { ...EDITION, doc: `${EDITION.doc}; in miaf the WFM takes mutual TLS with X.509-SVIDs and device-ca.pem/key is the SVID CA in its trust bundle` },
-      { flag: 'state-dir', value: 'DIR', doc: 'where to write ca.pem, device-ca.pem and device-ca.key, kept on exit (default: a new temp folder, removed on exit)', parse: path },
-      { ...FAULT, doc: 'switch on a fault of reference/faults/: a variant that breaks that rule (repeat, or comma-separate)' },
-    ],
-  }],
+  groups: [
+    {
+      options: [
+        LISTEN,
+        { ...WFM_PORT, doc: 'port of the WFM (default 0: any free port)' },
+        port('identity-port', 'identity role'),
+        port('registry-port', 'OCI registry'),
+        port('admin-port', 'admin API'),
+        VENDOR,
+        {
+          ...EDITION,
+          doc: `${EDITION.doc}; in miaf the WFM takes mutual TLS with X.509-SVIDs and device-ca.pem/key is the SVID CA in its trust bundle`,
+        },
+        {
+          flag: 'state-dir',
+          value: 'DIR',
+          doc: 'where to write ca.pem, device-ca.pem and device-ca.key, kept on exit (default: a new temp folder, removed on exit)',
+          parse: path,
+        },
+        { ...FAULT, doc: 'switch on a fault of reference/faults/: a variant that breaks that rule (repeat, or comma-separate)' },
+      ],
+    },
+  ],
 };
 
 export async function run(argv: string[]): Promise<number> {
   const { help, values } = parseCommand(SPEC, argv);
-  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   const num = (flag: string) => values[flag] as number | undefined;
   const embedded = await startEmbedded({
     host: (values.listen as string | undefined) ?? '127.0.0.1',
@@ -83,7 +102,9 @@ async function serveUntil(stopped: Promise<void>, embedded: Embedded, dir: strin
   // A person at a terminal reads one line; a script reads the JSON above (stdout stays that one line).
   if (process.stdout.isTTY) {
     const state = temporary ? `${dir}, removed on exit` : dir;
-    process.stderr.write(`wfmck serve: ready: WFM ${embedded.wfm}, identity ${embedded.identity}, registry ${embedded.registry}, admin ${embedded.admin.url}; CA ${files.caFile}; state in memory, files in ${state}; Ctrl-C stops\n`);
+    process.stderr.write(
+      `wfmck serve: ready: WFM ${embedded.wfm}, identity ${embedded.identity}, registry ${embedded.registry}, admin ${embedded.admin.url}; CA ${files.caFile}; state in memory, files in ${state}; Ctrl-C stops\n`,
+    );
   }
   await stopped;
 }

@@ -32,10 +32,14 @@ the request and prints the HTTP status.`,
 
 export async function run(argv: string[]): Promise<number> {
   const { help, values, positionals } = parseCommand(SPEC, argv);
-  if (help) return void process.stdout.write(helpText(SPEC)), EXIT_OK;
+  if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   const { cert: certFile, key: keyFile, data, 'ca-file': caFile } = values as Record<string, string | undefined>;
   const [method, url, ...extra] = positionals;
-  for (const [given, flag] of [[certFile, '--cert'], [keyFile, '--key']] as const) if (!given) throw new UsageError(`${flag}: missing: sign needs --cert FILE and --key FILE`);
+  for (const [given, flag] of [
+    [certFile, '--cert'],
+    [keyFile, '--key'],
+  ] as const)
+    if (!given) throw new UsageError(`${flag}: missing: sign needs --cert FILE and --key FILE`);
   if (!method || !url) throw new UsageError(`${method ? '<URL>' : '<METHOD>'}: missing: sign needs METHOD and URL`);
   if (extra.length > 0) throw new UsageError(`${extra[0]}: unexpected argument (sign takes METHOD and URL)`);
   const body = data === undefined ? undefined : data.startsWith('@') ? await readFile(data.slice(1)) : Buffer.from(data);
@@ -44,10 +48,22 @@ export async function run(argv: string[]): Promise<number> {
   const privateKey = orUsage('--key', () => createPrivateKey(readFileSync(keyFile!, 'utf8')), 'not a PEM private key');
   const algorithm = algorithmForKey(createPublicKey(privateKey));
   if (!algorithm) throw new UsageError('--key: must be an EC P-256, RSA or Ed25519 private key (profile P3)');
-  const signed = await signRequest({ method: method.toUpperCase(), url, headers, body, privateKey, keyId: certificateKeyId(cert.rawData), algorithm });
+  const signed = await signRequest({
+    method: method.toUpperCase(),
+    url,
+    headers,
+    body,
+    privateKey,
+    keyId: certificateKeyId(cert.rawData),
+    algorithm,
+  });
   const all = { ...headers, ...signed };
   if (!values.curl) {
-    process.stdout.write(Object.entries(all).map(([k, v]) => `${k}: ${v}\n`).join(''));
+    process.stdout.write(
+      Object.entries(all)
+        .map(([k, v]) => `${k}: ${v}\n`)
+        .join(''),
+    );
     return EXIT_OK;
   }
   const args = ['curl', '--silent', '--show-error', '--output', '/dev/null', '--write-out', '%{http_code}\\n', '-X', method.toUpperCase()];

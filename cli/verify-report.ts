@@ -20,7 +20,12 @@ the report names). Exit 0 when all hold, 1 with one line per mismatch, 2 for usa
   groups: [
     {
       options: [
-        { flag: 'key', value: 'FILE', doc: `the public key you trust (SPKI PEM, or a certificate): without it the key shipped in the folder (${PUBLIC_KEY_FILE}) is used, which proves the files are unchanged since signing, not who signed`, parse: givenFile },
+        {
+          flag: 'key',
+          value: 'FILE',
+          doc: `the public key you trust (SPKI PEM, or a certificate): without it the key shipped in the folder (${PUBLIC_KEY_FILE}) is used, which proves the files are unchanged since signing, not who signed`,
+          parse: givenFile,
+        },
       ],
     },
   ],
@@ -33,7 +38,7 @@ export function run(argv: string[]): Promise<number> {
 /** The command with its output as a seam, so tests can run it in-process. */
 export function verifyReportCommand(argv: string[], write: (text: string) => void): number {
   const { help, values, positionals } = parseCommand(SPEC, argv);
-  if (help) return write(helpText(SPEC)), EXIT_OK;
+  if (help) return (write(helpText(SPEC)), EXIT_OK);
   if (positionals.length === 0) throw new UsageError('<dir>: missing: verify-report takes one report folder');
   if (positionals.length > 1) throw new UsageError(`${positionals[1]}: unexpected argument (verify-report takes one report folder)`);
   const dir = resolve(positionals[0]!);
@@ -47,9 +52,11 @@ export function verifyReportCommand(argv: string[], write: (text: string) => voi
     // No envelope, or one that cannot be read: an input to give, not a mismatch and not an option to fix.
     throw e instanceof ReportInputError ? new InputError(e.message) : e;
   }
-  write(v.keySource === 'pinned'
-    ? `key: pinned ${keyFile} (${v.keyId.slice(0, 16)})\n`
-    : `key: the one shipped in ${join(dir, PUBLIC_KEY_FILE)} (${v.keyId.slice(0, 16)}): this proves integrity, not identity; pin a trusted key with --key FILE\n`);
+  write(
+    v.keySource === 'pinned'
+      ? `key: pinned ${keyFile} (${v.keyId.slice(0, 16)})\n`
+      : `key: the one shipped in ${join(dir, PUBLIC_KEY_FILE)} (${v.keyId.slice(0, 16)}): this proves integrity, not identity; pin a trusted key with --key FILE\n`,
+  );
   if (v.certificateSubject) write(`certificate: ${v.certificateSubject} (its chain is not checked)\n`);
   if (v.problems.length > 0) {
     for (const p of v.problems) write(`FAIL ${p}\n`);

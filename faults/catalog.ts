@@ -67,32 +67,39 @@ export function parseFaultCatalog(yamlText: string, requirements: readonly Requi
     const kind = e.kind === undefined ? undefined : oneOf(e.kind, CLIENT_KINDS, `${label}: kind`, problems);
     if (kind !== undefined && service !== 'client') problems.push(`${label}: kind is only for client faults`);
     if (id !== undefined) {
-      if (!FAULT_ID_PATTERN.test(id)) problems.push(`${label}: id must be a requirement id with an optional :variant (${FAULT_ID_PATTERN})`);
+      if (!FAULT_ID_PATTERN.test(id))
+        problems.push(`${label}: id must be a requirement id with an optional :variant (${FAULT_ID_PATTERN})`);
       if (seen.has(id)) problems.push(`${label}: duplicate id`);
       seen.add(id);
     }
-    const breaks = Array.isArray(e.breaks) && e.breaks.length > 0 && e.breaks.every((b) => typeof b === 'string') ? (e.breaks as string[]) : undefined;
+    const breaks =
+      Array.isArray(e.breaks) && e.breaks.length > 0 && e.breaks.every((b) => typeof b === 'string') ? (e.breaks as string[]) : undefined;
     if (!breaks) problems.push(`${label}: breaks must be a non-empty list of requirement ids`);
     else {
       if (new Set(breaks).size !== breaks.length) problems.push(`${label}: breaks names a requirement twice`);
-      if (id !== undefined && breaks[0] !== requirementOf(id)) problems.push(`${label}: breaks must name ${requirementOf(id)}, the requirement of its id, first`);
+      if (id !== undefined && breaks[0] !== requirementOf(id))
+        problems.push(`${label}: breaks must name ${requirementOf(id)}, the requirement of its id, first`);
       for (const b of breaks) {
         const r = byId.get(b);
         // A fault proves the checks of its own service's rules, in the edition it runs in; anything else is never caught.
         if (r === undefined) problems.push(`${label}: breaks ${b}, which spec/requirements.yaml does not have`);
-        else if (service !== undefined && r.observer !== service) problems.push(`${label}: breaks ${b}, observed by ${r.observer}, not by ${service}`);
-        else if (edition !== undefined && !appliesTo(r, edition)) problems.push(`${label}: breaks ${b}, which does not bind edition ${edition}`);
+        else if (service !== undefined && r.observer !== service)
+          problems.push(`${label}: breaks ${b}, observed by ${r.observer}, not by ${service}`);
+        else if (edition !== undefined && !appliesTo(r, edition))
+          problems.push(`${label}: breaks ${b}, which does not bind edition ${edition}`);
       }
     }
     if (problems.length > before) return;
-    out.push(Object.freeze({
-      id: id!,
-      service: service!,
-      ...(edition !== 'seed' && { edition: edition! }),
-      ...(kind !== undefined && { kind }),
-      breaks: Object.freeze([...breaks!]),
-      description: description!,
-    }));
+    out.push(
+      Object.freeze({
+        id: id!,
+        service: service!,
+        ...(edition !== 'seed' && { edition: edition! }),
+        ...(kind !== undefined && { kind }),
+        breaks: Object.freeze([...breaks!]),
+        description: description!,
+      }),
+    );
   });
   if (problems.length > 0) throw new Error(`${origin}: ${problems.length} problem(s):\n  ${problems.join('\n  ')}`);
   return out;
@@ -145,5 +152,7 @@ export function resolveFaultIds(ids: readonly string[]): FaultEntry[] {
 
 /** The ids among `ids` whose fault breaks `service`. */
 export function faultIdsOf(service: FaultService, ids: readonly string[]): string[] {
-  return resolveFaultIds(ids).filter((f) => f.service === service).map((f) => f.id);
+  return resolveFaultIds(ids)
+    .filter((f) => f.service === service)
+    .map((f) => f.id);
 }

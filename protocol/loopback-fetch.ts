@@ -9,7 +9,10 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** A request the loopback rule refused: the URL came from a peer (a redirect, a Location, a realm). */
 export class OffLoopbackError extends Error {
   readonly code = 'WFMCK_E_NOT_LOOPBACK';
-  constructor(readonly url: string, why: string) {
+  constructor(
+    readonly url: string,
+    why: string,
+  ) {
     super(`${why}: ${offLoopback(url)}`);
   }
 }
@@ -17,7 +20,8 @@ export class OffLoopbackError extends Error {
 /** Throws OffLoopbackError unless `url` is an http(s) URL on a loopback host. */
 export function assertLoopback(url: string | URL, why: string): URL {
   const parsed = new URL(url);
-  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !isLoopbackHost(parsed.hostname)) throw new OffLoopbackError(parsed.href, why);
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !isLoopbackHost(parsed.hostname))
+    throw new OffLoopbackError(parsed.href, why);
   return parsed;
 }
 

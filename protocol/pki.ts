@@ -36,7 +36,10 @@ export interface LeafOptions {
 
 const DAY = 86_400_000;
 
-function algorithmFor(kind: KeyAlgorithm): { gen: webcrypto.RsaHashedKeyGenParams | webcrypto.EcKeyGenParams | { name: 'Ed25519' }; sign: Algorithm } {
+function algorithmFor(kind: KeyAlgorithm): {
+  gen: webcrypto.RsaHashedKeyGenParams | webcrypto.EcKeyGenParams | { name: 'Ed25519' };
+  sign: Algorithm;
+} {
   switch (kind) {
     case 'P-256':
       return { gen: { name: 'ECDSA', namedCurve: 'P-256' }, sign: { name: 'ECDSA', hash: 'SHA-256' } as Algorithm };
@@ -69,7 +72,12 @@ function serial(): string {
 }
 
 /** A self-signed root CA; `uris` become URI SANs (a SPIFFE signing certificate carries its trust domain's ID). */
-export async function createRootCa(commonName: string, keyAlgorithm: KeyAlgorithm = 'P-256', validDays = 3650, uris: string[] = []): Promise<Issued> {
+export async function createRootCa(
+  commonName: string,
+  keyAlgorithm: KeyAlgorithm = 'P-256',
+  validDays = 3650,
+  uris: string[] = [],
+): Promise<Issued> {
   const keys = await generateKeys(keyAlgorithm);
   const name = `CN=${commonName}`;
   const cert = await x509.X509CertificateGenerator.create({
@@ -144,7 +152,9 @@ function issuerKeyAlgorithm(issuer: Issued): KeyAlgorithm {
 
 /** P3: a client's keyid is the lowercase hex SHA-256 of its certificate's DER. */
 export function certificateKeyId(certDer: ArrayBuffer | Uint8Array): string {
-  return createHash('sha256').update(Buffer.from(certDer as ArrayBuffer)).digest('hex');
+  return createHash('sha256')
+    .update(Buffer.from(certDer as ArrayBuffer))
+    .digest('hex');
 }
 
 /** Parse a certificate given as PEM, base64 DER, or base64 of a PEM (P2/§2.3 allow either). */

@@ -68,7 +68,8 @@ function signBytes(data: Buffer, key: KeyObject, algorithm: SignatureAlgorithm):
 
 function verifyBytes(data: Buffer, key: KeyObject, algorithm: string, signature: Buffer): boolean {
   if (algorithm === 'ecdsa-p256-sha256') return nativeVerify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, signature);
-  if (algorithm === 'rsa-pss-sha512') return nativeVerify('sha512', data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 }, signature);
+  if (algorithm === 'rsa-pss-sha512')
+    return nativeVerify('sha512', data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 }, signature);
   if (algorithm === 'ed25519') return nativeVerify(null, data, key, signature);
   throw new Error(`unsupported algorithm ${algorithm}`);
 }
@@ -175,8 +176,11 @@ function checkSignature(
 ): VerifyResult {
   // The base's last line is the parameters as the signer serialized them (RFC 9421 §2.3, RFC 8941 §4.1).
   const components = entry[0].map((i) => i[0] as string);
-  const base = entry[0].some((i) => i[1].size > 0) ? undefined : signatureBase(components, serializeInnerList(entry), { method: input.method, url: input.url, headers });
-  if (base === undefined) return fail('bad-signature', 'signature base cannot be built: a covered component is absent or has parameters the kit does not derive');
+  const base = entry[0].some((i) => i[1].size > 0)
+    ? undefined
+    : signatureBase(components, serializeInnerList(entry), { method: input.method, url: input.url, headers });
+  if (base === undefined)
+    return fail('bad-signature', 'signature base cannot be built: a covered component is absent or has parameters the kit does not derive');
   try {
     return verifyBytes(Buffer.from(base), key.publicKey, key.algorithm, Buffer.from(signature[0] as ArrayBuffer))
       ? { ok: true, keyId }

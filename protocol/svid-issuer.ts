@@ -46,7 +46,13 @@ export async function createSvidCa(opts: SvidCaOptions): Promise<SvidCa> {
   // X509-SVID §3.2: a signing certificate SHOULD itself carry the trust domain's SPIFFE ID.
   const root = await createRootCa(`wfmck SVID root ${opts.trustDomain}`, opts.keyAlgorithm ?? 'P-256', 3650, [trustDomainId]);
   const intermediate = opts.intermediate
-    ? await issueCertificate(root, { commonName: `wfmck SVID intermediate ${opts.trustDomain}`, ca: true, uris: [trustDomainId], keyAlgorithm: opts.keyAlgorithm, notAfter: new Date(Date.now() + 3650 * DAY) })
+    ? await issueCertificate(root, {
+        commonName: `wfmck SVID intermediate ${opts.trustDomain}`,
+        ca: true,
+        uris: [trustDomainId],
+        keyAlgorithm: opts.keyAlgorithm,
+        notAfter: new Date(Date.now() + 3650 * DAY),
+      })
     : undefined;
   return { trustDomain: opts.trustDomain, root, ...(intermediate && { intermediate }), bundlePem: root.certPem };
 }
@@ -62,7 +68,17 @@ export function issueSvid(ca: SvidCa, spiffeId: string, opts: SvidOptions = {}):
 }
 
 /** Defects of a leaf, each named after the P10 rule it breaks (go-spiffe style hostile fixtures). */
-export const BAD_SVID_KINDS = ['ca-as-leaf', 'cert-sign-leaf', 'two-uri-sans', 'no-uri-san', 'expired', 'not-yet-valid', 'other-trust-domain', 'http-scheme', 'root-path'] as const;
+export const BAD_SVID_KINDS = [
+  'ca-as-leaf',
+  'cert-sign-leaf',
+  'two-uri-sans',
+  'no-uri-san',
+  'expired',
+  'not-yet-valid',
+  'other-trust-domain',
+  'http-scheme',
+  'root-path',
+] as const;
 export type BadSvidKind = (typeof BAD_SVID_KINDS)[number];
 
 /** A leaf signed by the CA, valid in every respect but `kind`. `spiffeId` must be a path in the CA's trust domain. */
@@ -75,7 +91,12 @@ export function issueBadSvid(ca: SvidCa, kind: BadSvidKind, spiffeId: string, op
       // a WFM that reads basicConstraints itself refuses it (a keyCertSign CA would be refused by OpenSSL alone).
       return leaf(ca, spiffeId, { uris: [spiffeId], ca: true, keyUsages: x509.KeyUsageFlags.digitalSignature, usage: ['client'] }, opts);
     case 'cert-sign-leaf':
-      return leaf(ca, spiffeId, { uris: [spiffeId], keyUsages: x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign }, opts);
+      return leaf(
+        ca,
+        spiffeId,
+        { uris: [spiffeId], keyUsages: x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign },
+        opts,
+      );
     case 'two-uri-sans':
       return leaf(ca, spiffeId, { uris: [spiffeId, `${spiffeId}-second`] }, opts);
     case 'no-uri-san':

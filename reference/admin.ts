@@ -30,7 +30,11 @@ export async function startAdmin(hooks: Record<string, Hook>, opts: { host?: str
   return {
     url: `http://${host}:${port}`,
     token,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -51,7 +55,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, hooks: Record<s
   } catch {
     return send(res, 400, { error: 'admin: body is not JSON' });
   }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return send(res, 400, { error: 'admin: body must be a JSON object' });
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return send(res, 400, { error: 'admin: body must be a JSON object' });
   try {
     send(res, 200, await hook(input as Record<string, unknown>));
   } catch (err) {

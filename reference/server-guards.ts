@@ -18,7 +18,12 @@ export interface ServerGuards {
   errorBody(status: number, message: string): ErrorBody;
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Content Too Large', 431: 'Request Header Fields Too Large' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  413: 'Content Too Large',
+  431: 'Request Header Fields Too Large',
+};
 
 /** The status a parser error stands for (Node names them HPE_* after llhttp's codes). */
 export function parserRejection(code: string | undefined): { status: number; message: string } {
@@ -40,7 +45,12 @@ export function guardServer(server: HttpServer, guards: ServerGuards): void {
   server.headersTimeout = Math.min(guards.headersTimeoutMs ?? 10_000, guards.requestTimeoutMs);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // A peer that reset or already left gets nothing; one whose answer started cannot get another.
-    if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable || (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    if (
+      error.code === 'ECONNRESET' ||
+      error.code === 'EPIPE' ||
+      !socket.writable ||
+      (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent
+    ) {
       socket.destroy();
       return;
     }
@@ -53,7 +63,9 @@ export function guardServer(server: HttpServer, guards: ServerGuards): void {
 }
 
 /** `{"error": ...}`: the admin API's and the identity role's error document. */
-export const jsonError = (service: string) => (status: number, message: string): ErrorBody => ({
-  contentType: 'application/json',
-  body: JSON.stringify({ error: `${service}: ${message}`, status }),
-});
+export const jsonError =
+  (service: string) =>
+  (status: number, message: string): ErrorBody => ({
+    contentType: 'application/json',
+    body: JSON.stringify({ error: `${service}: ${message}`, status }),
+  });

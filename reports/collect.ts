@@ -40,7 +40,12 @@ export function recordOf(test: CaseLike, opts: CollectOptions, problems: string[
     durationMs: Math.round(result?.duration ?? 0),
   });
   const interrupted = { skipCause: 'interrupted' as const };
-  if (result === undefined) return { ...at('skip'), ...(opts.interrupted ? interrupted : {}), reason: opts.interrupted ? 'not run: the run was interrupted' : 'not run' };
+  if (result === undefined)
+    return {
+      ...at('skip'),
+      ...(opts.interrupted ? interrupted : {}),
+      reason: opts.interrupted ? 'not run: the run was interrupted' : 'not run',
+    };
   // The typed helpers (fixtures/outcome.ts) decide a non-pass: an error outranks a block, a block a typed skip.
   const note = decidingNote(outcomeNotes(annotations));
   const withEvidence = (message?: string) => {
@@ -52,8 +57,22 @@ export function recordOf(test: CaseLike, opts: CollectOptions, problems: string[
       ...(last !== undefined && message !== undefined && { brokeAt: { exchange: last.id, ...(expected !== undefined && { expected }) } }),
     };
   };
-  if (note?.outcome === 'error') return { ...at('error'), errorCode: note.code, reason: `${note.code}: ${firstLine(note.message)}`, error: { message: trim(note.message) }, ...withEvidence() };
-  if (note?.outcome === 'blocked' && result.status !== 'passed') return { ...at('blocked'), blockedBy: note.cause, reason: `blocked by ${note.cause}: ${firstLine(note.message)}`, error: { message: trim(note.message) }, ...withEvidence(note.message) };
+  if (note?.outcome === 'error')
+    return {
+      ...at('error'),
+      errorCode: note.code,
+      reason: `${note.code}: ${firstLine(note.message)}`,
+      error: { message: trim(note.message) },
+      ...withEvidence(),
+    };
+  if (note?.outcome === 'blocked' && result.status !== 'passed')
+    return {
+      ...at('blocked'),
+      blockedBy: note.cause,
+      reason: `blocked by ${note.cause}: ${firstLine(note.message)}`,
+      error: { message: trim(note.message) },
+      ...withEvidence(note.message),
+    };
   switch (result.status) {
     case 'passed': {
       // A departure the errata make a warning (warnUnlessStrict) must show in the matrix, never as a plain pass.
@@ -62,19 +81,39 @@ export function recordOf(test: CaseLike, opts: CollectOptions, problems: string[
     }
     case 'skipped': {
       const cause = note?.outcome === 'skip' ? note.cause : undefined;
-      if (cause === undefined) problems.push(`test "${title}" (${at('skip').file}:${test.location.line}) was skipped without a typed cause (fixtures/outcome.ts skipIf)`);
-      return { ...at('skip'), ...(cause !== undefined && { skipCause: cause }), reason: skipReason(annotations), ...(cause === 'unsupported' ? withEvidence() : {}) };
+      if (cause === undefined)
+        problems.push(
+          `test "${title}" (${at('skip').file}:${test.location.line}) was skipped without a typed cause (fixtures/outcome.ts skipIf)`,
+        );
+      return {
+        ...at('skip'),
+        ...(cause !== undefined && { skipCause: cause }),
+        reason: skipReason(annotations),
+        ...(cause === 'unsupported' ? withEvidence() : {}),
+      };
     }
     case 'interrupted':
       return { ...at('skip'), ...interrupted, reason: 'interrupted before it finished' };
     default: {
-      const text = result.errors.map((e) => e.message ?? e.value ?? '').filter(Boolean).join('\n\n') || `test ${result.status}`;
+      const text =
+        result.errors
+          .map((e) => e.message ?? e.value ?? '')
+          .filter(Boolean)
+          .join('\n\n') || `test ${result.status}`;
       // judgeAs: the ids whose own check failed; the others it cut short are blocked by the first of them.
       const failed = requirementIds.filter((id) => annotations.some((a) => a.type === FAILED_ANNOTATION && a.description === id));
       // expectEach, judgeAs: the ids whose own check held (and never failed) before the test failed on another.
-      const held = requirementIds.filter((id) => !failed.includes(id) && annotations.some((a) => a.type === HELD_ANNOTATION && a.description === id));
+      const held = requirementIds.filter(
+        (id) => !failed.includes(id) && annotations.some((a) => a.type === HELD_ANNOTATION && a.description === id),
+      );
       const cutShort = failed.length > 0 ? requirementIds.filter((id) => !failed.includes(id) && !held.includes(id)) : [];
-      const failure = failureOf(text, failed[0] ?? requirementIds.find((id) => !held.includes(id)) ?? requirementIds[0], opts.runSeed, opts.allIds, opts.replayConfig);
+      const failure = failureOf(
+        text,
+        failed[0] ?? requirementIds.find((id) => !held.includes(id)) ?? requirementIds[0],
+        opts.runSeed,
+        opts.allIds,
+        opts.replayConfig,
+      );
       return {
         ...at('fail'),
         reason: reasonLine(failure.message),
@@ -93,7 +132,13 @@ function expectedOf(message: string): string | undefined {
 }
 
 function firstLine(text: string): string {
-  return stripAnsi(text).split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';
+  return (
+    stripAnsi(text)
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim()
+      .slice(0, 300) ?? ''
+  );
 }
 
 function trim(text: string): string {
@@ -101,7 +146,9 @@ function trim(text: string): string {
 }
 
 function skipReason(annotations: readonly Annotation[]): string {
-  const reasons = annotations.filter((a) => (a.type === 'skip' || a.type === 'fixme') && a.description).map((a) => stripAnsi(a.description!));
+  const reasons = annotations
+    .filter((a) => (a.type === 'skip' || a.type === 'fixme') && a.description)
+    .map((a) => stripAnsi(a.description!));
   return reasons.length > 0 ? [...new Set(reasons)].join('; ') : 'skipped';
 }
 function evidenceOf(result: ResultLike, title: string, problems: string[]) {

@@ -31,7 +31,10 @@ export function outcomeOf(test: Pick<TestCase, 'annotations'>, result: Pick<Test
 /** The first line of what broke, terminal-safe: an expect's message, without colours or the call log. */
 function reasonOf(result: TestResult): string {
   const text = (result.error?.message ?? '').replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const expected = lines.find((l) => l.startsWith('Expected'));
   const received = lines.find((l) => l.startsWith('Received'));
   const first = [lines[0], expected, received].filter(Boolean).join(' · ');
@@ -76,7 +79,8 @@ export default class CompactReporter implements Reporter {
     const file = this.tally(test);
     const outcome = outcomeOf(test, result);
     file.counts.set(outcome, (file.counts.get(outcome) ?? 0) + 1);
-    if (outcome === 'fail' || outcome === 'error') file.failures.push(`    ${outcome === 'fail' ? 'FAIL ' : 'ERROR'} ${terminalSafe(test.title).slice(0, 90)}: ${reasonOf(result)}`);
+    if (outcome === 'fail' || outcome === 'error')
+      file.failures.push(`    ${outcome === 'fail' ? 'FAIL ' : 'ERROR'} ${terminalSafe(test.title).slice(0, 90)}: ${reasonOf(result)}`);
     if (--file.left === 0) this.flush(test.location.file, file);
   }
 

@@ -127,11 +127,20 @@ export function buildReport(input: ReportInput): ConformanceReport {
     for (const id of r.requirementIds) {
       if (!known.has(id)) problems.push(`test "${r.title}" (${r.file}:${r.line}) names ${id}, which is not in spec/requirements.yaml`);
     }
-    if (r.blockedBy !== undefined && !known.has(r.blockedBy)) problems.push(`test "${r.title}" (${r.file}:${r.line}) is blocked by ${r.blockedBy}, which is not in spec/requirements.yaml`);
+    if (r.blockedBy !== undefined && !known.has(r.blockedBy))
+      problems.push(`test "${r.title}" (${r.file}:${r.line}) is blocked by ${r.blockedBy}, which is not in spec/requirements.yaml`);
   }
   const claims = input.meta.claims ?? undefined;
   const requirements = withFaultProof(
-    buildMatrix(input.catalog, input.records, input.meta.strictness, input.filtered ?? false, input.meta.edition, input.meta.persona, (req) => unclaimedReason(claims, req)),
+    buildMatrix(
+      input.catalog,
+      input.records,
+      input.meta.strictness,
+      input.filtered ?? false,
+      input.meta.edition,
+      input.meta.persona,
+      (req) => unclaimedReason(claims, req),
+    ),
     input.faults ?? faultCatalog(),
   );
   return {

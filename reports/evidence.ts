@@ -47,15 +47,21 @@ function exchangeOf(raw: unknown): Exchange | undefined {
     startedAt: str(o.startedAt) ?? '',
     durationMs: typeof o.durationMs === 'number' ? o.durationMs : 0,
     attempt: typeof o.attempt === 'number' ? o.attempt : 1,
-    ...(error && typeof error.message === 'string' && {
-      error: { code: String(error.code ?? 'WFMCK_E_PROTOCOL') as NonNullable<Exchange['error']>['code'], message: trim(error.message, MAX_HEADER_CHARS) },
-    }),
+    ...(error &&
+      typeof error.message === 'string' && {
+        error: {
+          code: String(error.code ?? 'WFMCK_E_PROTOCOL') as NonNullable<Exchange['error']>['code'],
+          message: trim(error.message, MAX_HEADER_CHARS),
+        },
+      }),
   };
 }
 
 function headers(raw: unknown): Record<string, string> {
   if (typeof raw !== 'object' || raw === null) return {};
-  return Object.fromEntries(Object.entries(raw as Record<string, unknown>).map(([k, v]) => [trim(k, 256), trim(String(v), MAX_HEADER_CHARS)]));
+  return Object.fromEntries(
+    Object.entries(raw as Record<string, unknown>).map(([k, v]) => [trim(k, 256), trim(String(v), MAX_HEADER_CHARS)]),
+  );
 }
 
 function str(v: unknown): string | undefined {

@@ -25,7 +25,10 @@ export function stripAnsi(text: string): string {
  * matcher printed them (display only: what happened is decided by the typed outcome, never by this text).
  */
 export function reasonLine(message: string): string {
-  let lines = stripAnsi(message).split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  let lines = stripAnsi(message)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   // A fast-check property: what failed is the error it got, after the counterexample.
   const got = lines.findIndex((l) => l.startsWith('Got error: '));
   if (got >= 0) lines = [lines[got]!.slice('Got error: '.length), ...lines.slice(got + 1)];
@@ -52,7 +55,13 @@ export function fastCheckReplay(text: string): { seed?: number; path?: string } 
  * another (STATUS-PRECEDENCE, STATUS-PRECEDENCE-REMOVED) gets a guard that stops at the id's end. A property's path
  * rides as --path, so fast-check replays the shrunk counterexample at once.
  */
-export function replayCommand(id: string, seed: number | undefined, path: string | undefined, allIds: readonly string[] = [], config?: string): string {
+export function replayCommand(
+  id: string,
+  seed: number | undefined,
+  path: string | undefined,
+  allIds: readonly string[] = [],
+  config?: string,
+): string {
   const isPrefix = allIds.some((other) => other !== id && other.startsWith(id));
   const grep = isPrefix ? `${id}(?![-A-Z0-9])` : id;
   const configFlag = config !== undefined ? ` --config ${shellWord(config)}` : '';
@@ -66,9 +75,16 @@ function shellWord(s: string): string {
 }
 
 /** The failure of one test: the property's own seed wins over the run's seed, since that is what replays it. */
-export function failureOf(text: string, requirementId: string | undefined, runSeed: number | undefined, allIds: readonly string[] = [], replayConfig?: string): Failure {
+export function failureOf(
+  text: string,
+  requirementId: string | undefined,
+  runSeed: number | undefined,
+  allIds: readonly string[] = [],
+  replayConfig?: string,
+): Failure {
   const plain = stripAnsi(text).trim();
-  const message = plain.length > MAX_MESSAGE ? `${plain.slice(0, MAX_MESSAGE)}\n... (${plain.length - MAX_MESSAGE} more characters)` : plain;
+  const message =
+    plain.length > MAX_MESSAGE ? `${plain.slice(0, MAX_MESSAGE)}\n... (${plain.length - MAX_MESSAGE} more characters)` : plain;
   const fc = fastCheckReplay(plain);
   const seed = fc.seed ?? runSeed;
   return {

@@ -15,8 +15,12 @@ const RANK: Record<TestStatus, number> = { pass: 0, skip: 1, blocked: 2, warn: 3
 
 function xml(text: string): string {
   // XML 1.0 cannot carry most control characters even escaped: they are dropped.
-  return text.replace(/[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '')
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return text
+    .replace(/[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 /** Each test once, with every requirement id it checks. */
@@ -61,9 +65,13 @@ function caseXml(c: Case): string {
     ...(c.blockedBy ? [['wfmck.blockedBy', c.blockedBy]] : []),
     ...(c.skipCause ? [['wfmck.skipCause', c.skipCause]] : []),
     ...(c.errorCode ? [['wfmck.errorCode', c.errorCode]] : []),
-  ].map(([n, v]) => `<property name="${xml(n!)}" value="${xml(v!)}"/>`).join('');
-  return `    <testcase name="${xml(c.title)}" classname="${xml(c.file)}" time="${(c.durationMs / 1000).toFixed(3)}">`
-    + `<properties>${props}</properties>${body(c)}</testcase>`;
+  ]
+    .map(([n, v]) => `<property name="${xml(n!)}" value="${xml(v!)}"/>`)
+    .join('');
+  return (
+    `    <testcase name="${xml(c.title)}" classname="${xml(c.file)}" time="${(c.durationMs / 1000).toFixed(3)}">` +
+    `<properties>${props}</properties>${body(c)}</testcase>`
+  );
 }
 
 export function junitXml(report: Pick<ConformanceReport, 'requirements' | 'summary' | 'startedAt' | 'interrupted'>): string {
@@ -73,15 +81,26 @@ export function junitXml(report: Pick<ConformanceReport, 'requirements' | 'summa
   const suites = files.map((file) => {
     const cs = cases.filter((c) => c.file === file);
     const time = cs.reduce((n, c) => n + c.durationMs, 0) / 1000;
-    return `  <testsuite name="${xml(file)}" tests="${cs.length}" failures="${count(cs, 'fail')}" errors="${count(cs, 'error')}" skipped="${count(cs, 'skip', 'blocked')}" time="${time.toFixed(3)}">\n`
-      + `${cs.map(caseXml).join('\n')}\n  </testsuite>`;
+    return (
+      `  <testsuite name="${xml(file)}" tests="${cs.length}" failures="${count(cs, 'fail')}" errors="${count(cs, 'error')}" skipped="${count(cs, 'skip', 'blocked')}" time="${time.toFixed(3)}">\n` +
+      `${cs.map(caseXml).join('\n')}\n  </testsuite>`
+    );
   });
   const s = report.summary;
   const props = [
-    ['wfmck.verdict', s.verdict], ['wfmck.mustFailed', String(s.mustFailed)], ['wfmck.interrupted', String(report.interrupted)],
-    ...(['pass', 'fail', 'warn', 'blocked', 'skip', 'error', 'untestable', 'notCovered'] as const).map((k) => [`wfmck.requirements.${k}`, String(s[k])]),
-  ].map(([n, v]) => `<property name="${xml(n!)}" value="${xml(v!)}"/>`).join('');
-  return '<?xml version="1.0" encoding="UTF-8"?>\n'
-    + `<testsuites name="wfmck conformance" tests="${cases.length}" failures="${count(cases, 'fail')}" errors="${count(cases, 'error')}" skipped="${count(cases, 'skip', 'blocked')}" timestamp="${xml(report.startedAt)}">\n`
-    + `  <properties>${props}</properties>\n${suites.join('\n')}\n</testsuites>\n`;
+    ['wfmck.verdict', s.verdict],
+    ['wfmck.mustFailed', String(s.mustFailed)],
+    ['wfmck.interrupted', String(report.interrupted)],
+    ...(['pass', 'fail', 'warn', 'blocked', 'skip', 'error', 'untestable', 'notCovered'] as const).map((k) => [
+      `wfmck.requirements.${k}`,
+      String(s[k]),
+    ]),
+  ]
+    .map(([n, v]) => `<property name="${xml(n!)}" value="${xml(v!)}"/>`)
+    .join('');
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<testsuites name="wfmck conformance" tests="${cases.length}" failures="${count(cases, 'fail')}" errors="${count(cases, 'error')}" skipped="${count(cases, 'skip', 'blocked')}" timestamp="${xml(report.startedAt)}">\n` +
+    `  <properties>${props}</properties>\n${suites.join('\n')}\n</testsuites>\n`
+  );
 }

@@ -21,7 +21,16 @@ export type RequirementStatus = 'pass' | 'fail' | 'warn' | 'blocked' | 'skip' | 
 export type Verdict = 'conformant' | 'not-conformant' | 'incomplete';
 
 export const TEST_STATUSES: readonly TestStatus[] = ['pass', 'warn', 'fail', 'blocked', 'skip', 'error'];
-export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['fail', 'error', 'blocked', 'warn', 'skip', 'not-covered', 'untestable', 'pass'];
+export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = [
+  'fail',
+  'error',
+  'blocked',
+  'warn',
+  'skip',
+  'not-covered',
+  'untestable',
+  'pass',
+];
 
 /** One test as the report keeps it. */
 export interface TestEntry {
@@ -45,7 +54,6 @@ export interface TestEntry {
    */
   brokeAt?: { exchange: string; expected?: string };
 }
-
 
 /** A test with the requirement ids it checks and the exchanges it attached. */
 
@@ -165,7 +173,13 @@ export function requirementStatus(req: Judged, tests: readonly TestStatus[], str
   return worst === 'fail' ? weighFailure(req.level, req.errata !== undefined, strictness) : worst;
 }
 
-function reasonFor(req: Requirement, status: RequirementStatus, tests: readonly TestEntry[], strictness: Strictness, filtered: boolean): string | undefined {
+function reasonFor(
+  req: Requirement,
+  status: RequirementStatus,
+  tests: readonly TestEntry[],
+  strictness: Strictness,
+  filtered: boolean,
+): string | undefined {
   switch (status) {
     case 'untestable':
       return req.reason ?? (req.unseen && `not visible on the wire: ${req.unseen}`);
@@ -178,11 +192,20 @@ function reasonFor(req: Requirement, status: RequirementStatus, tests: readonly 
     case 'error':
       return `kit error, no verdict: ${unique(tests.filter((t) => t.status === 'error').map((t) => t.reason ?? 'the kit broke')).join('; ')}`;
     case 'fail':
-      return unique(tests.filter((t) => t.status === 'fail').map((t) => t.reason).filter((r): r is string => r !== undefined)).join('; ') || undefined;
+      return (
+        unique(
+          tests
+            .filter((t) => t.status === 'fail')
+            .map((t) => t.reason)
+            .filter((r): r is string => r !== undefined),
+        ).join('; ') || undefined
+      );
     case 'warn':
-      if (tests.some((t) => t.status === 'warn')) return unique(tests.filter((t) => t.status === 'warn').map((t) => t.reason ?? 'warned')).join('; ');
+      if (tests.some((t) => t.status === 'warn'))
+        return unique(tests.filter((t) => t.status === 'warn').map((t) => t.reason ?? 'warned')).join('; ');
       if (req.level === 'MAY') return 'MAY: an optional behaviour never fails a run';
-      if (req.level === 'SHOULD' || req.level === 'SHOULD NOT') return `${req.level}: warns in ${strictness} strictness, fails only in strict`;
+      if (req.level === 'SHOULD' || req.level === 'SHOULD NOT')
+        return `${req.level}: warns in ${strictness} strictness, fails only in strict`;
       return 'known ambiguity (errata): lenient strictness does not fail a run on it';
     default:
       return undefined;
@@ -192,30 +215,70 @@ function reasonFor(req: Requirement, status: RequirementStatus, tests: readonly 
 /** One result per catalog requirement, in spec order; tests naming ids outside the catalog are the caller's problem.
  * `unclaimed` names why a requirement lies outside what the component claims (claims), or undefined. */
 export function buildMatrix(
-  catalog: readonly Requirement[], records: readonly TestRecord[], strictness: Strictness, filtered = false, edition: Edition = RUN_EDITION, persona: Persona = PERSONA,
+  catalog: readonly Requirement[],
+  records: readonly TestRecord[],
+  strictness: Strictness,
+  filtered = false,
+  edition: Edition = RUN_EDITION,
+  persona: Persona = PERSONA,
   unclaimed: (req: Requirement) => string | undefined = () => undefined,
 ): RequirementResult[] {
   const judged = observersOf(persona);
   const byId = new Map<string, TestRecord[]>();
   for (const r of records) for (const id of unique(r.requirementIds)) byId.set(id, [...(byId.get(id) ?? []), r]);
-  const ordered = catalog.map((req, index) => ({ req, index })).sort((a, b) => compareSections(a.req.section, b.req.section) || a.index - b.index);
+  const ordered = catalog
+    .map((req, index) => ({ req, index }))
+    .sort((a, b) => compareSections(a.req.section, b.req.section) || a.index - b.index);
   return ordered.map(({ req }) => {
-    const tests = (byId.get(req.id) ?? []).map((t) => (t.held?.includes(req.id) ? heldBy(t) : t.cutShort?.ids.includes(req.id) ? cutShortBy(t) : t));
+    const tests = (byId.get(req.id) ?? []).map((t) =>
+      t.held?.includes(req.id) ? heldBy(t) : t.cutShort?.ids.includes(req.id) ? cutShortBy(t) : t,
+    );
     const inEdition = appliesTo(req, edition);
     const ours = req.observer === 'untestable' || judged.includes(req.observer);
     const notClaimed = inEdition && ours ? unclaimed(req) : undefined;
     // A client duty the device persona sees in one edition only: in the other its checks skip, and it is untestable there.
     const blind = req.unseenIn?.[edition];
-    const status: RequirementStatus = !(inEdition && ours) || notClaimed !== undefined ? 'skip'
-      : blind !== undefined && tests.every((t) => t.status === 'skip') ? 'untestable' : requirementStatus(req, tests.map((t) => t.status), strictness);
-    const reason = !inEdition ? otherEditionReason(req.editions, edition) : !ours ? otherPersonaReason(req.observer, persona) : notClaimed !== undefined ? notClaimed
-      : status === 'untestable' && blind !== undefined && req.unseen === undefined ? `not visible on the wire in edition ${edition}: ${blind}` : reasonFor(req, status, tests, strictness, filtered);
-    const skipCause: SkipCause | undefined = status !== 'skip' ? undefined : !inEdition ? 'other-edition' : !ours ? 'other-persona' : notClaimed !== undefined ? 'not-claimed'
-      : tests.find((t) => t.status === 'skip' && t.skipCause !== undefined)?.skipCause;
-    const blockedBy = status === 'blocked' ? unique(tests.flatMap((t) => (t.status === 'blocked' && t.blockedBy !== undefined ? [t.blockedBy] : []))) : [];
+    const status: RequirementStatus =
+      !(inEdition && ours) || notClaimed !== undefined
+        ? 'skip'
+        : blind !== undefined && tests.every((t) => t.status === 'skip')
+          ? 'untestable'
+          : requirementStatus(
+              req,
+              tests.map((t) => t.status),
+              strictness,
+            );
+    const reason = !inEdition
+      ? otherEditionReason(req.editions, edition)
+      : !ours
+        ? otherPersonaReason(req.observer, persona)
+        : notClaimed !== undefined
+          ? notClaimed
+          : status === 'untestable' && blind !== undefined && req.unseen === undefined
+            ? `not visible on the wire in edition ${edition}: ${blind}`
+            : reasonFor(req, status, tests, strictness, filtered);
+    const skipCause: SkipCause | undefined =
+      status !== 'skip'
+        ? undefined
+        : !inEdition
+          ? 'other-edition'
+          : !ours
+            ? 'other-persona'
+            : notClaimed !== undefined
+              ? 'not-claimed'
+              : tests.find((t) => t.status === 'skip' && t.skipCause !== undefined)?.skipCause;
+    const blockedBy =
+      status === 'blocked' ? unique(tests.flatMap((t) => (t.status === 'blocked' && t.blockedBy !== undefined ? [t.blockedBy] : []))) : [];
     // A block keeps the exchanges that show its cause; an unsupported feature keeps the answer that says so.
-    const shows = (t: TestRecord) => t.status === 'fail' || t.status === 'error' || t.status === 'blocked' || (t.status === 'skip' && t.skipCause === 'unsupported');
-    const evidence = status === 'pass' ? [] : tests.filter(shows).flatMap((t) => t.evidence ?? []).slice(0, MAX_EVIDENCE);
+    const shows = (t: TestRecord) =>
+      t.status === 'fail' || t.status === 'error' || t.status === 'blocked' || (t.status === 'skip' && t.skipCause === 'unsupported');
+    const evidence =
+      status === 'pass'
+        ? []
+        : tests
+            .filter(shows)
+            .flatMap((t) => t.evidence ?? [])
+            .slice(0, MAX_EVIDENCE);
     return {
       id: req.id,
       section: req.section,
@@ -262,7 +325,12 @@ function entryOf(r: TestRecord): TestEntry {
 function cutShortBy(r: TestRecord): TestRecord {
   const { error: _error, ...rest } = r;
   const by = r.cutShort!.by;
-  return { ...rest, status: 'blocked', blockedBy: by, reason: `blocked by ${by}: this test failed on it first${r.reason ? ` (${r.reason})` : ''}` };
+  return {
+    ...rest,
+    status: 'blocked',
+    blockedBy: by,
+    reason: `blocked by ${by}: this test failed on it first${r.reason ? ` (${r.reason})` : ''}`,
+  };
 }
 
 /** A failed test seen from a requirement whose own check in it held: a pass, without the other checks' failure. */
@@ -297,7 +365,14 @@ export function blockingLevel(level: Level, strictness: Strictness): boolean {
 export function verdictOf(results: readonly RequirementResult[], strictness: Strictness): Verdict {
   if (results.some((r) => r.status === 'fail')) return 'not-conformant';
   const open = results.some(
-    (r) => !r.otherEdition && !r.otherPersona && r.skipCause !== 'not-claimed' && r.status !== 'untestable' && blockingLevel(r.level, strictness) && r.status !== 'pass' && r.status !== 'warn',
+    (r) =>
+      !r.otherEdition &&
+      !r.otherPersona &&
+      r.skipCause !== 'not-claimed' &&
+      r.status !== 'untestable' &&
+      blockingLevel(r.level, strictness) &&
+      r.status !== 'pass' &&
+      r.status !== 'warn',
   );
   return open ? 'incomplete' : 'conformant';
 }
@@ -306,7 +381,10 @@ export function summarize(results: readonly RequirementResult[], strictness: Str
   const total = emptyCounts();
   const skipCauses = emptySkips();
   const byLevel = Object.fromEntries(
-    (['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'MAY'] as const).map((l) => [l, { requirements: 0, ...emptyCounts(), skipCauses: emptySkips() }]),
+    (['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'MAY'] as const).map((l) => [
+      l,
+      { requirements: 0, ...emptyCounts(), skipCauses: emptySkips() },
+    ]),
   ) as Summary['byLevel'];
   for (const r of results) {
     total[countKey(r.status)] += 1;

@@ -75,7 +75,13 @@ export default class RequirementReporter implements Reporter {
   /** Streams each ended test's record, so a runner that is killed still leaves what ran (cli/run.ts reads it). */
   onTestEnd(test: TestCase): void {
     try {
-      const record = recordOf(test, { rootDir: this.rootDir, runSeed: this.meta.seed ?? undefined, allIds: this.allIds(), interrupted: false, ...(this.replayConfig && { replayConfig: this.replayConfig }) });
+      const record = recordOf(test, {
+        rootDir: this.rootDir,
+        runSeed: this.meta.seed ?? undefined,
+        allIds: this.allIds(),
+        interrupted: false,
+        ...(this.replayConfig && { replayConfig: this.replayConfig }),
+      });
       mkdirSync(this.outDir, { recursive: true });
       appendFileSync(join(this.outDir, RECORDS_FILE), `${JSON.stringify(record)}\n`);
     } catch (e) {
@@ -101,9 +107,27 @@ export default class RequirementReporter implements Reporter {
     const allIds = this.allIds();
     const problems = [...this.problems];
     const records = (this.suite?.allTests() ?? []).map((t) =>
-      recordOf(t, { rootDir: this.rootDir, runSeed: this.meta.seed ?? undefined, allIds, interrupted, ...(this.replayConfig && { replayConfig: this.replayConfig }) }, problems),
+      recordOf(
+        t,
+        {
+          rootDir: this.rootDir,
+          runSeed: this.meta.seed ?? undefined,
+          allIds,
+          interrupted,
+          ...(this.replayConfig && { replayConfig: this.replayConfig }),
+        },
+        problems,
+      ),
     );
-    return buildReport({ meta: this.meta, catalog, records, endedAt: new Date().toISOString(), interrupted, filtered: this.filtered, problems });
+    return buildReport({
+      meta: this.meta,
+      catalog,
+      records,
+      endedAt: new Date().toISOString(),
+      interrupted,
+      filtered: this.filtered,
+      problems,
+    });
   }
 
   private ids: string[] | undefined;

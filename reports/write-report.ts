@@ -42,13 +42,15 @@ export function writeReportFiles(outDir: string, built: ConformanceReport): Conf
 export function readRecords(outDir: string): TestRecord[] {
   const file = join(outDir, RECORDS_FILE);
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').flatMap((line) => {
-    try {
-      return line.trim() ? [JSON.parse(line) as TestRecord] : [];
-    } catch {
-      return [];
-    }
-  });
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        return line.trim() ? [JSON.parse(line) as TestRecord] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /**
@@ -58,7 +60,12 @@ export function readRecords(outDir: string): TestRecord[] {
 export function writeInterruptedReport(context: RunContext, why: string): ConformanceReport {
   const records = readRecords(context.outDir);
   const report = buildReport({
-    meta: metaFromContext(context), catalog: loadRequirements(), records, endedAt: new Date().toISOString(), interrupted: true, filtered: true,
+    meta: metaFromContext(context),
+    catalog: loadRequirements(),
+    records,
+    endedAt: new Date().toISOString(),
+    interrupted: true,
+    filtered: true,
     problems: [`the run was interrupted: ${why}; ${records.length} test${records.length === 1 ? '' : 's'} had ended`],
   });
   return writeReportFiles(context.outDir, report);

@@ -117,7 +117,13 @@ export function url(raw: unknown, _base: string, label: string): string {
 
 /** URLs from a YAML list or a comma-separated string. */
 export function urls(raw: unknown, base: string, label: string): string[] {
-  const list = typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
+  const list =
+    typeof raw === 'string'
+      ? raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : raw;
   if (!Array.isArray(list) || list.length === 0) throw new Error('expected a list of URLs');
   return list.map((u) => url(u, base, label));
 }
@@ -128,7 +134,8 @@ export function listenAddress(raw: unknown, _base: string, label: string): strin
   if (host === 'localhost') return '127.0.0.1';
   if (isLoopbackHost(host)) return host;
   // A host no URL can hold is no address at all; any other is refused in spec/loopback.ts's words.
-  if (!URL.canParse(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`)) throw new Error(`"${host}" is not an IP address`);
+  if (!URL.canParse(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`))
+    throw new Error(`"${host}" is not an IP address`);
   throw new Error(`${label}: ${offLoopback(host, LISTEN_RULE)}`);
 }
 

@@ -51,10 +51,19 @@ export function startAttendExec(o: AttendExecOptions): AttendExec {
     const folder = join(o.dir, name);
     const tag = `[attend ${name.slice(0, 3)}]`;
     // Its own process group, so stopping it stops everything it started.
-    const child = spawn(commandFor(o.command, folder), { shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WFMCK_ATTEND_FOLDER: folder } });
+    const child = spawn(commandFor(o.command, folder), {
+      shell: true,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, WFMCK_ATTEND_FOLDER: folder },
+    });
     out(`${tag} ${name}: ${commandFor(o.command, folder)}`);
     const lines = (stream: NodeJS.ReadableStream, write: (line: string) => void) =>
-      new Promise<void>((done) => createInterface({ input: stream, crlfDelay: Infinity }).on('line', (l) => write(`${tag} ${l}`)).on('close', done));
+      new Promise<void>((done) =>
+        createInterface({ input: stream, crlfDelay: Infinity })
+          .on('line', (l) => write(`${tag} ${l}`))
+          .on('close', done),
+      );
     const streams = Promise.all([lines(child.stdout!, out), lines(child.stderr!, err)]);
     const exited = new Promise<void>((done) => {
       child.once('error', (e) => {

@@ -14,14 +14,42 @@ import { LEVEL_WORDS } from './selection.ts';
 import { bool, file, files, oneOf, path, pattern, positiveInt, regex, shardSpec, text, url, urls, type Parse } from './args.ts';
 import { parseArgv, parseChecked, type Option } from './options.ts';
 import {
-  ATTEND, CA_FILE, COMPONENT, DEVICE_CA_CERT, DEVICE_CA_KEY, EDITION, FAULT, IDENTITY, LISTEN, OUT, PERSONA as PERSONA_OPTION, REGISTRY, SEED,
-  STRICTNESS, TRUST_DOMAIN, VENDOR, WFM, WFM_ID, WFM_PORT,
+  ATTEND,
+  CA_FILE,
+  COMPONENT,
+  DEVICE_CA_CERT,
+  DEVICE_CA_KEY,
+  EDITION,
+  FAULT,
+  IDENTITY,
+  LISTEN,
+  OUT,
+  PERSONA as PERSONA_OPTION,
+  REGISTRY,
+  SEED,
+  STRICTNESS,
+  TRUST_DOMAIN,
+  VENDOR,
+  WFM,
+  WFM_ID,
+  WFM_PORT,
 } from './option-sets.ts';
 import { isClientFault } from '../faults/catalog.ts';
 import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
 
 export interface Config {
-  targets: { wfm?: string; identity?: string; discovery?: string; trustBundleUri?: string; extraDiscovery?: string[]; registry?: string; registryRepository: string; kitRegistry?: boolean; trustDomain?: string; wfmId?: string };
+  targets: {
+    wfm?: string;
+    identity?: string;
+    discovery?: string;
+    trustBundleUri?: string;
+    extraDiscovery?: string[];
+    registry?: string;
+    registryRepository: string;
+    kitRegistry?: boolean;
+    trustDomain?: string;
+    wfmId?: string;
+  };
   tls: { caFiles: string[] };
   deviceCa?: { certFile: string; keyFile: string };
   persona: Persona;
@@ -79,7 +107,7 @@ export const DEFAULT_WORKERS = 2;
 export const DEFAULT_ATTEND_TIMEOUT_S = 300;
 export const CONFIG_FILE = 'wfmck.config.yaml';
 
-const field = (option: Option, key: string, env: string, own: Partial<Field> = {}): Field => ({ ...option, key, env, ...own } as Field);
+const field = (option: Option, key: string, env: string, own: Partial<Field> = {}): Field => ({ ...option, key, env, ...own }) as Field;
 const COMPONENT_KEYS = ['component.vendor', 'component.name', 'component.version'];
 
 /** Every setting of `wfmck run`: `wfmck run --help` is written from this list, flag, env name and YAML key. */
@@ -107,68 +135,260 @@ export const FIELDS: readonly Field[] = [
   field(IDENTITY, 'targets.identity', 'WFMCK_IDENTITY'),
   { key: 'targets.discovery', env: 'WFMCK_DISCOVERY', doc: 'discovery document URL when it is not at the identity origin', parse: url },
   { key: 'targets.trustBundleUri', env: 'WFMCK_TRUST_BUNDLE_URI', doc: 'trust bundle URL from operator configuration (4.6)', parse: url },
-  { key: 'targets.extraDiscovery', env: 'WFMCK_EXTRA_DISCOVERY', doc: 'discovery URLs of further trust domains of the identity role (4.5 MAY; env: comma-separated)', parse: urls },
+  {
+    key: 'targets.extraDiscovery',
+    env: 'WFMCK_EXTRA_DISCOVERY',
+    doc: 'discovery URLs of further trust domains of the identity role (4.5 MAY; env: comma-separated)',
+    parse: urls,
+  },
   field(REGISTRY, 'targets.registry', 'WFMCK_REGISTRY'),
-  { key: 'targets.registryRepository', env: 'WFMCK_REGISTRY_REPOSITORY', doc: `repository namespace the registry suites use (default ${DEFAULT_REGISTRY_REPOSITORY})`, parse: repository },
-  field(CA_FILE, 'tls.caFiles', 'WFMCK_CA_FILES', { multiple: true, parse: files, doc: `PEM files of the CAs of the targets' certificates (repeat the flag; env: "${delimiter}"-separated)` }),
-  field(DEVICE_CA_CERT, 'deviceCa.certFile', 'WFMCK_DEVICE_CA_CERT', { doc: 'CA certificate whose leaves the WFM trusts at onboarding (miaf: an SVID CA in its trust bundle)' }),
-  field(DEVICE_CA_KEY, 'deviceCa.keyFile', 'WFMCK_DEVICE_CA_KEY', { doc: 'private key of that CA (else the trustClientCertificate hook; miaf: issueClientSvid)' }),
+  {
+    key: 'targets.registryRepository',
+    env: 'WFMCK_REGISTRY_REPOSITORY',
+    doc: `repository namespace the registry suites use (default ${DEFAULT_REGISTRY_REPOSITORY})`,
+    parse: repository,
+  },
+  field(CA_FILE, 'tls.caFiles', 'WFMCK_CA_FILES', {
+    multiple: true,
+    parse: files,
+    doc: `PEM files of the CAs of the targets' certificates (repeat the flag; env: "${delimiter}"-separated)`,
+  }),
+  field(DEVICE_CA_CERT, 'deviceCa.certFile', 'WFMCK_DEVICE_CA_CERT', {
+    doc: 'CA certificate whose leaves the WFM trusts at onboarding (miaf: an SVID CA in its trust bundle)',
+  }),
+  field(DEVICE_CA_KEY, 'deviceCa.keyFile', 'WFMCK_DEVICE_CA_KEY', {
+    doc: 'private key of that CA (else the trustClientCertificate hook; miaf: issueClientSvid)',
+  }),
   field(EDITION, 'edition', 'WFMCK_EDITION', { doc: `${EDITION.doc}; presets the profile values below` }),
   field(TRUST_DOMAIN, 'targets.trustDomain', 'WFMCK_TRUST_DOMAIN'),
   field(WFM_ID, 'targets.wfmId', 'WFMCK_WFM_ID'),
   field(VENDOR, 'profile.vendor', 'WFMCK_PROFILE_VENDOR'),
-  { key: 'profile.certificatePath', env: 'WFMCK_PROFILE_CERTIFICATE_PATH', doc: 'P2 Certificate API path', parse: pattern(/^\/\S*$/, 'an absolute path') },
-  { key: 'profile.deviceAuth', env: 'WFMCK_PROFILE_DEVICE_AUTH', doc: 'P3 request authentication', parse: oneOf('signature', 'mtls', 'none') },
-  { key: 'profile.signatureAlgorithm', env: 'WFMCK_PROFILE_SIGNATURE_ALGORITHM', doc: 'P3 signature algorithm', parse: oneOf('ecdsa-p256-sha256', 'rsa-pss-sha512', 'ed25519') },
+  {
+    key: 'profile.certificatePath',
+    env: 'WFMCK_PROFILE_CERTIFICATE_PATH',
+    doc: 'P2 Certificate API path',
+    parse: pattern(/^\/\S*$/, 'an absolute path'),
+  },
+  {
+    key: 'profile.deviceAuth',
+    env: 'WFMCK_PROFILE_DEVICE_AUTH',
+    doc: 'P3 request authentication',
+    parse: oneOf('signature', 'mtls', 'none'),
+  },
+  {
+    key: 'profile.signatureAlgorithm',
+    env: 'WFMCK_PROFILE_SIGNATURE_ALGORITHM',
+    doc: 'P3 signature algorithm',
+    parse: oneOf('ecdsa-p256-sha256', 'rsa-pss-sha512', 'ed25519'),
+  },
   { key: 'profile.paths', env: 'WFMCK_PROFILE_PATHS', doc: 'P3 capabilities paths', parse: oneOf('seed', 'client-scoped') },
   { key: 'profile.desiredState', env: 'WFMCK_PROFILE_DESIRED_STATE', doc: 'P4 desired state delivery', parse: oneOf('v1', 'hook') },
-  { key: 'profile.quantityFormat', env: 'WFMCK_PROFILE_QUANTITY_FORMAT', doc: 'P8 memory/storage form the simulators send', parse: oneOf('spaced', 'compact') },
+  {
+    key: 'profile.quantityFormat',
+    env: 'WFMCK_PROFILE_QUANTITY_FORMAT',
+    doc: 'P8 memory/storage form the simulators send',
+    parse: oneOf('spaced', 'compact'),
+  },
   { key: 'profile.digestAlgorithm', env: 'WFMCK_PROFILE_DIGEST_ALGORITHM', doc: 'P4 digest algorithm', parse: oneOf('sha256') },
-  { key: 'profile.deploymentsPath', env: 'WFMCK_PROFILE_DEPLOYMENTS_PATH', doc: 'P4/P10 desired state under /api/v1/clients/{id} or the caller\'s /api/v1/deployments', parse: oneOf('per-client', 'caller') },
+  {
+    key: 'profile.deploymentsPath',
+    env: 'WFMCK_PROFILE_DEPLOYMENTS_PATH',
+    doc: "P4/P10 desired state under /api/v1/clients/{id} or the caller's /api/v1/deployments",
+    parse: oneOf('per-client', 'caller'),
+  },
   { key: 'profile.errors', env: 'WFMCK_PROFILE_ERRORS', doc: 'P6/P10 error bodies', parse: oneOf('p6', 'problem-details') },
-  { key: 'profile.problemTypeBase', env: 'WFMCK_PROFILE_PROBLEM_TYPE_BASE', doc: 'P10 namespace of reserved problem types', parse: oneOf('either', 'management-interface', 'specification') },
-  { key: 'profile.capabilitiesRoot', env: 'WFMCK_PROFILE_CAPABILITIES_ROOT', doc: '§2.1/P10 open or closed capabilities root', parse: oneOf('open', 'closed') },
-  { key: 'profile.tlsMinVersion', env: 'WFMCK_PROFILE_TLS_MIN_VERSION', doc: 'P10 lowest TLS version by default', parse: oneOf('TLSv1.2', 'TLSv1.3') },
-  { key: 'profile.svidKeyAlgorithm', env: 'WFMCK_PROFILE_SVID_KEY_ALGORITHM', doc: 'P10 key of the simulated clients\' SVIDs', parse: oneOf(...SVID_KEY_ALGORITHMS) },
+  {
+    key: 'profile.problemTypeBase',
+    env: 'WFMCK_PROFILE_PROBLEM_TYPE_BASE',
+    doc: 'P10 namespace of reserved problem types',
+    parse: oneOf('either', 'management-interface', 'specification'),
+  },
+  {
+    key: 'profile.capabilitiesRoot',
+    env: 'WFMCK_PROFILE_CAPABILITIES_ROOT',
+    doc: '§2.1/P10 open or closed capabilities root',
+    parse: oneOf('open', 'closed'),
+  },
+  {
+    key: 'profile.tlsMinVersion',
+    env: 'WFMCK_PROFILE_TLS_MIN_VERSION',
+    doc: 'P10 lowest TLS version by default',
+    parse: oneOf('TLSv1.2', 'TLSv1.3'),
+  },
+  {
+    key: 'profile.svidKeyAlgorithm',
+    env: 'WFMCK_PROFILE_SVID_KEY_ALGORITHM',
+    doc: "P10 key of the simulated clients' SVIDs",
+    parse: oneOf(...SVID_KEY_ALGORITHMS),
+  },
   { key: 'profile.hookTimeoutMs', env: 'WFMCK_PROFILE_HOOK_TIMEOUT_MS', doc: 'P5 default hook timeout (30000)', parse: positiveInt },
-  field(PERSONA_OPTION, 'persona', 'WFMCK_PERSONA', { doc: `${PERSONA_OPTION.doc} (the kit plays the WFM and judges a client started by hooks.startClient)` }),
+  field(PERSONA_OPTION, 'persona', 'WFMCK_PERSONA', {
+    doc: `${PERSONA_OPTION.doc} (the kit plays the WFM and judges a client started by hooks.startClient)`,
+  }),
   field(STRICTNESS, 'strictness', 'WFMCK_STRICTNESS', { doc: 'P9 strict | default | lenient (also the profile value; default default)' }),
-  field(SEED, 'seed', 'WFMCK_SEED', { doc: "fast-check seed of every property (default: random, printed; a failure's replay command carries it)" }),
-  { flag: 'runs', value: 'N', key: 'runs', env: 'WFMCK_RUNS', doc: 'runs per property (default by strictness: 25 / 100 / 500)', parse: positiveInt },
-  { flag: 'path', value: 'PATH', key: 'path', env: 'WFMCK_PATH', doc: 'fast-check replay path of a failed property, with its --seed (a failure prints both)', parse: text },
+  field(SEED, 'seed', 'WFMCK_SEED', {
+    doc: "fast-check seed of every property (default: random, printed; a failure's replay command carries it)",
+  }),
+  {
+    flag: 'runs',
+    value: 'N',
+    key: 'runs',
+    env: 'WFMCK_RUNS',
+    doc: 'runs per property (default by strictness: 25 / 100 / 500)',
+    parse: positiveInt,
+  },
+  {
+    flag: 'path',
+    value: 'PATH',
+    key: 'path',
+    env: 'WFMCK_PATH',
+    doc: 'fast-check replay path of a failed property, with its --seed (a failure prints both)',
+    parse: text,
+  },
   ...HOOK_NAMES.map((name): Field => ({
-    key: `hooks.${name}`, env: `WFMCK_HOOK_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`,
-    doc: `P5 hook ${name}: a shell command, or {command, timeoutMs, cwd} (cwd: by default the folder of the YAML that names it)`, parse: hook,
+    key: `hooks.${name}`,
+    env: `WFMCK_HOOK_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`,
+    doc: `P5 hook ${name}: a shell command, or {command, timeoutMs, cwd} (cwd: by default the folder of the YAML that names it)`,
+    parse: hook,
   })),
-  { flag: 'grep', value: 'RE', key: 'grep', env: 'WFMCK_GREP', doc: 'run only tests whose title matches this regular expression (titles start with requirement ids)', parse: regex },
-  { flag: 'level', value: 'LEVELS', key: 'level', env: 'WFMCK_LEVEL', doc: 'run only the checks of requirements of these levels, comma-separated: MUST (with MUST NOT), SHOULD (with SHOULD NOT), MAY', parse: levelWords },
-  { flag: 'section', value: 'SECTIONS', key: 'section', env: 'WFMCK_SECTION', doc: 'run only the checks of these spec sections, comma-separated (4.1 takes 4.1.x too; P10 is a profile section)', parse: sectionWords },
-  { flag: 'shard', value: 'i/n', key: 'shard', env: 'WFMCK_SHARD', doc: "run only shard i/n of the suites (Playwright --shard); join the shards' outputs with `wfmck merge-reports`", parse: shardSpec },
+  {
+    flag: 'grep',
+    value: 'RE',
+    key: 'grep',
+    env: 'WFMCK_GREP',
+    doc: 'run only tests whose title matches this regular expression (titles start with requirement ids)',
+    parse: regex,
+  },
+  {
+    flag: 'level',
+    value: 'LEVELS',
+    key: 'level',
+    env: 'WFMCK_LEVEL',
+    doc: 'run only the checks of requirements of these levels, comma-separated: MUST (with MUST NOT), SHOULD (with SHOULD NOT), MAY',
+    parse: levelWords,
+  },
+  {
+    flag: 'section',
+    value: 'SECTIONS',
+    key: 'section',
+    env: 'WFMCK_SECTION',
+    doc: 'run only the checks of these spec sections, comma-separated (4.1 takes 4.1.x too; P10 is a profile section)',
+    parse: sectionWords,
+  },
+  {
+    flag: 'shard',
+    value: 'i/n',
+    key: 'shard',
+    env: 'WFMCK_SHARD',
+    doc: "run only shard i/n of the suites (Playwright --shard); join the shards' outputs with `wfmck merge-reports`",
+    parse: shardSpec,
+  },
   field(OUT, 'out', 'WFMCK_OUT', { doc: 'output folder (default reports/out/<timestamp>)', parse: path }),
-  { flag: 'workers', value: 'N', key: 'workers', env: 'WFMCK_WORKERS', doc: `Playwright workers (default ${DEFAULT_WORKERS})`, parse: positiveInt },
-  { flag: 'reporter', value: 'R', key: 'reporter', env: 'WFMCK_REPORTER', doc: 'the console while checks run: compact (default: one line per spec file with its counts, and each failure\'s reason), list (one line per check), line, dot', parse: oneOf(...CONSOLE_REPORTERS) },
-  { flag: 'max-failures', value: 'N', key: 'maxFailures', env: 'WFMCK_MAX_FAILURES', doc: 'stop after N failed checks (the rest are skipped: interrupted)', parse: positiveInt },
-  field(FAULT, 'faults', 'WFMCK_FAULTS', { doc: 'fault ids of reference/faults/ switched on in the embedded default (persona device: of simulators/faults/ for its own client too); repeat, or comma-separate' }),
+  {
+    flag: 'workers',
+    value: 'N',
+    key: 'workers',
+    env: 'WFMCK_WORKERS',
+    doc: `Playwright workers (default ${DEFAULT_WORKERS})`,
+    parse: positiveInt,
+  },
+  {
+    flag: 'reporter',
+    value: 'R',
+    key: 'reporter',
+    env: 'WFMCK_REPORTER',
+    doc: "the console while checks run: compact (default: one line per spec file with its counts, and each failure's reason), list (one line per check), line, dot",
+    parse: oneOf(...CONSOLE_REPORTERS),
+  },
+  {
+    flag: 'max-failures',
+    value: 'N',
+    key: 'maxFailures',
+    env: 'WFMCK_MAX_FAILURES',
+    doc: 'stop after N failed checks (the rest are skipped: interrupted)',
+    parse: positiveInt,
+  },
+  field(FAULT, 'faults', 'WFMCK_FAULTS', {
+    doc: 'fault ids of reference/faults/ switched on in the embedded default (persona device: of simulators/faults/ for its own client too); repeat, or comma-separate',
+  }),
   ...COMPONENT.map((o, i) => field(o, COMPONENT_KEYS[i]!, `WFMCK_${o.flag!.replace(/-/g, '_').toUpperCase()}`)),
-  { flag: 'claims', value: 'LIST', key: 'claims', env: 'WFMCK_CLAIMS', doc: 'the areas the component claims (e.g. pull,push,packages for a registry); the others are skipped as not claimed (default: all of its persona\'s; listed below)', parse: names },
-  { flag: 'kit-registry', key: 'targets.kitRegistry', env: 'WFMCK_KIT_REGISTRY', doc: "the WFM's assignDeployment hook takes package {repository, version} and pulls from a registry the kit runs on 127.0.0.1 (plain HTTP): enables the §4.7 retrieval checks", parse: bool },
+  {
+    flag: 'claims',
+    value: 'LIST',
+    key: 'claims',
+    env: 'WFMCK_CLAIMS',
+    doc: "the areas the component claims (e.g. pull,push,packages for a registry); the others are skipped as not claimed (default: all of its persona's; listed below)",
+    parse: names,
+  },
+  {
+    flag: 'kit-registry',
+    key: 'targets.kitRegistry',
+    env: 'WFMCK_KIT_REGISTRY',
+    doc: "the WFM's assignDeployment hook takes package {repository, version} and pulls from a registry the kit runs on 127.0.0.1 (plain HTTP): enables the §4.7 retrieval checks",
+    parse: bool,
+  },
   field(ATTEND, 'attend', 'WFMCK_ATTEND', { parse: bool }),
-  { flag: 'attend-exec', value: 'CMD', key: 'attendExec', env: 'WFMCK_ATTEND_EXEC', doc: "attended mode (implies attend): run CMD for each check's folder as it appears under <out>/attend/, {folder} replaced by its path (shell-quoted; also in WFMCK_ATTEND_FOLDER); its output is printed behind the folder's number and its exit noted; e.g. 'npx wfmck client {folder}'", parse: text },
-  { flag: 'attend-timeout', value: 'S', key: 'attendTimeoutSeconds', env: 'WFMCK_ATTEND_TIMEOUT', doc: `attended mode: seconds the kit waits for each client to connect (default ${DEFAULT_ATTEND_TIMEOUT_S}; the check is skipped with that reason)`, parse: positiveInt },
+  {
+    flag: 'attend-exec',
+    value: 'CMD',
+    key: 'attendExec',
+    env: 'WFMCK_ATTEND_EXEC',
+    doc: "attended mode (implies attend): run CMD for each check's folder as it appears under <out>/attend/, {folder} replaced by its path (shell-quoted; also in WFMCK_ATTEND_FOLDER); its output is printed behind the folder's number and its exit noted; e.g. 'npx wfmck client {folder}'",
+    parse: text,
+  },
+  {
+    flag: 'attend-timeout',
+    value: 'S',
+    key: 'attendTimeoutSeconds',
+    env: 'WFMCK_ATTEND_TIMEOUT',
+    doc: `attended mode: seconds the kit waits for each client to connect (default ${DEFAULT_ATTEND_TIMEOUT_S}; the check is skipped with that reason)`,
+    parse: positiveInt,
+  },
   field(LISTEN, 'listen.host', 'WFMCK_LISTEN'),
   field(WFM_PORT, 'listen.wfmPort', 'WFMCK_WFM_PORT'),
-  { flag: 'sign', key: 'signing.sign', env: 'WFMCK_SIGN', doc: 'sign the reports (conformance.dsse.json: a DSSE envelope holding an in-toto Statement); without keyFile, with a P-256 key made for the run; check with wfmck verify-report DIR', parse: bool },
-  { flag: 'signing-key', value: 'FILE', key: 'signing.keyFile', env: 'WFMCK_SIGNING_KEY', doc: 'PEM PKCS#8 ECDSA P-256 private key that signs the reports (implies sign)', parse: file },
-  { flag: 'signing-cert', value: 'FILE', key: 'signing.certFile', env: 'WFMCK_SIGNING_CERT', doc: 'PEM certificate of that key, shipped beside the envelope', parse: file },
+  {
+    flag: 'sign',
+    key: 'signing.sign',
+    env: 'WFMCK_SIGN',
+    doc: 'sign the reports (conformance.dsse.json: a DSSE envelope holding an in-toto Statement); without keyFile, with a P-256 key made for the run; check with wfmck verify-report DIR',
+    parse: bool,
+  },
+  {
+    flag: 'signing-key',
+    value: 'FILE',
+    key: 'signing.keyFile',
+    env: 'WFMCK_SIGNING_KEY',
+    doc: 'PEM PKCS#8 ECDSA P-256 private key that signs the reports (implies sign)',
+    parse: file,
+  },
+  {
+    flag: 'signing-cert',
+    value: 'FILE',
+    key: 'signing.certFile',
+    env: 'WFMCK_SIGNING_CERT',
+    doc: 'PEM certificate of that key, shipped beside the envelope',
+    parse: file,
+  },
 ];
 
 /** `--config FILE`: the YAML the other settings are read from. */
-export const CONFIG_OPTION: Option = { flag: 'config', value: 'FILE', env: 'WFMCK_CONFIG', doc: `YAML configuration (default ./${CONFIG_FILE} when present): targets, TLS CA files, device CA, profile values (profiles.md), hooks (P5)` };
+export const CONFIG_OPTION: Option = {
+  flag: 'config',
+  value: 'FILE',
+  env: 'WFMCK_CONFIG',
+  doc: `YAML configuration (default ./${CONFIG_FILE} when present): targets, TLS CA files, device CA, profile values (profiles.md), hooks (P5)`,
+};
 
 /** Every option `wfmck run` takes, in the order its help lists them. */
 /** What `wfmck run` does instead of a run, or to pick its checks from the last one: flags, never settings. */
-export const LIST_OPTION: Option = { flag: 'list', doc: 'print the checks the selection would run (requirement ids, test titles, files) and start nothing' };
-export const LAST_FAILED_OPTION: Option = { flag: 'last-failed', doc: 'run again the checks of the requirements the newest run under reports/out failed, with its replay.yaml' };
+export const LIST_OPTION: Option = {
+  flag: 'list',
+  doc: 'print the checks the selection would run (requirement ids, test titles, files) and start nothing',
+};
+export const LAST_FAILED_OPTION: Option = {
+  flag: 'last-failed',
+  doc: 'run again the checks of the requirements the newest run under reports/out failed, with its replay.yaml',
+};
 
 export const RUN_OPTIONS: readonly Option[] = [CONFIG_OPTION, ...FIELDS, LIST_OPTION, LAST_FAILED_OPTION];
 
@@ -189,16 +409,26 @@ export interface ResolveOptions {
 export function resolveConfig(argv: string[], env: Record<string, string | undefined>, cwd: string, opts: ResolveOptions = {}): Config {
   const { flags, spelling } = parseArgv(argv, RUN_OPTIONS, false);
   const configFlag = flags.get('config');
-  const configFile = typeof configFlag === 'string' ? resolve(cwd, configFlag) : env.WFMCK_CONFIG ? resolve(cwd, env.WFMCK_CONFIG) : existsSync(resolve(cwd, CONFIG_FILE)) ? resolve(cwd, CONFIG_FILE) : undefined;
+  const configFile =
+    typeof configFlag === 'string'
+      ? resolve(cwd, configFlag)
+      : env.WFMCK_CONFIG
+        ? resolve(cwd, env.WFMCK_CONFIG)
+        : existsSync(resolve(cwd, CONFIG_FILE))
+          ? resolve(cwd, CONFIG_FILE)
+          : undefined;
   const yaml = configFile ? readYaml(configFile) : new Map<string, unknown>();
   const values = new Map<string, unknown>();
   for (const f of FIELDS) {
     const flag = f.flag ? flags.get(f.flag) : undefined;
     const [raw, from, base] =
-      flag !== undefined ? [flag, spelling.get(f.flag!)!, cwd]
-      : env[f.env] !== undefined && env[f.env] !== '' ? [env[f.env], f.env, cwd]
-      : yaml.has(f.key) ? [yaml.get(f.key), `${configFile} ${f.key}`, dirname(configFile!)]
-      : [undefined, '', cwd];
+      flag !== undefined
+        ? [flag, spelling.get(f.flag!)!, cwd]
+        : env[f.env] !== undefined && env[f.env] !== ''
+          ? [env[f.env], f.env, cwd]
+          : yaml.has(f.key)
+            ? [yaml.get(f.key), `${configFile} ${f.key}`, dirname(configFile!)]
+            : [undefined, '', cwd];
     if (raw === undefined) continue;
     values.set(f.key, parseChecked(f.parse, raw, base, from, false));
   }
@@ -222,10 +452,14 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
   if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError('deviceCa: give both certFile and keyFile, or neither');
   // Naming any target certifies only what is named (a registry alone, say): the embedded default is never mixed in.
   const named = TARGET_NAMES.filter((t) => v.has(`targets.${t}`));
-  if (named.length && v.has('faults')) throw new UsageError(`faults: they switch on faulty variants of the embedded default and cannot apply to a named target (targets.${named[0]})`);
+  if (named.length && v.has('faults'))
+    throw new UsageError(
+      `faults: they switch on faulty variants of the embedded default and cannot apply to a named target (targets.${named[0]})`,
+    );
   const signKey = get<string>('signing.keyFile');
   const signCert = get<string>('signing.certFile');
-  if (signCert && !signKey) throw new UsageError('signing.certFile: give the signing.keyFile it certifies (a key made for the run has no certificate)');
+  if (signCert && !signKey)
+    throw new UsageError('signing.certFile: give the signing.keyFile it certifies (a key made for the run has no certificate)');
   const hooks: Config['hooks'] = {};
   for (const name of HOOK_NAMES) {
     const h = get<{ command: string; timeoutMs?: number; cwd: string }>(`hooks.${name}`);
@@ -233,14 +467,20 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
   }
   const attendExec = get<string>('attendExec');
   const attend = get<boolean>('attend') || attendExec !== undefined;
-  if (attend && v.has('hooks.startClient')) throw new UsageError('attend: you start the client under test by hand; give no hooks.startClient as well');
-  if (attend && get<Persona>('persona') !== 'device') throw new UsageError('attend: attended mode is for --persona device (you start the device client under test by hand)');
-  if (attend && (get<string[]>('faults') ?? []).some(isClientFault)) throw new UsageError('attend: client faults break the kit\'s own client, which attended mode does not start');
+  if (attend && v.has('hooks.startClient'))
+    throw new UsageError('attend: you start the client under test by hand; give no hooks.startClient as well');
+  if (attend && get<Persona>('persona') !== 'device')
+    throw new UsageError('attend: attended mode is for --persona device (you start the device client under test by hand)');
+  if (attend && (get<string[]>('faults') ?? []).some(isClientFault))
+    throw new UsageError("attend: client faults break the kit's own client, which attended mode does not start");
   const stamp = (opts.now ?? new Date()).toISOString().replace(/[:.]/g, '-');
   return {
     targets: {
-      wfm: get('targets.wfm'), identity: get('targets.identity'), discovery: get('targets.discovery'),
-      trustBundleUri: get('targets.trustBundleUri'), registry: get('targets.registry'),
+      wfm: get('targets.wfm'),
+      identity: get('targets.identity'),
+      discovery: get('targets.discovery'),
+      trustBundleUri: get('targets.trustBundleUri'),
+      registry: get('targets.registry'),
       ...(v.has('targets.extraDiscovery') && { extraDiscovery: get<string[]>('targets.extraDiscovery') }),
       registryRepository: get('targets.registryRepository') ?? DEFAULT_REGISTRY_REPOSITORY,
       ...(v.has('targets.trustDomain') && { trustDomain: get<string>('targets.trustDomain') }),
@@ -265,10 +505,19 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     reporter: get<ConsoleReporter>('reporter') ?? 'compact',
     ...(v.has('maxFailures') && { maxFailures: get<number>('maxFailures') }),
     faults: get<string[]>('faults') ?? [],
-    component: stripUndefined({ vendor: get<string>('component.vendor'), name: get<string>('component.name'), version: get<string>('component.version') }),
+    component: stripUndefined({
+      vendor: get<string>('component.vendor'),
+      name: get<string>('component.name'),
+      version: get<string>('component.version'),
+    }),
     ...(v.has('claims') && { claims: checkedClaims(get<string[]>('claims')!, get<Persona>('persona') ?? PERSONA) }),
     ...((get<boolean>('signing.sign') || signKey) && { signing: stripUndefined({ keyFile: signKey, certFile: signCert }) }),
-    ...(attend && { attend: { timeoutMs: (get<number>('attendTimeoutSeconds') ?? DEFAULT_ATTEND_TIMEOUT_S) * 1000, ...(attendExec !== undefined && { exec: attendExec }) } }),
+    ...(attend && {
+      attend: {
+        timeoutMs: (get<number>('attendTimeoutSeconds') ?? DEFAULT_ATTEND_TIMEOUT_S) * 1000,
+        ...(attendExec !== undefined && { exec: attendExec }),
+      },
+    }),
     listen: stripUndefined({ host: get<string>('listen.host') ?? '127.0.0.1', wfmPort: get<number>('listen.wfmPort') }),
     ...(configFile && { configFile }),
   };
@@ -276,7 +525,9 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
 
 /** The config as reports echo it: hook commands kept with anything that looks like a credential masked. */
 export function redactedConfig(config: Config): Record<string, unknown> {
-  const hooks = Object.fromEntries(Object.entries(config.hooks).map(([n, h]) => [n, { command: maskSecrets(h.command), timeoutMs: h.timeoutMs }]));
+  const hooks = Object.fromEntries(
+    Object.entries(config.hooks).map(([n, h]) => [n, { command: maskSecrets(h.command), timeoutMs: h.timeoutMs }]),
+  );
   return { ...structuredClone({ ...config, hooks: {} }), hooks };
 }
 
@@ -302,7 +553,8 @@ function readYaml(path: string): Map<string, unknown> {
 }
 
 function flatten(node: unknown, prefix: string, path: string, out: Map<string, unknown>): void {
-  if (typeof node !== 'object' || node === null || Array.isArray(node)) throw new UsageError(`${path}: ${prefix || 'the top level'} must be a mapping`);
+  if (typeof node !== 'object' || node === null || Array.isArray(node))
+    throw new UsageError(`${path}: ${prefix || 'the top level'} must be a mapping`);
   for (const [k, value] of Object.entries(node)) {
     const key = prefix ? `${prefix}.${k}` : k;
     if (FIELDS.some((f) => f.key === key)) out.set(key, value);
@@ -325,21 +577,33 @@ function names(raw: unknown): string[] {
 function checkedClaims(claims: string[], persona: Persona): string[] {
   const known = areasFor(observersOf(persona)).map((a) => a.name);
   const unknown = claims.filter((c) => !known.includes(c));
-  if (unknown.length) throw new UsageError(`claims: ${unknown.join(', ')} ${unknown.length === 1 ? 'is no area' : 'are no areas'} of persona ${persona}; its areas: ${[...new Set(known)].join(', ')}`);
+  if (unknown.length)
+    throw new UsageError(
+      `claims: ${unknown.join(', ')} ${unknown.length === 1 ? 'is no area' : 'are no areas'} of persona ${persona}; its areas: ${[...new Set(known)].join(', ')}`,
+    );
   return claims;
 }
 
 function repository(raw: unknown): string {
   // OCI distribution-spec repository name grammar.
-  return pattern(/^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/, 'an OCI repository name')(raw, '', 'targets.registryRepository') as string;
+  return pattern(/^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/, 'an OCI repository name')(
+    raw,
+    '',
+    'targets.registryRepository',
+  ) as string;
 }
 
 /** A hook runs where its relative paths were written: the folder of the YAML that names it, else wfmck's own. */
 function hook(raw: unknown, base: string): { command: string; timeoutMs?: number; cwd: string } {
   if (typeof raw === 'string') return { command: text(raw), cwd: base };
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('expected a shell command or {command, timeoutMs, cwd}');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new Error('expected a shell command or {command, timeoutMs, cwd}');
   const extra = Object.keys(raw).filter((k) => k !== 'command' && k !== 'timeoutMs' && k !== 'cwd');
   if (extra.length) throw new Error(`unknown key "${extra[0]}" (a hook has command, timeoutMs and cwd)`);
   const h = raw as { command?: unknown; timeoutMs?: unknown; cwd?: unknown };
-  return { command: text(h.command), ...(h.timeoutMs !== undefined && { timeoutMs: positiveInt(h.timeoutMs) }), cwd: h.cwd === undefined ? base : resolve(base, text(h.cwd)) };
+  return {
+    command: text(h.command),
+    ...(h.timeoutMs !== undefined && { timeoutMs: positiveInt(h.timeoutMs) }),
+    cwd: h.cwd === undefined ? base : resolve(base, text(h.cwd)),
+  };
 }

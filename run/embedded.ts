@@ -87,28 +87,52 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const started: { close(): Promise<void> }[] = [];
   try {
     const identity = await startIdentity({
-      host, port: opts.ports?.identity ?? 0, tls, vendor: profile.vendor, trustDomain,
+      host,
+      port: opts.ports?.identity ?? 0,
+      tls,
+      vendor: profile.vendor,
+      trustDomain,
       ...(svidCa && { deviceTrustDomain: { trustDomain: devicesDomain, fixedAnchors: [svidCa.root] } }),
       // A second domain for DISC-SEVERAL-DOMAINS-OTHER-URLS, and one only the withdrawal hook touches (DISC-404, BUNDLE-404).
-      extraTrustDomains: [`second.${trustDomain}`], withdrawableTrustDomain: `withdrawable.${trustDomain}`,
+      extraTrustDomains: [`second.${trustDomain}`],
+      withdrawableTrustDomain: `withdrawable.${trustDomain}`,
       ...identityVariant(faultIdsOf('identity', faults)),
     });
     started.push(identity);
     // Token auth (§5) guards only `<ns>/protected/...` repositories, so every other repository stays anonymous.
-    const registry = await startRegistry({ host, port: opts.ports?.registry ?? 0, tls, auth: {}, ...registryVariant(faultIdsOf('registry', faults)) });
+    const registry = await startRegistry({
+      host,
+      port: opts.ports?.registry ?? 0,
+      tls,
+      auth: {},
+      ...registryVariant(faultIdsOf('registry', faults)),
+    });
     started.push(registry);
     const presentedId = wfmFaulty.decisions.presentedWfmId(REFERENCE_WFM_ID);
-    const wfmSvid = svidCa && (await issueSvid(svidCa, wfmSpiffeId({ trustDomain: devicesDomain, vendor: profile.vendor, wfmId: presentedId })));
+    const wfmSvid =
+      svidCa && (await issueSvid(svidCa, wfmSpiffeId({ trustDomain: devicesDomain, vendor: profile.vendor, wfmId: presentedId })));
     const devices = identity.deviceDomain;
     const recorder = opts.judging ? new ExchangeRecorder() : undefined;
     const wfm = await startWfm({
-      host, port: opts.ports?.wfm ?? 0, tls, rootCaPem: ca.certPem, trustedDeviceCaPems: [deviceCa.certPem], profile,
+      host,
+      port: opts.ports?.wfm ?? 0,
+      tls,
+      rootCaPem: ca.certPem,
+      trustedDeviceCaPems: [deviceCa.certPem],
+      profile,
       ...(recorder && { recorder }),
-      ...(wfmSvid && devices && {
-        svid: { trustDomain: devicesDomain, wfmId: REFERENCE_WFM_ID, chainPem: wfmSvid.chainPem, keyPem: wfmSvid.keyPem, anchorsPem: devices.anchorsPem() },
-        // P10's 429 rules need a WFM that sheds load: a polling budget no check or fleet device comes near.
-        rateLimit: MIAF_POLL_LIMIT,
-      }),
+      ...(wfmSvid &&
+        devices && {
+          svid: {
+            trustDomain: devicesDomain,
+            wfmId: REFERENCE_WFM_ID,
+            chainPem: wfmSvid.chainPem,
+            keyPem: wfmSvid.keyPem,
+            anchorsPem: devices.anchorsPem(),
+          },
+          // P10's 429 rules need a WFM that sheds load: a polling budget no check or fleet device comes near.
+          rateLimit: MIAF_POLL_LIMIT,
+        }),
       ...wfmFaulty,
     });
     started.push(wfm);
@@ -157,7 +181,10 @@ async function closeAll(services: { close(): Promise<void> }[]): Promise<void> {
 }
 
 /** Writes the CA files a client needs (kit CA, device CA and its key) and returns their paths. */
-export async function writeTrustFiles(embedded: Embedded, dir: string): Promise<{ caFile: string; deviceCaCertFile: string; deviceCaKeyFile: string }> {
+export async function writeTrustFiles(
+  embedded: Embedded,
+  dir: string,
+): Promise<{ caFile: string; deviceCaCertFile: string; deviceCaKeyFile: string }> {
   await mkdir(dir, { recursive: true });
   const files = {
     caFile: join(dir, 'ca.pem'),

@@ -3,7 +3,14 @@
 // run layer because it wires the simulators to the embedded reference services, which never import them.
 import { randomUUID } from 'node:crypto';
 import type { Hook } from '../reference/admin.ts';
-import { diskKey, startClientAnswer, startClientRunner, type ClientDisk, type RunningClient, type StartClientInput } from '../simulators/client-runner.ts';
+import {
+  diskKey,
+  startClientAnswer,
+  startClientRunner,
+  type ClientDisk,
+  type RunningClient,
+  type StartClientInput,
+} from '../simulators/client-runner.ts';
 
 export function kitClientHooks(started: { close(): Promise<void> }[]): Record<string, Hook> {
   const running = new Map<string, RunningClient>();
@@ -14,7 +21,8 @@ export function kitClientHooks(started: { close(): Promise<void> }[]): Record<st
   return {
     async startClient(input) {
       const restart = input['restart'];
-      if (restart !== undefined && restart !== 'keep-state' && restart !== 'lose-state') throw new Error(`startClient: restart is keep-state or lose-state, not ${JSON.stringify(restart)}`);
+      if (restart !== undefined && restart !== 'keep-state' && restart !== 'lose-state')
+        throw new Error(`startClient: restart is keep-state or lose-state, not ${JSON.stringify(restart)}`);
       const key = diskKey(String(input['certPem'] ?? ''));
       const lost = restart === 'lose-state' ? disks.get(key) : undefined;
       const disk = (restart === 'keep-state' && disks.get(key)) || {};

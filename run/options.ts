@@ -65,7 +65,12 @@ export function optionsOf(spec: CommandSpec): Option[] {
 /** Splits argv by the options given: `--flag value`, `--flag=value`, switches, `--` before positionals. */
 export function parseArgv(argv: readonly string[], options: readonly Option[], allowPositionals: boolean): ParsedArgv {
   const end = argv.indexOf('--');
-  const parsed: ParsedArgv = { help: (end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h'), flags: new Map(), spelling: new Map(), positionals: [] };
+  const parsed: ParsedArgv = {
+    help: (end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h'),
+    flags: new Map(),
+    spelling: new Map(),
+    positionals: [],
+  };
   if (parsed.help) return parsed;
   const byName = new Map<string, Option>();
   for (const o of options) for (const name of [o.flag, ...(o.aliases ?? [])]) if (name) byName.set(name, o);
@@ -92,7 +97,8 @@ export function parseArgv(argv: readonly string[], options: readonly Option[], a
       value = arg.slice(at + 1);
     } else {
       const next = argv[i + 1];
-      if (next === undefined || (next.startsWith('--') && next.length > 2)) throw new UsageError(`${given}: needs a value (${given} ${option.value})`);
+      if (next === undefined || (next.startsWith('--') && next.length > 2))
+        throw new UsageError(`${given}: needs a value (${given} ${option.value})`);
       value = next;
       i += 1;
     }
@@ -111,7 +117,12 @@ export interface CommandArgs {
 }
 
 /** A command's argv checked against its options: each value through its option's check, relative to `cwd`. */
-export function parseCommand(spec: CommandSpec, argv: readonly string[], env: Record<string, string | undefined> = process.env, cwd = process.cwd()): CommandArgs {
+export function parseCommand(
+  spec: CommandSpec,
+  argv: readonly string[],
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): CommandArgs {
   const options = optionsOf(spec);
   const parsed = parseArgv(argv, options, spec.positionals === true);
   const values: Record<string, unknown> = {};
@@ -161,9 +172,11 @@ function groupText(group: OptionGroup): string {
     }
   } else {
     const envWidth = hasEnv ? Math.max(...documented.map((o) => (o.env ?? '').length)) + 2 : 0;
-    const row = (flag: string, env: string, key: string) => `  ${flag.padEnd(flagWidth)}${hasEnv ? env.padEnd(envWidth) : ''}${hasKey ? key : ''}`.trimEnd();
+    const row = (flag: string, env: string, key: string) =>
+      `  ${flag.padEnd(flagWidth)}${hasEnv ? env.padEnd(envWidth) : ''}${hasKey ? key : ''}`.trimEnd();
     lines.push(row('flag', 'env', group.keyTitle ?? 'YAML key'));
-    for (const o of documented) lines.push(row(flagCell(o), o.env ?? '-', o.key ?? '-'), ...wrap(o.doc, WIDTH - 6).map((d) => `      ${d}`));
+    for (const o of documented)
+      lines.push(row(flagCell(o), o.env ?? '-', o.key ?? '-'), ...wrap(o.doc, WIDTH - 6).map((d) => `      ${d}`));
   }
   if (group.note) lines.push(group.note.trimEnd());
   return lines.join('\n');

@@ -77,14 +77,19 @@ const NOTE_RANK: Record<OutcomeNote['outcome'], number> = { skip: 0, blocked: 1,
 
 /** The note that decides a test's outcome: the first of the highest rank. */
 export function decidingNote(notes: readonly OutcomeNote[]): OutcomeNote | undefined {
-  return notes.reduce<OutcomeNote | undefined>((best, n) => (best === undefined || NOTE_RANK[n.outcome] > NOTE_RANK[best.outcome] ? n : best), undefined);
+  return notes.reduce<OutcomeNote | undefined>(
+    (best, n) => (best === undefined || NOTE_RANK[n.outcome] > NOTE_RANK[best.outcome] ? n : best),
+    undefined,
+  );
 }
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?(?:-----END \1-----|$)/g;
 const BEARER = /\b(bearer\s+)[^\s"',}]+/gi;
-const SECRET_ASSIGNMENT = /\b((?:token|password|passwd|secret|apikey|api-key|api_key|authorization)"?\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"',}]+)/gi;
+const SECRET_ASSIGNMENT =
+  /\b((?:token|password|passwd|secret|apikey|api-key|api_key|authorization)"?\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"',}]+)/gi;
 // A JWT or a long base64/hex run that is not inside a word: how keys and tokens look when a hook echoes them.
-const TOKEN_LIKE = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*|(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{64,}={0,2}(?![A-Za-z0-9+/=_-])/g;
+const TOKEN_LIKE =
+  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*|(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{64,}={0,2}(?![A-Za-z0-9+/=_-])/g;
 
 /**
  * Text a hook or a target wrote, made fit for a report: PEM blocks (keys above all), bearer tokens, credentials after

@@ -14,7 +14,9 @@ function defined<T extends object>(o: T): Partial<T> {
 /** The replay configuration of `config`, as the keys of run/config.ts FIELDS read it back. */
 export function replayConfig(config: Config): Record<string, unknown> {
   const { strictness: _s, edition, ...profile } = config.profile;
-  const hooks = Object.fromEntries(Object.entries(config.hooks).map(([name, h]) => [name, { command: h.command, timeoutMs: h.timeoutMs, ...(h.cwd && { cwd: h.cwd }) }]));
+  const hooks = Object.fromEntries(
+    Object.entries(config.hooks).map(([name, h]) => [name, { command: h.command, timeoutMs: h.timeoutMs, ...(h.cwd && { cwd: h.cwd }) }]),
+  );
   return defined({
     persona: config.persona,
     edition,
@@ -30,7 +32,11 @@ export function replayConfig(config: Config): Record<string, unknown> {
     faults: config.faults,
     component: Object.keys(config.component).length ? config.component : undefined,
     claims: config.claims,
-    ...(config.attend && { attend: true, attendTimeoutSeconds: Math.round(config.attend.timeoutMs / 1000), ...(config.attend.exec !== undefined && { attendExec: config.attend.exec }) }),
+    ...(config.attend && {
+      attend: true,
+      attendTimeoutSeconds: Math.round(config.attend.timeoutMs / 1000),
+      ...(config.attend.exec !== undefined && { attendExec: config.attend.exec }),
+    }),
     listen: defined({ ...config.listen }),
   });
 }

@@ -34,5 +34,7 @@ export async function writeSecretFile(path: string, data: string | Uint8Array): 
 
 /** The one line a command prints when it replaced a file others could read. */
 export function looserModeNotice(path: string, w: SecretWrite): string | undefined {
-  return w.replacedMode === undefined ? undefined : `wfmck: ${path} was readable by others (mode ${w.replacedMode.toString(8).padStart(3, '0')}); it is now 600`;
+  return w.replacedMode === undefined
+    ? undefined
+    : `wfmck: ${path} was readable by others (mode ${w.replacedMode.toString(8).padStart(3, '0')}); it is now 600`;
 }

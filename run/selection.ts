@@ -6,7 +6,11 @@ import type { Level, Requirement } from '../spec/requirements.ts';
 
 /** `--level` words: MUST and SHOULD take their NOT forms with them (a mandatory prohibition is a MUST). */
 export const LEVEL_WORDS = ['MUST', 'SHOULD', 'MAY'] as const;
-const LEVELS_OF: Record<(typeof LEVEL_WORDS)[number], readonly Level[]> = { MUST: ['MUST', 'MUST NOT'], SHOULD: ['SHOULD', 'SHOULD NOT'], MAY: ['MAY'] };
+const LEVELS_OF: Record<(typeof LEVEL_WORDS)[number], readonly Level[]> = {
+  MUST: ['MUST', 'MUST NOT'],
+  SHOULD: ['SHOULD', 'SHOULD NOT'],
+  MAY: ['MAY'],
+};
 
 export interface Selection {
   grep?: string;

@@ -26,7 +26,10 @@ export class InputError extends Error {
  */
 export function usageLines(command: string | undefined, message: string): string {
   const who = command ? `wfmck ${command}` : 'wfmck';
-  const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return `${lines.map((l) => `${who}: ${l}\n`).join('')}see ${who} --help\n`;
 }
 

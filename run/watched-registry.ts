@@ -23,7 +23,10 @@ export async function startWatchedRegistry(): Promise<WatchedRegistry & { close(
   const log: RecordedPull[] = [];
   const tampered = new Set<string>();
   const flip = on('GET', /^\/v2\/.+\/blobs\/[^/]+$/, (a) => {
-    const name = a.url.split('?')[0]!.replace(/^\/v2\//, '').replace(/\/blobs\/[^/]+$/, '');
+    const name = a.url
+      .split('?')[0]!
+      .replace(/^\/v2\//, '')
+      .replace(/\/blobs\/[^/]+$/, '');
     if (a.status !== 200 || !tampered.has(name) || a.body.length === 0) return undefined;
     const body = Buffer.from(a.body);
     body[0] = body[0]! ^ 0xff;
@@ -32,7 +35,14 @@ export async function startWatchedRegistry(): Promise<WatchedRegistry & { close(
   const handler = withRewrites(createRegistryHandler(new RegistryStore(), { auth: {}, scheme: 'http' }), [flip]);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const [path, query = ''] = (req.url ?? '/').split('?') as [string, string?];
-    const entry: RecordedPull = { method: req.method ?? 'GET', path, query, accept: req.headers.accept, authorization: req.headers.authorization, status: 0 };
+    const entry: RecordedPull = {
+      method: req.method ?? 'GET',
+      path,
+      query,
+      accept: req.headers.accept,
+      authorization: req.headers.authorization,
+      status: 0,
+    };
     log.push(entry);
     res.on('finish', () => void (entry.status = res.statusCode));
     handler(req, res);

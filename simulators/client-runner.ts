@@ -82,7 +82,11 @@ export interface RunningClient {
 
 /** What a startClient hook answers for a running client (besides its handle): its id, kind, and an opaque gateway's word. */
 export function startClientAnswer(client: RunningClient): Record<string, unknown> {
-  return { deviceId: client.deviceId, kind: client.kind, ...(client.opaque && { children: client.opaque.children, deploymentTypes: client.opaque.deploymentTypes }) };
+  return {
+    deviceId: client.deviceId,
+    kind: client.kind,
+    ...(client.opaque && { children: client.opaque.children, deploymentTypes: client.opaque.deploymentTypes }),
+  };
 }
 
 /** The name a client's disk is kept under: its certificate, which a restart gives it again. */
@@ -97,40 +101,69 @@ const TICK_MS = 500;
 export async function startClientRunner(input: StartClientInput, disk: ClientDisk = {}, lost?: ClientDisk): Promise<RunningClient> {
   const profile = resolveProfile({ edition: input.edition, vendor: input.vendor });
   // What this client decides, built from its faults for this start only (each faulty decision's memory is this run's).
-  const d = clientVariant(input.faults ?? [], { ...(disk.machine && { restored: disk.machine }), ...(lost?.machine && { lost: lost.machine }) });
+  const d = clientVariant(input.faults ?? [], {
+    ...(disk.machine && { restored: disk.machine }),
+    ...(lost?.machine && { lost: lost.machine }),
+  });
   const leaf = new x509.X509Certificate(input.certPem);
   const der = Buffer.from(leaf.rawData);
-  const spiffeUri = input.edition === 'miaf' ? leaf.getExtension(x509.SubjectAlternativeNameExtension)?.names.items.find((n) => n.type === 'url')?.value : undefined;
+  const spiffeUri =
+    input.edition === 'miaf'
+      ? leaf.getExtension(x509.SubjectAlternativeNameExtension)?.names.items.find((n) => n.type === 'url')?.value
+      : undefined;
   const spiffe = spiffeUri === undefined ? undefined : identityOf(spiffeUri);
   const trust = startBundleClient(
-    { ...(input.discoveryUrl && { discoveryUrl: input.discoveryUrl }), ...(input.trustBundleUri && { trustBundleUri: input.trustBundleUri }), ...(input.bundleRefreshSeconds && { refreshSeconds: input.bundleRefreshSeconds }) },
-    input.caPem, d, spiffeUri, disk.bundle,
+    {
+      ...(input.discoveryUrl && { discoveryUrl: input.discoveryUrl }),
+      ...(input.trustBundleUri && { trustBundleUri: input.trustBundleUri }),
+      ...(input.bundleRefreshSeconds && { refreshSeconds: input.bundleRefreshSeconds }),
+    },
+    input.caPem,
+    d,
+    spiffeUri,
+    disk.bundle,
   );
-  const mtls = input.edition === 'miaf'
-    ? {
-      ...(d.presentsSvid && { clientCert: { cert: input.certPem, key: input.keyPem } }),
-      ...(input.wfmSpiffeId && d.checksServerSpiffeId && { serverSpiffeId: input.wfmSpiffeId, serverLeniency: d.serverIdLeniency }),
-      ...(d.acceptsUnverifiedServer && { acceptUnverifiedServer: true }),
-      ...(d.maxTlsVersion && { maxTlsVersion: d.maxTlsVersion }),
-    }
-    : undefined;
+  const mtls =
+    input.edition === 'miaf'
+      ? {
+          ...(d.presentsSvid && { clientCert: { cert: input.certPem, key: input.keyPem } }),
+          ...(input.wfmSpiffeId && d.checksServerSpiffeId && { serverSpiffeId: input.wfmSpiffeId, serverLeniency: d.serverIdLeniency }),
+          ...(d.acceptsUnverifiedServer && { acceptUnverifiedServer: true }),
+          ...(d.maxTlsVersion && { maxTlsVersion: d.maxTlsVersion }),
+        }
+      : undefined;
   // miaf with a trust bundle: the WFM's SVID is validated against the bundle's anchors at every handshake (§4.6).
   const anchored = mtls && trust ? anchoredAgent(() => trust.client.anchors?.map((a) => a.certificate.toString('pem')), mtls) : undefined;
-  const transport: UndiciTransport = createTransport({ baseUrl: input.wfm, honourRetryAfter: d.honoursRetryAfter, ...(anchored ? { dispatcher: anchored } : { ca: input.caPem, connections: 1, ...mtls }) });
+  const transport: UndiciTransport = createTransport({
+    baseUrl: input.wfm,
+    honourRetryAfter: d.honoursRetryAfter,
+    ...(anchored ? { dispatcher: anchored } : { ca: input.caPem, connections: 1, ...mtls }),
+  });
   const privateKey = createPrivateKey(input.keyPem);
   const omit = d.signatureOmits;
   const signer: RequestSigner = {
-    keyId: createHash(d.keyIdHash).update(der).digest('hex'), privateKey, algorithm: algorithmForKey(new X509Certificate(der).publicKey) ?? profile.signatureAlgorithm,
+    keyId: createHash(d.keyIdHash).update(der).digest('hex'),
+    privateKey,
+    algorithm: algorithmForKey(new X509Certificate(der).publicKey) ?? profile.signatureAlgorithm,
     ...(omit && { omit }),
   };
   const clientId = spiffe?.role === 'client' ? spiffe.clientId : undefined;
   const unsigned = d.unsignedRequests;
   const api = new DeviceApiClient({ transport, profile, signer, ...(clientId && { clientId }), ...(unsigned && { unsigned }) });
   const kind = input.kind ?? 'plain';
-  const desc = describeDevice(input.seed ?? 1, 1, kind, { idPrefix: `cut${createHash('sha256').update(der).digest('hex').slice(0, 8)}`, ...(kind === 'see-thru-gateway' && { hostsWorkloads: true }) });
+  const desc = describeDevice(input.seed ?? 1, 1, kind, {
+    idPrefix: `cut${createHash('sha256').update(der).digest('hex').slice(0, 8)}`,
+    ...(kind === 'see-thru-gateway' && { hostsWorkloads: true }),
+  });
   const registries = registryPool((origin) => createTransport({ baseUrl: origin, ca: input.caPem }), 'the client under test');
   const env = {
-    api, registry: registries.client, profile, certificate: der.toString('base64'), timeScale: 0.001, decisions: d, ...(clientId && { clientId }),
+    api,
+    registry: registries.client,
+    profile,
+    certificate: der.toString('base64'),
+    timeScale: 0.001,
+    decisions: d,
+    ...(clientId && { clientId }),
     ...(disk.machine && { restored: disk.machine }),
   };
   const gateway = kind === 'see-thru-gateway' ? createSeeThruGateway(desc, env) : undefined;
@@ -161,7 +194,10 @@ export async function startClientRunner(input: StartClientInput, disk: ClientDis
     deviceId: desc.id,
     kind,
     ...(kind === 'opaque-gateway' && {
-      opaque: { children: (desc.children ?? []).map((c) => c.capabilities.properties), deploymentTypes: [...(desc.capabilities.properties.supportedDeploymentTypes ?? [])] },
+      opaque: {
+        children: (desc.children ?? []).map((c) => c.capabilities.properties),
+        deploymentTypes: [...(desc.capabilities.properties.supportedDeploymentTypes ?? [])],
+      },
     }),
     removeChild(deviceId) {
       if (!gateway) return Promise.reject(new Error(`removeChild: ${desc.id} is a ${kind}, no see-thru gateway`));

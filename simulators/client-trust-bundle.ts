@@ -15,7 +15,13 @@ export interface BundleSource {
 /** An hour: the cadence of a client whose operator configured none and whose bundle carries no hint. */
 const DEFAULT_REFRESH_SECONDS = 3600;
 
-export function startBundleClient(source: BundleSource, caPem: string, decisions: TrustBundleDecisions & ConnectionDecisions, ownSpiffeId?: string, cached?: CachedBundle): { client: TrustBundleClient; close(): Promise<void> } | undefined {
+export function startBundleClient(
+  source: BundleSource,
+  caPem: string,
+  decisions: TrustBundleDecisions & ConnectionDecisions,
+  ownSpiffeId?: string,
+  cached?: CachedBundle,
+): { client: TrustBundleClient; close(): Promise<void> } | undefined {
   if (source.discoveryUrl === undefined && source.trustBundleUri === undefined) return undefined;
   const verified = createTransport({ ca: caPem, timeoutMs: 5_000, maxResponseBytes: 256 * 1024 });
   // A faulty client verifies no identity endpoint's certificate, or none on another origin than the discovery document's.
@@ -50,15 +56,26 @@ export function startBundleClient(source: BundleSource, caPem: string, decisions
  * P10 with §4.6: connections to the WFM validated against the trust bundle's anchors as they are at each handshake, so
  * a replaced bundle governs the next connection; with no accepted bundle nothing connects (rule 1: fail closed).
  */
-export function anchoredAgent(anchors: () => string[] | undefined, o: { clientCert?: { cert: string; key: string }; serverSpiffeId?: string; serverLeniency?: SpiffeCheckLeniency; acceptUnverifiedServer?: boolean; maxTlsVersion?: 'TLSv1.2' | 'TLSv1.3' }): Agent {
+export function anchoredAgent(
+  anchors: () => string[] | undefined,
+  o: {
+    clientCert?: { cert: string; key: string };
+    serverSpiffeId?: string;
+    serverLeniency?: SpiffeCheckLeniency;
+    acceptUnverifiedServer?: boolean;
+    maxTlsVersion?: 'TLSv1.2' | 'TLSv1.3';
+  },
+): Agent {
   return new Agent({
     connections: 1,
     keepAliveTimeout: 4_000,
     connect: (opts, callback) => {
       const ca = anchors();
-      if (!ca || ca.length === 0) return callback(new Error('§4.6 rule 1: no accepted trust bundle, no anchor to validate the WFM\'s SVID (fail closed)'), null);
+      if (!ca || ca.length === 0)
+        return callback(new Error("§4.6 rule 1: no accepted trust bundle, no anchor to validate the WFM's SVID (fail closed)"), null);
       buildConnector({
-        ca, timeout: 5_000,
+        ca,
+        timeout: 5_000,
         ...(o.clientCert && { cert: o.clientCert.cert, key: o.clientCert.key }),
         ...(o.serverSpiffeId !== undefined && { checkServerIdentity: spiffeIdentityCheck(o.serverSpiffeId, o.serverLeniency) }),
         ...(o.acceptUnverifiedServer && { rejectUnauthorized: false }),

@@ -71,9 +71,14 @@ export class DeviceApiClient {
    * §4.3: a string is the base64 certificate, wrapped in an OnboardingRequest; an object or bytes is the body as is.
    * A 201 with a clientId makes it this client's.
    */
-  async onboard(certificate: string | Record<string, unknown> | Uint8Array, opts: CallOptions = {}): Promise<{ response: HttpResponse; clientId?: string }> {
+  async onboard(
+    certificate: string | Record<string, unknown> | Uint8Array,
+    opts: CallOptions = {},
+  ): Promise<{ response: HttpResponse; clientId?: string }> {
     const body: Payload<object> =
-      typeof certificate === 'string' ? ({ apiVersion: 'v1', kind: 'OnboardingRequest', certificate } satisfies OnboardingRequest) : certificate;
+      typeof certificate === 'string'
+        ? ({ apiVersion: 'v1', kind: 'OnboardingRequest', certificate } satisfies OnboardingRequest)
+        : certificate;
     const response = await this.call({ method: 'POST', url: this.paths.onboarding, ...payload(body) }, opts);
     const clientId = response.status === 201 ? clientIdOf(response) : undefined;
     if (clientId !== undefined) this.clientId = clientId;
@@ -127,7 +132,8 @@ export class DeviceApiClient {
   }
 
   private call(req: RequestOptions, opts: CallOptions, signed = true): Promise<HttpResponse> {
-    const faultyUnsigned = this.unsigned !== undefined && this.unsigned === (req.url === this.paths.onboarding ? 'onboarding' : 'after-onboarding');
+    const faultyUnsigned =
+      this.unsigned !== undefined && this.unsigned === (req.url === this.paths.onboarding ? 'onboarding' : 'after-onboarding');
     const sign = signed && this.profile.deviceAuth === 'signature' && this.signer !== undefined && !faultyUnsigned;
     return this.transport.request({
       ...req,

@@ -7,9 +7,7 @@ import type { Exchange, HttpResponse, RequestOptions, Transport } from './transp
 import { tokenOf, tokenRequestUrl } from '../protocol/token-flow.ts';
 
 export type RegistryAuth =
-  | { kind: 'anonymous' }
-  | { kind: 'basic'; username: string; password: string }
-  | { kind: 'bearer'; token: string };
+  { kind: 'anonymous' } | { kind: 'basic'; username: string; password: string } | { kind: 'bearer'; token: string };
 
 export interface RegistryClientOptions {
   transport: Transport;
@@ -34,7 +32,11 @@ export class DigestError extends Error {
     readonly actual: string | undefined,
     readonly exchange: Exchange,
   ) {
-    super(code === 'WFMCK_E_DIGEST_MISMATCH' ? `content digest mismatch: expected ${expected}, got ${actual}` : `cannot verify digest ${expected}: unsupported algorithm`);
+    super(
+      code === 'WFMCK_E_DIGEST_MISMATCH'
+        ? `content digest mismatch: expected ${expected}, got ${actual}`
+        : `cannot verify digest ${expected}: unsupported algorithm`,
+    );
   }
 }
 
@@ -71,7 +73,10 @@ export class RegistryClient {
     if (this.auth.kind === 'bearer') this.token = this.auth.token;
   }
 
-  async listTags(name: string, opts: { n?: number; last?: string } = {}): Promise<{ response: HttpResponse; tags?: string[]; next?: string }> {
+  async listTags(
+    name: string,
+    opts: { n?: number; last?: string } = {},
+  ): Promise<{ response: HttpResponse; tags?: string[]; next?: string }> {
     const query = new URLSearchParams();
     if (opts.n !== undefined) query.set('n', String(opts.n));
     if (opts.last !== undefined) query.set('last', opts.last);
@@ -87,7 +92,8 @@ export class RegistryClient {
     let page = await this.listTags(name, opts);
     for (;;) {
       pages.push(page.response);
-      if (page.response.status !== 200 || !page.tags) return { tags, pages, problem: `HTTP ${page.response.status} on page ${pages.length}` };
+      if (page.response.status !== 200 || !page.tags)
+        return { tags, pages, problem: `HTTP ${page.response.status} on page ${pages.length}` };
       tags.push(...page.tags);
       if (page.next === undefined) return { tags, pages };
       if (seen.has(page.next)) return { tags, pages, problem: `Link rel="next" loops back to ${page.next}` };
@@ -163,7 +169,13 @@ export class RegistryClient {
   private async follow(url: string, headers: Record<string, string>, maxResponseBytes?: number): Promise<HttpResponse> {
     let target = url;
     for (let hop = 0; ; hop++) {
-      const response = await this.send({ method: 'GET', url: target, headers, retry: 'idempotent', ...(maxResponseBytes ? { maxResponseBytes } : {}) });
+      const response = await this.send({
+        method: 'GET',
+        url: target,
+        headers,
+        retry: 'idempotent',
+        ...(maxResponseBytes ? { maxResponseBytes } : {}),
+      });
       const location = response.headers['location'];
       if (![301, 302, 303, 307, 308].includes(response.status) || !location || hop >= MAX_REDIRECTS) return response;
       target = new URL(location, response.exchange.url).href;
@@ -175,7 +187,8 @@ export class RegistryClient {
     const response = await this.transport.request({ ...req, headers: { ...req.headers, ...this.credentials(req.url) } });
     const origin = new URL(response.exchange.url).origin;
     this.base ??= origin;
-    const challenge = response.status === 401 && this.auth.kind !== 'bearer' ? bearerChallenge(response.headers['www-authenticate']) : undefined;
+    const challenge =
+      response.status === 401 && this.auth.kind !== 'bearer' ? bearerChallenge(response.headers['www-authenticate']) : undefined;
     if (!challenge?.['realm'] || origin !== this.base) return response;
     const token = await this.fetchToken(challenge);
     if (token === undefined) return response;

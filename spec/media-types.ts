@@ -29,7 +29,9 @@ export interface MediaTypes {
 }
 
 export function mediaTypes(vendor = 'platform'): MediaTypes {
-  const resourceRe = new RegExp(`^application/vnd\\.${escapeRegExp(vendor)}\\.app\\.(icon|descriptionFile|licenseFile|releaseNotes)\\.v1\\+(.+)$`);
+  const resourceRe = new RegExp(
+    `^application/vnd\\.${escapeRegExp(vendor)}\\.app\\.(icon|descriptionFile|licenseFile|releaseNotes)\\.v1\\+(.+)$`,
+  );
   return {
     appArtifact: `application/vnd.${vendor}.app.v1+json`,
     appDescription: `application/vnd.${vendor}.app.description.v1+yaml`,

@@ -155,8 +155,12 @@ function editionList(v: unknown, label: string, problems: string[]): Edition[] |
 
 function unseenInMap(v: unknown, label: string, problems: string[]): Partial<Record<Edition, string>> | undefined {
   if (v === undefined) return undefined;
-  const ok = typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length > 0
-    && Object.entries(v).every(([k, r]) => (EDITIONS as readonly string[]).includes(k) && typeof r === 'string' && r.trim() !== '');
+  const ok =
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.keys(v).length > 0 &&
+    Object.entries(v).every(([k, r]) => (EDITIONS as readonly string[]).includes(k) && typeof r === 'string' && r.trim() !== '');
   if (!ok) problems.push(`${label}: unseenIn maps editions (${EDITIONS.join(', ')}) to the reason the wire shows nothing there`);
   return ok ? (v as Partial<Record<Edition, string>>) : undefined;
 }

@@ -49,16 +49,21 @@ export function parseSpiffeId(text: string): SpiffeIdResult {
   if (authority.includes('@')) return refuse('userinfo', 'a SPIFFE ID has no userinfo');
   if (authority.includes(':')) return refuse('port', 'a SPIFFE ID has no port');
   if (authority === '') return refuse('empty-trust-domain', 'the trust domain is empty');
-  if (authority.length > MAX_TRUST_DOMAIN_LENGTH) return refuse('trust-domain-too-long', `the trust domain is longer than ${MAX_TRUST_DOMAIN_LENGTH} characters`);
+  if (authority.length > MAX_TRUST_DOMAIN_LENGTH)
+    return refuse('trust-domain-too-long', `the trust domain is longer than ${MAX_TRUST_DOMAIN_LENGTH} characters`);
   if (!TRUST_DOMAIN.test(authority)) {
-    return refuse('trust-domain-chars', `trust domain ${JSON.stringify(authority)} has a character outside lowercase letters, digits, ".", "-", "_"`);
+    return refuse(
+      'trust-domain-chars',
+      `trust domain ${JSON.stringify(authority)} has a character outside lowercase letters, digits, ".", "-", "_"`,
+    );
   }
   if (slash === -1) return refuse('root-path', 'the path is empty: a bare trust domain names no workload');
   const segments = rest.slice(slash + 1).split('/');
   for (const s of segments) {
     if (s === '') return refuse('empty-segment', 'the path has an empty segment (a "//" or a trailing "/")');
     if (s === '.' || s === '..') return refuse('dot-segment', `the path has a ${JSON.stringify(s)} segment`);
-    if (!SEGMENT.test(s)) return refuse('segment-chars', `path segment ${JSON.stringify(s)} has a character outside letters, digits, ".", "-", "_"`);
+    if (!SEGMENT.test(s))
+      return refuse('segment-chars', `path segment ${JSON.stringify(s)} has a character outside letters, digits, ".", "-", "_"`);
   }
   return { ok: true, id: { trustDomain: authority, segments } };
 }

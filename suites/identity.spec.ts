@@ -56,11 +56,15 @@ test.describe('§4.5 GET /.well-known/<vendor>: discovery', () => {
     expect(isObject(jsonOf(res)), '§4.5: the 200 body is the discovery document, a JSON object (§2.5)').toBe(true);
   });
 
-  test('DISC-200 If-None-Match with a tag the server never sent answers 200 with the document, not 304', req('DISC-200'), async ({ identity }) => {
-    const res = await identity.get(identity.discoveryUrl(), { 'if-none-match': NEVER_SENT });
-    expect(res.status, '§4.5: 304 is only for an If-None-Match that matches; a tag never sent matches nothing').toBe(200);
-    expect(isObject(jsonOf(res)), '§4.5: the 200 body is the discovery document').toBe(true);
-  });
+  test(
+    'DISC-200 If-None-Match with a tag the server never sent answers 200 with the document, not 304',
+    req('DISC-200'),
+    async ({ identity }) => {
+      const res = await identity.get(identity.discoveryUrl(), { 'if-none-match': NEVER_SENT });
+      expect(res.status, '§4.5: 304 is only for an If-None-Match that matches; a tag never sent matches nothing').toBe(200);
+      expect(isObject(jsonOf(res)), '§4.5: the 200 body is the discovery document').toBe(true);
+    },
+  );
 
   test('DISC-ETAG a 200 discovery response includes an ETag', req('DISC-ETAG'), async ({ identity }) => {
     const res = await identity.get(identity.discoveryUrl());
@@ -80,11 +84,15 @@ test.describe('§4.5 GET /.well-known/<vendor>: discovery', () => {
     });
   });
 
-  test('DISC-WELL-KNOWN the identity origin exposes its discovery document at /.well-known/<vendor>', req('DISC-WELL-KNOWN'), async ({ identity }) => {
-    const res = await identity.get(identity.wellKnownUrl());
-    expect(res.status, '§4.5: an origin serving one trust domain SHOULD expose discovery at /.well-known/<vendor> (P1)').toBe(200);
-    expect(isObject(jsonOf(res)), '§4.5: what it serves there is the discovery document').toBe(true);
-  });
+  test(
+    'DISC-WELL-KNOWN the identity origin exposes its discovery document at /.well-known/<vendor>',
+    req('DISC-WELL-KNOWN'),
+    async ({ identity }) => {
+      const res = await identity.get(identity.wellKnownUrl());
+      expect(res.status, '§4.5: an origin serving one trust domain SHOULD expose discovery at /.well-known/<vendor> (P1)').toBe(200);
+      expect(isObject(jsonOf(res)), '§4.5: what it serves there is the discovery document').toBe(true);
+    },
+  );
 });
 
 /**
@@ -108,48 +116,77 @@ async function documentsAt(identity: IdentityTarget, urls: string[]): Promise<{ 
 }
 
 test.describe('§4.5 several trust domains at one origin', () => {
-  test('DISC-SEVERAL-DOMAINS-OTHER-URLS each further trust domain\'s discovery document is served at its own absolute HTTPS URL', req('DISC-SEVERAL-DOMAINS-OTHER-URLS'), async ({ identity, ctx }) => {
-    const extra = ctx.targets.extraDiscovery ?? [];
-    skipIf(extra.length === 0, 'disabled', 'no further discovery URLs configured (targets.extraDiscovery): the target serves one trust domain, or the run does not name its others');
-    const main = await discoveryDocument(identity);
-    const seen = new Set([String(main.trustDomain)]);
-    for (const { url, doc } of await documentsAt(identity, extra)) {
-      expect(isHttpsUri(url), `§4.5: ${url} is an absolute HTTPS URL`).toBe(true);
-      const domain = String(doc.trustDomain);
-      expect(seen.has(domain), `§2.5, §4.5: ${url} describes a trust domain of its own, not ${domain} again`).toBe(false);
-      seen.add(domain);
-      const bundleUri = String(doc.trustBundleUri);
-      expect(isHttpsUri(bundleUri), `§2.5: the trustBundleUri of ${domain} is an absolute HTTPS URL`).toBe(true);
-      const res = await identity.get(bundleUri);
-      expect(res.status, `§4.6: the bundle of ${domain} at ${bundleUri} answers 200`).toBe(200);
-      const bundle = jsonOf(res);
-      expect(isObject(bundle) && x509Anchors(bundle as TrustBundle).anchors.length > 0, `§2.6: the bundle of ${domain} holds X.509 trust anchors`).toBe(true);
-    }
-  });
+  test(
+    "DISC-SEVERAL-DOMAINS-OTHER-URLS each further trust domain's discovery document is served at its own absolute HTTPS URL",
+    req('DISC-SEVERAL-DOMAINS-OTHER-URLS'),
+    async ({ identity, ctx }) => {
+      const extra = ctx.targets.extraDiscovery ?? [];
+      skipIf(
+        extra.length === 0,
+        'disabled',
+        'no further discovery URLs configured (targets.extraDiscovery): the target serves one trust domain, or the run does not name its others',
+      );
+      const main = await discoveryDocument(identity);
+      const seen = new Set([String(main.trustDomain)]);
+      for (const { url, doc } of await documentsAt(identity, extra)) {
+        expect(isHttpsUri(url), `§4.5: ${url} is an absolute HTTPS URL`).toBe(true);
+        const domain = String(doc.trustDomain);
+        expect(seen.has(domain), `§2.5, §4.5: ${url} describes a trust domain of its own, not ${domain} again`).toBe(false);
+        seen.add(domain);
+        const bundleUri = String(doc.trustBundleUri);
+        expect(isHttpsUri(bundleUri), `§2.5: the trustBundleUri of ${domain} is an absolute HTTPS URL`).toBe(true);
+        const res = await identity.get(bundleUri);
+        expect(res.status, `§4.6: the bundle of ${domain} at ${bundleUri} answers 200`).toBe(200);
+        const bundle = jsonOf(res);
+        expect(
+          isObject(bundle) && x509Anchors(bundle as TrustBundle).anchors.length > 0,
+          `§2.6: the bundle of ${domain} holds X.509 trust anchors`,
+        ).toBe(true);
+      }
+    },
+  );
 });
 
 test.describe('§2.5 discovery document', () => {
-  test('DISC-SPIFFE-ID-IN-DOMAIN every SPIFFE ID the identity role publishes on its anchors belongs to the document\'s trustDomain', req('DISC-SPIFFE-ID-IN-DOMAIN'), async ({ identity, ctx }) => {
-    const docs = await documentsAt(identity, [identity.discoveryUrl(), ...(ctx.targets.extraDiscovery ?? [])]);
-    let seen = 0;
-    for (const { doc } of docs) {
-      const domain = String(doc.trustDomain);
-      const res = await identity.get(String(doc.trustBundleUri));
-      requireThat('BUNDLE-200', res.status === 200, `the bundle of ${domain} answered ${res.status}`);
-      for (const anchor of x509Anchors(jsonOf(res) as TrustBundle).anchors) {
-        for (const id of spiffeIdsOf(anchor.certificate)) {
-          seen += 1;
-          expect(belongsTo(id, domain), `§2.5: keys[${anchor.index}] of ${domain}'s bundle carries ${id}, outside trust domain ${domain}`).toBe(true);
+  test(
+    "DISC-SPIFFE-ID-IN-DOMAIN every SPIFFE ID the identity role publishes on its anchors belongs to the document's trustDomain",
+    req('DISC-SPIFFE-ID-IN-DOMAIN'),
+    async ({ identity, ctx }) => {
+      const docs = await documentsAt(identity, [identity.discoveryUrl(), ...(ctx.targets.extraDiscovery ?? [])]);
+      let seen = 0;
+      for (const { doc } of docs) {
+        const domain = String(doc.trustDomain);
+        const res = await identity.get(String(doc.trustBundleUri));
+        requireThat('BUNDLE-200', res.status === 200, `the bundle of ${domain} answered ${res.status}`);
+        for (const anchor of x509Anchors(jsonOf(res) as TrustBundle).anchors) {
+          for (const id of spiffeIdsOf(anchor.certificate)) {
+            seen += 1;
+            expect(
+              belongsTo(id, domain),
+              `§2.5: keys[${anchor.index}] of ${domain}'s bundle carries ${id}, outside trust domain ${domain}`,
+            ).toBe(true);
+          }
         }
       }
-    }
-    skipIf(seen === 0, 'unsupported', 'no SPIFFE ID is observable: no trust anchor carries one (X509-SVID §3.2: a signing certificate SHOULD be an SVID), and this edition has no hook through which the identity role issues SVIDs');
-  });
+      skipIf(
+        seen === 0,
+        'unsupported',
+        'no SPIFFE ID is observable: no trust anchor carries one (X509-SVID §3.2: a signing certificate SHOULD be an SVID), and this edition has no hook through which the identity role issues SVIDs',
+      );
+    },
+  );
 
-  test('DISC-TRUSTDOMAIN-REQUIRED the document carries trustDomain, a non-empty string', req('DISC-TRUSTDOMAIN-REQUIRED'), async ({ identity }) => {
-    const { trustDomain } = await discoveryDocument(identity);
-    expect(typeof trustDomain === 'string' && trustDomain !== '', `§2.5: trustDomain is a required string, got ${JSON.stringify(trustDomain)}`).toBe(true);
-  });
+  test(
+    'DISC-TRUSTDOMAIN-REQUIRED the document carries trustDomain, a non-empty string',
+    req('DISC-TRUSTDOMAIN-REQUIRED'),
+    async ({ identity }) => {
+      const { trustDomain } = await discoveryDocument(identity);
+      expect(
+        typeof trustDomain === 'string' && trustDomain !== '',
+        `§2.5: trustDomain is a required string, got ${JSON.stringify(trustDomain)}`,
+      ).toBe(true);
+    },
+  );
 
   test('DISC-ONE-TRUST-DOMAIN trustDomain names exactly one trust domain', req('DISC-ONE-TRUST-DOMAIN'), async ({ identity }) => {
     const { trustDomain } = await discoveryDocument(identity);
@@ -159,27 +196,41 @@ test.describe('§2.5 discovery document', () => {
 
   test('DISC-TRUSTBUNDLEURI-REQUIRED the document carries trustBundleUri', req('DISC-TRUSTBUNDLEURI-REQUIRED'), async ({ identity }) => {
     const { trustBundleUri } = await discoveryDocument(identity);
-    expect(typeof trustBundleUri === 'string' && trustBundleUri !== '', `§2.5: trustBundleUri is required, got ${JSON.stringify(trustBundleUri)}`).toBe(true);
+    expect(
+      typeof trustBundleUri === 'string' && trustBundleUri !== '',
+      `§2.5: trustBundleUri is required, got ${JSON.stringify(trustBundleUri)}`,
+    ).toBe(true);
   });
 
   test('DISC-TRUSTBUNDLEURI-HTTPS trustBundleUri is an absolute https URL', req('DISC-TRUSTBUNDLEURI-HTTPS'), async ({ identity }) => {
     const { trustBundleUri } = await discoveryDocument(identity);
-    expect(typeof trustBundleUri === 'string' && isHttpsUri(trustBundleUri), `§2.5: an absolute HTTPS URL, got ${JSON.stringify(trustBundleUri)}`).toBe(true);
+    expect(
+      typeof trustBundleUri === 'string' && isHttpsUri(trustBundleUri),
+      `§2.5: an absolute HTTPS URL, got ${JSON.stringify(trustBundleUri)}`,
+    ).toBe(true);
   });
 });
 
 test.describe('§5 authentication of the discovery and bundle endpoints', () => {
-  test('AUTH-IDENTITY-NO-CREDENTIALS requests without credentials are served', req('AUTH-IDENTITY-NO-CREDENTIALS'), async ({ identity, ctx }) => {
-    const urls = [...(ctx.targets.discovery ? [ctx.targets.discovery] : []), await identity.bundleUri()];
-    for (const url of urls) expect((await identity.get(url)).status, `§5: ${url} needs no application-layer authentication`).toBe(200);
-  });
+  test(
+    'AUTH-IDENTITY-NO-CREDENTIALS requests without credentials are served',
+    req('AUTH-IDENTITY-NO-CREDENTIALS'),
+    async ({ identity, ctx }) => {
+      const urls = [...(ctx.targets.discovery ? [ctx.targets.discovery] : []), await identity.bundleUri()];
+      for (const url of urls) expect((await identity.get(url)).status, `§5: ${url} needs no application-layer authentication`).toBe(200);
+    },
+  );
 
-  test('AUTH-IDENTITY-HTTPS discovery and the trust bundle are served over HTTPS', req('AUTH-IDENTITY-HTTPS'), async ({ identity, ctx }) => {
-    const urls = [...(ctx.targets.discovery ? [ctx.targets.discovery] : []), await identity.bundleUri()];
-    for (const url of urls) expect(new URL(url).protocol, `§5: transport MUST be HTTPS (${url})`).toBe('https:');
-    // Any HTTP answer shows the TLS connection held: what it answers is the other checks' business.
-    for (const url of urls) expect((await identity.get(url)).status, `§5: ${url} answers over TLS`).toBeGreaterThanOrEqual(100);
-  });
+  test(
+    'AUTH-IDENTITY-HTTPS discovery and the trust bundle are served over HTTPS',
+    req('AUTH-IDENTITY-HTTPS'),
+    async ({ identity, ctx }) => {
+      const urls = [...(ctx.targets.discovery ? [ctx.targets.discovery] : []), await identity.bundleUri()];
+      for (const url of urls) expect(new URL(url).protocol, `§5: transport MUST be HTTPS (${url})`).toBe('https:');
+      // Any HTTP answer shows the TLS connection held: what it answers is the other checks' business.
+      for (const url of urls) expect((await identity.get(url)).status, `§5: ${url} answers over TLS`).toBeGreaterThanOrEqual(100);
+    },
+  );
 });
 
 test.describe('§4.6 GET <trustBundleUri>', () => {
@@ -189,11 +240,15 @@ test.describe('§4.6 GET <trustBundleUri>', () => {
     expect(isObject(jsonOf(res)), '§4.6: the 200 body is the SPIFFE bundle, a JSON object (§2.6)').toBe(true);
   });
 
-  test('BUNDLE-200 If-None-Match with a tag the server never sent answers 200 with the bundle, not 304', req('BUNDLE-200'), async ({ identity }) => {
-    const res = await identity.get(await identity.bundleUri(), { 'if-none-match': NEVER_SENT });
-    expect(res.status, '§4.6: 304 is only for an If-None-Match that matches; a tag never sent matches nothing').toBe(200);
-    expect(isObject(jsonOf(res)), '§4.6: the 200 body is the bundle').toBe(true);
-  });
+  test(
+    'BUNDLE-200 If-None-Match with a tag the server never sent answers 200 with the bundle, not 304',
+    req('BUNDLE-200'),
+    async ({ identity }) => {
+      const res = await identity.get(await identity.bundleUri(), { 'if-none-match': NEVER_SENT });
+      expect(res.status, '§4.6: 304 is only for an If-None-Match that matches; a tag never sent matches nothing').toBe(200);
+      expect(isObject(jsonOf(res)), '§4.6: the 200 body is the bundle').toBe(true);
+    },
+  );
 
   test('BUNDLE-ETAG a 200 trust bundle response includes an ETag', req('BUNDLE-ETAG'), async ({ identity }) => {
     const { response } = await identity.bundle();
@@ -206,11 +261,18 @@ test.describe('§4.6 GET <trustBundleUri>', () => {
     expect(res.body.length, '§4.6: the 304 has an empty body').toBe(0);
   });
 
-  test('BUNDLE-404 ERR-BUNDLE-404 GET the bundle URI answers 404 when the bundle is unavailable', req('BUNDLE-404', 'ERR-BUNDLE-404'), async ({ identity }) => {
-    await identity.whileWithdrawn('bundle', async (url) => {
-      expect((await identity.get(url)).status, `§4.6, §7: GET <trustBundleUri> answers 404 while the bundle at ${url} is unavailable`).toBe(404);
-    });
-  });
+  test(
+    'BUNDLE-404 ERR-BUNDLE-404 GET the bundle URI answers 404 when the bundle is unavailable',
+    req('BUNDLE-404', 'ERR-BUNDLE-404'),
+    async ({ identity }) => {
+      await identity.whileWithdrawn('bundle', async (url) => {
+        expect(
+          (await identity.get(url)).status,
+          `§4.6, §7: GET <trustBundleUri> answers 404 while the bundle at ${url} is unavailable`,
+        ).toBe(404);
+      });
+    },
+  );
 });
 
 test.describe('§2.6 trust bundle (SPIFFE bundle, a JWK Set)', () => {
@@ -223,68 +285,122 @@ test.describe('§2.6 trust bundle (SPIFFE bundle, a JWK Set)', () => {
 
   test('BUNDLE-KEY-USE-X509 the trust anchors are entries with use x509-svid', req('BUNDLE-KEY-USE-X509'), async ({ identity }) => {
     const { bundle } = await identity.bundle();
-    expect(x509Entries(bundle).length, '§2.6: trust anchor entries have use x509-svid, and a bundle has at least one (§4.6 rule 1)').toBeGreaterThan(0);
+    expect(
+      x509Entries(bundle).length,
+      '§2.6: trust anchor entries have use x509-svid, and a bundle has at least one (§4.6 rule 1)',
+    ).toBeGreaterThan(0);
   });
 
-  test('BUNDLE-KEY-X5C each x509-svid entry carries its authority certificate in x5c as base64 DER', req('BUNDLE-KEY-X5C'), async ({ identity }) => {
-    const { bundle } = await identity.bundle();
-    const defects = anchorFindings(bundle).filter((f) => f.rule === 'x5c-present' || f.rule === 'x5c-certificate');
-    expect(defects.map((f) => `${f.path}: ${f.message}`), '§2.6: keys[].x5c holds the base64-encoded DER certificate').toEqual([]);
-  });
+  test(
+    'BUNDLE-KEY-X5C each x509-svid entry carries its authority certificate in x5c as base64 DER',
+    req('BUNDLE-KEY-X5C'),
+    async ({ identity }) => {
+      const { bundle } = await identity.bundle();
+      const defects = anchorFindings(bundle).filter((f) => f.rule === 'x5c-present' || f.rule === 'x5c-certificate');
+      expect(
+        defects.map((f) => `${f.path}: ${f.message}`),
+        '§2.6: keys[].x5c holds the base64-encoded DER certificate',
+      ).toEqual([]);
+    },
+  );
 
-  test('BUNDLE-KEY-EC-COORDS an EC x509-svid entry carries base64url x and y of its certificate key', req('BUNDLE-KEY-EC-COORDS'), async ({ identity }) => {
-    const { bundle } = await identity.bundle();
-    const ec = x509Entries(bundle).filter((e) => e.key.kty === 'EC');
-    const b64url = /^[A-Za-z0-9_-]+$/;
-    for (const { index, key } of ec) {
-      expect(typeof key.crv === 'string' && b64url.test(String(key.x)) && b64url.test(String(key.y)), `§2.6: keys[${index}] has crv and base64url x, y`).toBe(true);
-    }
-    const mismatched = x509Anchors(bundle).ignored.filter((e) => e.rule === 'jwk-matches-certificate' && ec.some((x) => x.index === e.index));
-    expect(mismatched.map((e) => `keys[${e.index}]: ${e.reason}`), '§2.6: x and y are the coordinates of the x5c certificate key').toEqual([]);
-  });
+  test(
+    'BUNDLE-KEY-EC-COORDS an EC x509-svid entry carries base64url x and y of its certificate key',
+    req('BUNDLE-KEY-EC-COORDS'),
+    async ({ identity }) => {
+      const { bundle } = await identity.bundle();
+      const ec = x509Entries(bundle).filter((e) => e.key.kty === 'EC');
+      const b64url = /^[A-Za-z0-9_-]+$/;
+      for (const { index, key } of ec) {
+        expect(
+          typeof key.crv === 'string' && b64url.test(String(key.x)) && b64url.test(String(key.y)),
+          `§2.6: keys[${index}] has crv and base64url x, y`,
+        ).toBe(true);
+      }
+      const mismatched = x509Anchors(bundle).ignored.filter(
+        (e) => e.rule === 'jwk-matches-certificate' && ec.some((x) => x.index === e.index),
+      );
+      expect(
+        mismatched.map((e) => `keys[${e.index}]: ${e.reason}`),
+        '§2.6: x and y are the coordinates of the x5c certificate key',
+      ).toEqual([]);
+    },
+  );
 
-  test('BUNDLE-ANCHORS-ONLY an x509-svid entry holds one certificate, never a chain with intermediates', req('BUNDLE-ANCHORS-ONLY'), async ({ identity }) => {
-    const { bundle } = await identity.bundle();
-    const chains = anchorFindings(bundle).filter((f) => f.rule === 'x5c-one-certificate');
-    expect(chains.map((f) => `${f.path}: ${f.message}`), '§2.6: X.509 trust anchors only; intermediates travel with the SVID chain').toEqual([]);
-  });
+  test(
+    'BUNDLE-ANCHORS-ONLY an x509-svid entry holds one certificate, never a chain with intermediates',
+    req('BUNDLE-ANCHORS-ONLY'),
+    async ({ identity }) => {
+      const { bundle } = await identity.bundle();
+      const chains = anchorFindings(bundle).filter((f) => f.rule === 'x5c-one-certificate');
+      expect(
+        chains.map((f) => `${f.path}: ${f.message}`),
+        '§2.6: X.509 trust anchors only; intermediates travel with the SVID chain',
+      ).toEqual([]);
+    },
+  );
 
-  test('BUNDLE-ANCHORS-ONLY each anchor certificate is a self-issued CA, not an intermediate (errata)', req('BUNDLE-ANCHORS-ONLY'), async ({ identity, ctx }) => {
-    const { bundle } = await identity.bundle();
-    for (const anchor of x509Anchors(bundle).anchors) {
-      const cert = anchor.certificate;
-      const ca = cert.getExtension(x509.BasicConstraintsExtension)?.ca === true;
-      const note = `§2.6: keys[${anchor.index}] (${cert.subject}, issued by ${cert.issuer}) is not a self-issued CA certificate: an intermediate`;
-      warnUnlessStrict(ctx.strictness, !ca || cert.subject !== cert.issuer, note);
-    }
-  });
+  test(
+    'BUNDLE-ANCHORS-ONLY each anchor certificate is a self-issued CA, not an intermediate (errata)',
+    req('BUNDLE-ANCHORS-ONLY'),
+    async ({ identity, ctx }) => {
+      const { bundle } = await identity.bundle();
+      for (const anchor of x509Anchors(bundle).anchors) {
+        const cert = anchor.certificate;
+        const ca = cert.getExtension(x509.BasicConstraintsExtension)?.ca === true;
+        const note = `§2.6: keys[${anchor.index}] (${cert.subject}, issued by ${cert.issuer}) is not a self-issued CA certificate: an intermediate`;
+        warnUnlessStrict(ctx.strictness, !ca || cert.subject !== cert.issuer, note);
+      }
+    },
+  );
 
-  test('BUNDLE-SEQUENCE-NUMBER spiffe_sequence, when present, is a number (a non-negative integer)', req('BUNDLE-SEQUENCE-NUMBER'), async ({ identity }) => {
-    const { bundle } = await identity.bundle();
-    expect(sequenceFindings(undefined, bundle).map((f) => f.message), '§2.6: spiffe_sequence is the bundle sequence number').toEqual([]);
-  });
+  test(
+    'BUNDLE-SEQUENCE-NUMBER spiffe_sequence, when present, is a number (a non-negative integer)',
+    req('BUNDLE-SEQUENCE-NUMBER'),
+    async ({ identity }) => {
+      const { bundle } = await identity.bundle();
+      expect(
+        sequenceFindings(undefined, bundle).map((f) => f.message),
+        '§2.6: spiffe_sequence is the bundle sequence number',
+      ).toEqual([]);
+    },
+  );
 
-  test('BUNDLE-REFRESH-HINT-OPTIONAL spiffe_refresh_hint, when present, is a number', req('BUNDLE-REFRESH-HINT-OPTIONAL'), async ({ identity }) => {
-    const { bundle } = await identity.bundle();
-    const hint: unknown = bundle.spiffe_refresh_hint;
-    expect(hint === undefined || (typeof hint === 'number' && Number.isFinite(hint)), `§2.6: spiffe_refresh_hint is a number, got ${JSON.stringify(hint)}`).toBe(true);
-  });
+  test(
+    'BUNDLE-REFRESH-HINT-OPTIONAL spiffe_refresh_hint, when present, is a number',
+    req('BUNDLE-REFRESH-HINT-OPTIONAL'),
+    async ({ identity }) => {
+      const { bundle } = await identity.bundle();
+      const hint: unknown = bundle.spiffe_refresh_hint;
+      expect(
+        hint === undefined || (typeof hint === 'number' && Number.isFinite(hint)),
+        `§2.6: spiffe_refresh_hint is a number, got ${JSON.stringify(hint)}`,
+      ).toBe(true);
+    },
+  );
 });
 
 // Last in the file: a faulty role that obeys a write changes what the later tests would read.
 test.describe('§1 read-only identity endpoints', () => {
-  test('DISC-READ-ONLY PUT, POST and DELETE never change the discovery document or the trust bundle', req('DISC-READ-ONLY'), async ({ identity }) => {
-    const url = identity.discoveryUrl();
-    const bundleUri = await identity.bundleUri();
-    const before = await identity.get(url);
-    requireThat('DISC-200', before.status === 200, `GET discovery answered ${before.status}`);
-    const written = { keys: [], trustDomain: 'written.by.wfmck', trustBundleUri: 'https://127.0.0.1/written-by-wfmck' };
-    for (const target of [url, bundleUri]) {
-      for (const method of ['PUT', 'POST', 'DELETE']) await identity.request({ method, url: target, ...(method === 'DELETE' ? {} : { json: written }) });
-    }
-    const after = await identity.get(url);
-    expect([after.status, after.text()], '§1: a write request never changes the discovery document').toEqual([200, before.text()]);
-    const { bundle } = await identity.bundle();
-    expect(x509Entries(bundle).length, '§1: a write request never replaces the trust bundle (it still has its anchors)').toBeGreaterThan(0);
-  });
+  test(
+    'DISC-READ-ONLY PUT, POST and DELETE never change the discovery document or the trust bundle',
+    req('DISC-READ-ONLY'),
+    async ({ identity }) => {
+      const url = identity.discoveryUrl();
+      const bundleUri = await identity.bundleUri();
+      const before = await identity.get(url);
+      requireThat('DISC-200', before.status === 200, `GET discovery answered ${before.status}`);
+      const written = { keys: [], trustDomain: 'written.by.wfmck', trustBundleUri: 'https://127.0.0.1/written-by-wfmck' };
+      for (const target of [url, bundleUri]) {
+        for (const method of ['PUT', 'POST', 'DELETE'])
+          await identity.request({ method, url: target, ...(method === 'DELETE' ? {} : { json: written }) });
+      }
+      const after = await identity.get(url);
+      expect([after.status, after.text()], '§1: a write request never changes the discovery document').toEqual([200, before.text()]);
+      const { bundle } = await identity.bundle();
+      expect(x509Entries(bundle).length, '§1: a write request never replaces the trust bundle (it still has its anchors)').toBeGreaterThan(
+        0,
+      );
+    },
+  );
 });

@@ -22,21 +22,36 @@ function apiFor(wfm: UndiciTransport, profile: Profile, creds: Credentials): Dev
 }
 
 test.describe('P2 Certificate API: GET {base_url}/api/v1/onboarding/certificate', () => {
-  test('CERT-GET-200 CERT-NO-AUTH CERT-API-SERVED a GET without credentials answers 200 with {certificate}, a base64 certificate', req('CERT-GET-200', 'CERT-NO-AUTH', 'CERT-API-SERVED'), async ({ wfm, profile }) => {
-    const ca = await new DeviceApiClient({ transport: wfm, profile }).fetchRootCa();
-    const status = ca.response.status;
-    // A refusal for want of credentials breaks all three; any other failure is the API's, not its authentication.
-    const unserved = (message: string) => ['CERT-GET-200', 'CERT-API-SERVED'].map((id) => ({ id, message }));
-    expectEach([
-      ...(status === 401 || status === 403 ? [{ id: 'CERT-NO-AUTH', message: `a request without credentials is refused: HTTP ${status}` }, ...unserved(`HTTP ${status}`)]
-        : status !== 200 ? unserved(`HTTP ${status}, not 200`)
-          : ca.problem !== undefined ? unserved(`the body is not JSON {"certificate": base64 of a PEM or DER certificate}: ${ca.problem}`) : []),
-    ], 'P2: the Certificate API answers a request that carries no credentials at all with 200 and {certificate}');
-  });
+  test(
+    'CERT-GET-200 CERT-NO-AUTH CERT-API-SERVED a GET without credentials answers 200 with {certificate}, a base64 certificate',
+    req('CERT-GET-200', 'CERT-NO-AUTH', 'CERT-API-SERVED'),
+    async ({ wfm, profile }) => {
+      const ca = await new DeviceApiClient({ transport: wfm, profile }).fetchRootCa();
+      const status = ca.response.status;
+      // A refusal for want of credentials breaks all three; any other failure is the API's, not its authentication.
+      const unserved = (message: string) => ['CERT-GET-200', 'CERT-API-SERVED'].map((id) => ({ id, message }));
+      expectEach(
+        [
+          ...(status === 401 || status === 403
+            ? [{ id: 'CERT-NO-AUTH', message: `a request without credentials is refused: HTTP ${status}` }, ...unserved(`HTTP ${status}`)]
+            : status !== 200
+              ? unserved(`HTTP ${status}, not 200`)
+              : ca.problem !== undefined
+                ? unserved(`the body is not JSON {"certificate": base64 of a PEM or DER certificate}: ${ca.problem}`)
+                : []),
+        ],
+        'P2: the Certificate API answers a request that carries no credentials at all with 200 and {certificate}',
+      );
+    },
+  );
 
   test('CERT-IS-ROOT-CA the served certificate is a self-signed CA certificate', req('CERT-IS-ROOT-CA'), async ({ wfm, profile }) => {
     const ca = await setup('CERT-GET-200', 'GET the Certificate API', () => new DeviceApiClient({ transport: wfm, profile }).fetchRootCa());
-    requireThat('CERT-GET-200', ca.pem !== undefined, `the Certificate API serves no certificate: HTTP ${ca.response.status} ${ca.problem ?? ''}`);
+    requireThat(
+      'CERT-GET-200',
+      ca.pem !== undefined,
+      `the Certificate API serves no certificate: HTTP ${ca.response.status} ${ca.problem ?? ''}`,
+    );
     const cert = new x509.X509Certificate(ca.pem!.trim());
     const constraints = cert.getExtension(x509.BasicConstraintsExtension);
     expect(constraints?.ca === true, 'P2: the WFM root CA certificate has basicConstraints cA=true').toBe(true);
@@ -45,13 +60,19 @@ test.describe('P2 Certificate API: GET {base_url}/api/v1/onboarding/certificate'
 });
 
 test.describe('§4.3 POST /api/v1/onboarding: success', () => {
-  test('ONB-201-CLIENTID a trusted, signed OnboardingRequest answers 201 with JSON {clientId}', req('ONB-201-CLIENTID'), async ({ device }) => {
-    const client = await device({ onboard: false });
-    const { response } = await client.api.onboard(client.certificate);
-    expect(response.status, '§4.3: a successful onboarding answers 201').toBe(201);
-    const body = response.json<{ clientId?: unknown }>();
-    expect(typeof body?.clientId === 'string' && body.clientId !== '', '§2.3: the 201 body carries clientId, a non-empty string').toBe(true);
-  });
+  test(
+    'ONB-201-CLIENTID a trusted, signed OnboardingRequest answers 201 with JSON {clientId}',
+    req('ONB-201-CLIENTID'),
+    async ({ device }) => {
+      const client = await device({ onboard: false });
+      const { response } = await client.api.onboard(client.certificate);
+      expect(response.status, '§4.3: a successful onboarding answers 201').toBe(201);
+      const body = response.json<{ clientId?: unknown }>();
+      expect(typeof body?.clientId === 'string' && body.clientId !== '', '§2.3: the 201 body carries clientId, a non-empty string').toBe(
+        true,
+      );
+    },
+  );
 
   test('ONB-CLIENTID-URL-SAFE the clientId is a URL-safe string', req('ONB-CLIENTID-URL-SAFE'), async ({ device, ctx }) => {
     const id = (await device()).clientId!;
@@ -62,41 +83,70 @@ test.describe('§4.3 POST /api/v1/onboarding: success', () => {
     test.info().annotations.push({ type: 'warning', description: note });
   });
 
-  test('ONB-CLIENTID-UNIQUE two clients with different certificates get different clientIds', req('ONB-CLIENTID-UNIQUE'), async ({ device }) => {
-    const [a, b] = [await device(), await device()];
-    expect(a.clientId, '§1 step 5: each onboarded client receives a unique client id').not.toBe(b.clientId);
-  });
+  test(
+    'ONB-CLIENTID-UNIQUE two clients with different certificates get different clientIds',
+    req('ONB-CLIENTID-UNIQUE'),
+    async ({ device }) => {
+      const [a, b] = [await device(), await device()];
+      expect(a.clientId, '§1 step 5: each onboarded client receives a unique client id').not.toBe(b.clientId);
+    },
+  );
 });
 
 test.describe('§4.3 POST /api/v1/onboarding: refusals (§7)', () => {
-  test.beforeEach(({ profile }) => skipIf(profile.deviceAuth === 'mtls', 'disabled', 'P3 mtls: these checks present certificates the kit mints per request, which mtls carries on the TLS connection; not implemented yet'));
+  test.beforeEach(({ profile }) =>
+    skipIf(
+      profile.deviceAuth === 'mtls',
+      'disabled',
+      'P3 mtls: these checks present certificates the kit mints per request, which mtls carries on the TLS connection; not implemented yet',
+    ),
+  );
 
-  test('ONB-400-CERT-FORMAT ERR-ONB-400 a certificate whose DER is cut short: 400', req('ONB-400-CERT-FORMAT', 'ERR-ONB-400'), async ({ wfm, profile, ctx, hooks }) => {
-    const creds = await trustedCredentials(ctx, hooks);
-    const der = Buffer.from(creds.certificate, 'base64');
-    const truncated = der.subarray(0, der.length - 40);
-    const api = apiFor(wfm, profile, { ...creds, signer: { ...creds.signer, keyId: keyIdOf(truncated) } });
-    const { response } = await api.onboard(truncated.toString('base64'));
-    expect(response.status, '§4.3, §7: an invalid certificate format or structure answers 400').toBe(400);
-  });
+  test(
+    'ONB-400-CERT-FORMAT ERR-ONB-400 a certificate whose DER is cut short: 400',
+    req('ONB-400-CERT-FORMAT', 'ERR-ONB-400'),
+    async ({ wfm, profile, ctx, hooks }) => {
+      const creds = await trustedCredentials(ctx, hooks);
+      const der = Buffer.from(creds.certificate, 'base64');
+      const truncated = der.subarray(0, der.length - 40);
+      const api = apiFor(wfm, profile, { ...creds, signer: { ...creds.signer, keyId: keyIdOf(truncated) } });
+      const { response } = await api.onboard(truncated.toString('base64'));
+      expect(response.status, '§4.3, §7: an invalid certificate format or structure answers 400').toBe(400);
+    },
+  );
 
-  test('ONB-403-UNTRUSTED ERR-ONB-403 a certificate from a CA the WFM does not trust: 403', req('ONB-403-UNTRUSTED', 'ERR-ONB-403'), async ({ wfm, profile }) => {
-    const creds = await mintCredentials(await mintAuthority());
-    const { response } = await apiFor(wfm, profile, creds).onboard(creds.certificate);
-    expect(response.status, '§4.3, §7: a certificate that is not trusted answers 403').toBe(403);
-  });
+  test(
+    'ONB-403-UNTRUSTED ERR-ONB-403 a certificate from a CA the WFM does not trust: 403',
+    req('ONB-403-UNTRUSTED', 'ERR-ONB-403'),
+    async ({ wfm, profile }) => {
+      const creds = await mintCredentials(await mintAuthority());
+      const { response } = await apiFor(wfm, profile, creds).onboard(creds.certificate);
+      expect(response.status, '§4.3, §7: a certificate that is not trusted answers 403').toBe(403);
+    },
+  );
 
-  test('ONB-403-UNTRUSTED ERR-ONB-403 an expired certificate from a trusted CA: 403', req('ONB-403-UNTRUSTED', 'ERR-ONB-403'), async ({ wfm, profile, ctx, hooks }) => {
-    const creds = await trustedCredentials(ctx, hooks, { notBefore: new Date(Date.now() - 10 * DAY), notAfter: new Date(Date.now() - DAY) });
-    const { response } = await apiFor(wfm, profile, creds).onboard(creds.certificate);
-    expect(response.status, '§4.3, §7: an expired certificate is not trusted: 403').toBe(403);
-  });
+  test(
+    'ONB-403-UNTRUSTED ERR-ONB-403 an expired certificate from a trusted CA: 403',
+    req('ONB-403-UNTRUSTED', 'ERR-ONB-403'),
+    async ({ wfm, profile, ctx, hooks }) => {
+      const creds = await trustedCredentials(ctx, hooks, {
+        notBefore: new Date(Date.now() - 10 * DAY),
+        notAfter: new Date(Date.now() - DAY),
+      });
+      const { response } = await apiFor(wfm, profile, creds).onboard(creds.certificate);
+      expect(response.status, '§4.3, §7: an expired certificate is not trusted: 403').toBe(403);
+    },
+  );
 
-  test('ONB-403-REJECTED ERR-ONB-403 a retired client onboarding again with its certificate: 403', req('ONB-403-REJECTED', 'ERR-ONB-403'), async ({ device, hooks }) => {
-    hooks.require('retireClient');
-    const client = await device();
-    await hooks.run('retireClient', { clientId: client.clientId });
-    const { response } = await client.api.onboard(client.certificate);
-    expect(response.status, '§4.3, §7: the WFM rejects the client (its relationship is retired): 403').toBe(403);
-  });
+  test(
+    'ONB-403-REJECTED ERR-ONB-403 a retired client onboarding again with its certificate: 403',
+    req('ONB-403-REJECTED', 'ERR-ONB-403'),
+    async ({ device, hooks }) => {
+      hooks.require('retireClient');
+      const client = await device();
+      await hooks.run('retireClient', { clientId: client.clientId });
+      const { response } = await client.api.onboard(client.certificate);
+      expect(response.status, '§4.3, §7: the WFM rejects the client (its relationship is retired): 403').toBe(403);
+    },
+  );
 });

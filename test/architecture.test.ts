@@ -20,7 +20,18 @@ export function rulesFromReadme(readme: string): Rules {
     if (cells.length < 5 || !cells[1]!.startsWith('`')) continue;
     const folders = [...cells[1]!.matchAll(/`([^`]+)\/`/g)].map((m) => m[1]!);
     const allowed = cells[3]!;
-    const list = allowed === 'everything' ? ['*'] : allowed.startsWith('everything but ') ? allowed.slice('everything but '.length).split(',').map((s) => `!${s.trim()}`) : allowed.split(',').map((s) => s.trim()).filter(Boolean);
+    const list =
+      allowed === 'everything'
+        ? ['*']
+        : allowed.startsWith('everything but ')
+          ? allowed
+              .slice('everything but '.length)
+              .split(',')
+              .map((s) => `!${s.trim()}`)
+          : allowed
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean);
     for (const f of folders) rules.set(f, list);
   }
   return rules;
@@ -47,9 +58,10 @@ export function crossings(files: readonly { path: string; text: string }[], rule
     for (const target of importsOf(path, text)) {
       const to = owner(target);
       if (to === undefined || to === from || within(target, from)) continue;
-      const ok = allowed.includes('*')
-        || (allowed.some((a) => a.startsWith('!')) && !allowed.some((a) => within(target, a.slice(1))))
-        || allowed.some((a) => !a.startsWith('!') && within(target, a));
+      const ok =
+        allowed.includes('*') ||
+        (allowed.some((a) => a.startsWith('!')) && !allowed.some((a) => within(target, a.slice(1)))) ||
+        allowed.some((a) => !a.startsWith('!') && within(target, a));
       if (!ok) found.push(`${path} -> ${target} (${from}/ may import: ${allowed.join(', ') || 'nothing'})`);
     }
   }
@@ -68,20 +80,37 @@ function sourceFiles(dir: string): { path: string; text: string }[] {
 const rules = rulesFromReadme(readFileSync(join(ROOT, 'README.md'), 'utf8'));
 
 test('the README map names a rule for every source folder', () => {
-  for (const folder of ['spec', 'protocol', 'faults', 'simulators', 'reference', 'run', 'scripted', 'fixtures', 'models', 'suites', 'reports', 'cli', 'bench', 'test']) {
+  for (const folder of [
+    'spec',
+    'protocol',
+    'faults',
+    'simulators',
+    'reference',
+    'run',
+    'scripted',
+    'fixtures',
+    'models',
+    'suites',
+    'reports',
+    'cli',
+    'bench',
+    'test',
+  ]) {
     assert.ok(rules.has(folder), `README map: no row for ${folder}/`);
   }
   assert.deepEqual(rules.get('spec'), [], 'spec imports nothing');
 });
 
 test('no import crosses the README map', () => {
-  const files = [...rules.keys()].filter((f) => !f.includes('/')).flatMap((f) => {
-    try {
-      return sourceFiles(f);
-    } catch {
-      return [];
-    }
-  });
+  const files = [...rules.keys()]
+    .filter((f) => !f.includes('/'))
+    .flatMap((f) => {
+      try {
+        return sourceFiles(f);
+      } catch {
+        return [];
+      }
+    });
   assert.ok(files.length > 300, `read ${files.length} source files`);
   assert.deepEqual(crossings(files, rules), []);
 });
@@ -99,6 +128,9 @@ test('a forbidden import is caught: suites -> reference, reference -> simulators
     { path: 'reference/wfm/y.ts', text: "import { x } from '../registry/store.ts';" },
   ];
   const found = crossings(planted, rules);
-  assert.deepEqual(found.map((f) => f.split(' -> ')[0]), ['suites/x.spec.ts', 'reference/wfm/x.ts', 'spec/rules/x.ts', 'run/x.ts', 'bench/x.ts']);
+  assert.deepEqual(
+    found.map((f) => f.split(' -> ')[0]),
+    ['suites/x.spec.ts', 'reference/wfm/x.ts', 'spec/rules/x.ts', 'run/x.ts', 'bench/x.ts'],
+  );
   assert.match(found[0]!, /suites\/ may import: spec, protocol, simulators, run, scripted, fixtures, models\)$/);
 });

@@ -77,7 +77,11 @@ export async function runOne(job: Job, stop: Stop): Promise<Done> {
   try {
     return { job, durationMs, report: JSON.parse(await readFile(join(job.spec.out, 'conformance.json'), 'utf8')) as RunReport };
   } catch {
-    return { job, durationMs, error: `wfmck run exited ${code ?? 'by a signal'} without a conformance.json; see ${join(job.spec.out, 'wfmck-run.log')}` };
+    return {
+      job,
+      durationMs,
+      error: `wfmck run exited ${code ?? 'by a signal'} without a conformance.json; see ${join(job.spec.out, 'wfmck-run.log')}`,
+    };
   }
 }
 
@@ -85,7 +89,11 @@ export async function runOne(job: Job, stop: Stop): Promise<Done> {
 export async function listChecks(out: string): Promise<{ checked: string[]; problems: string[] }> {
   const env: NodeJS.ProcessEnv = { ...process.env, WFMCK_OUT: out, WFMCK_LIST_ALL: '1' };
   delete env.WFMCK_CONTEXT;
-  const child = spawn(process.execPath, [playwrightCli(), 'test', '--list', '--reporter=json', '--config', join(root, 'playwright.config.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    [playwrightCli(), 'test', '--list', '--reporter=json', '--config', join(root, 'playwright.config.ts')],
+    { cwd: root, env, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   let text = '';
   child.stdout.on('data', (d: Buffer) => (text += d.toString('utf8')));
   await new Promise<void>((res) => child.once('close', () => res()));

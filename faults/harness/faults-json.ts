@@ -93,9 +93,14 @@ export function faultResult(fault: FaultEntry, runs: readonly RunOutcome[]): Fau
 }
 
 /** The clean control from its runs; a run without a report is an error, never a silent pass. */
-export function cleanResult(scope: CleanResult['scope'], runs: readonly { report?: RunReport; durationMs: number; error?: string }[]): CleanResult {
+export function cleanResult(
+  scope: CleanResult['scope'],
+  runs: readonly { report?: RunReport; durationMs: number; error?: string }[],
+): CleanResult {
   const reports = runs.flatMap((r) => r.report ?? []);
-  const error = runs.find((r) => r.report === undefined)?.error ?? (runs.some((r) => r.report === undefined) ? 'a clean run wrote no conformance.json' : undefined);
+  const error =
+    runs.find((r) => r.report === undefined)?.error ??
+    (runs.some((r) => r.report === undefined) ? 'a clean run wrote no conformance.json' : undefined);
   return {
     scope,
     failedRequirements: union(reports.map(failedRequirements)),

@@ -33,22 +33,42 @@ export function checkFailed(r: JudgedRequirement): boolean {
 }
 
 export function failedRequirements(report: RunReport): string[] {
-  return report.requirements.filter(checkFailed).map((r) => r.id).sort();
+  return report.requirements
+    .filter(checkFailed)
+    .map((r) => r.id)
+    .sort();
 }
 
 export function blockedRequirements(report: RunReport): string[] {
-  return report.requirements.filter((r) => r.status === 'blocked').map((r) => r.id).sort();
+  return report.requirements
+    .filter((r) => r.status === 'blocked')
+    .map((r) => r.id)
+    .sort();
 }
 
 /** Requirements the kit could not judge in this run (a test erred): on the clean services these are kit bugs. */
 export function erroredRequirements(report: RunReport): string[] {
-  return report.requirements.filter((r) => r.status === 'error').map((r) => r.id).sort();
+  return report.requirements
+    .filter((r) => r.status === 'error')
+    .map((r) => r.id)
+    .sort();
 }
 
 /** Caught iff every id of `breaks` failed; a missing report (`error` says why) catches nothing. */
-export function judgeRun(breaks: readonly string[], report: RunReport | undefined, run: { durationMs: number; seed: number; error?: string }): RunOutcome {
+export function judgeRun(
+  breaks: readonly string[],
+  report: RunReport | undefined,
+  run: { durationMs: number; seed: number; error?: string },
+): RunOutcome {
   const base = { durationMs: run.durationMs, seed: run.seed };
-  if (report === undefined) return { caught: false, failedRequirements: [], blockedRequirements: [], ...base, reason: run.error ?? 'the run wrote no conformance.json' };
+  if (report === undefined)
+    return {
+      caught: false,
+      failedRequirements: [],
+      blockedRequirements: [],
+      ...base,
+      reason: run.error ?? 'the run wrote no conformance.json',
+    };
   const failed = failedRequirements(report);
   const blocked = blockedRequirements(report);
   const byId = new Map(report.requirements.map((r) => [r.id, r]));
@@ -64,6 +84,9 @@ export function judgeRun(breaks: readonly string[], report: RunReport | undefine
 }
 
 /** Two runs agree when both caught (or both missed) and failed the same requirements. */
-export function sameResult(a: Pick<RunOutcome, 'caught' | 'failedRequirements'>, b: Pick<RunOutcome, 'caught' | 'failedRequirements'>): boolean {
+export function sameResult(
+  a: Pick<RunOutcome, 'caught' | 'failedRequirements'>,
+  b: Pick<RunOutcome, 'caught' | 'failedRequirements'>,
+): boolean {
   return a.caught === b.caught && a.failedRequirements.join(' ') === b.failedRequirements.join(' ');
 }

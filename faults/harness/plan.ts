@@ -18,7 +18,10 @@ export function requirementsGrep(ids: readonly string[]): string {
 
 /** The fast subset `npm test` runs: the first fault of each service, and the first of edition miaf (deterministic). */
 export function quickSubset<F extends FaultEntry>(faults: readonly F[]): F[] {
-  const firsts = [...FAULT_SERVICES.map((s) => faults.find((f) => f.service === s && editionOf(f) === 'seed')), faults.find((f) => editionOf(f) === 'miaf')];
+  const firsts = [
+    ...FAULT_SERVICES.map((s) => faults.find((f) => f.service === s && editionOf(f) === 'seed')),
+    faults.find((f) => editionOf(f) === 'miaf'),
+  ];
   return firsts.filter((f): f is F => f !== undefined);
 }
 

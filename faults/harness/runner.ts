@@ -32,7 +32,9 @@ function controlOf(f: FaultEntry): string {
 export async function proveFaults(opts: HarnessOptions, defaultOut: boolean): Promise<number> {
   const startedAt = new Date().toISOString();
   const cleanScope = opts.full || !opts.subset ? 'all' : 'selected';
-  say(`${opts.faults.length} fault${opts.faults.length === 1 ? '' : 's'}${opts.full ? ' (whole suite each)' : ''}, repeat ${opts.repeat}, concurrency ${opts.concurrency}, seed ${opts.seed}; out ${opts.out}`);
+  say(
+    `${opts.faults.length} fault${opts.faults.length === 1 ? '' : 's'}${opts.full ? ' (whole suite each)' : ''}, repeat ${opts.repeat}, concurrency ${opts.concurrency}, seed ${opts.seed}; out ${opts.out}`,
+  );
   await mkdir(opts.out, { recursive: true });
   const jobs = plannedJobs(opts, cleanScope);
   const stop = catchSignals();
@@ -49,9 +51,21 @@ export async function proveFaults(opts: HarnessOptions, defaultOut: boolean): Pr
   }
   const { checked, problems } = await listing;
   const report = buildFaultsReport({
-    startedAt, endedAt: new Date().toISOString(), seed: opts.seed, repeat: opts.repeat, full: opts.full,
-    faults: opts.faults.map((f) => faultResult(f, done.filter((d) => d.job.fault === f).map((d) => d.outcome!))),
-    clean: cleanResult(cleanScope, done.filter((d) => d.job.fault === undefined)),
+    startedAt,
+    endedAt: new Date().toISOString(),
+    seed: opts.seed,
+    repeat: opts.repeat,
+    full: opts.full,
+    faults: opts.faults.map((f) =>
+      faultResult(
+        f,
+        done.filter((d) => d.job.fault === f).map((d) => d.outcome!),
+      ),
+    ),
+    clean: cleanResult(
+      cleanScope,
+      done.filter((d) => d.job.fault === undefined),
+    ),
     unprovenRequirements: unprovenRequirements(checked, faultCatalog()),
     problems,
   });
@@ -72,11 +86,25 @@ function plannedJobs(opts: HarnessOptions, cleanScope: 'all' | 'selected'): Job[
       const [edition, persona] = key.split('/') as [Edition, 'device' | ''];
       const requirements = [...new Set(opts.faults.filter((f) => controlOf(f) === key).flatMap((f) => f.breaks))];
       const name = ['clean', ...(edition === 'seed' ? [] : [edition]), ...(persona ? [persona] : [])].join('-');
-      jobs.push({ label: `${name}${opts.repeat > 1 ? ` #${k}` : ''}`, spec: { out: sub(name), seed, edition, ...(persona && { persona }), ...(cleanScope === 'selected' && { requirements }) } });
+      jobs.push({
+        label: `${name}${opts.repeat > 1 ? ` #${k}` : ''}`,
+        spec: { out: sub(name), seed, edition, ...(persona && { persona }), ...(cleanScope === 'selected' && { requirements }) },
+      });
     }
     for (const f of opts.faults) {
       const persona = personaOf(f);
-      jobs.push({ label: `${f.id}${opts.repeat > 1 ? ` #${k}` : ''}`, fault: f, spec: { fault: f.id, out: sub(runDirName(f.id)), seed, edition: editionOf(f), ...(persona && { persona }), ...(!opts.full && { requirements: f.breaks }) } });
+      jobs.push({
+        label: `${f.id}${opts.repeat > 1 ? ` #${k}` : ''}`,
+        fault: f,
+        spec: {
+          fault: f.id,
+          out: sub(runDirName(f.id)),
+          seed,
+          edition: editionOf(f),
+          ...(persona && { persona }),
+          ...(!opts.full && { requirements: f.breaks }),
+        },
+      });
     }
   }
   return jobs;
@@ -99,10 +127,21 @@ async function pool(jobs: readonly Job[], concurrency: number, stop: Stop): Prom
       const index = next++;
       const job = jobs[index]!;
       const d = await runOne(job, stop);
-      if (job.fault) d.outcome = judgeRun(job.fault.breaks, d.report, { durationMs: d.durationMs, seed: job.spec.seed, ...(d.error !== undefined && { error: d.error }) });
+      if (job.fault)
+        d.outcome = judgeRun(job.fault.breaks, d.report, {
+          durationMs: d.durationMs,
+          seed: job.spec.seed,
+          ...(d.error !== undefined && { error: d.error }),
+        });
       done[index] = d;
       finished += 1;
-      const verdict = job.fault ? (d.outcome!.caught ? 'caught' : `MISSED (${d.outcome!.reason})`) : d.report ? 'clean run done' : `clean run failed (${d.error})`;
+      const verdict = job.fault
+        ? d.outcome!.caught
+          ? 'caught'
+          : `MISSED (${d.outcome!.reason})`
+        : d.report
+          ? 'clean run done'
+          : `clean run failed (${d.error})`;
       say(`[${finished}/${jobs.length}] ${job.label}: ${verdict} in ${seconds(d.durationMs)}`);
     }
   };

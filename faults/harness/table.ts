@@ -4,7 +4,14 @@ import type { FaultEntry } from '../catalog.ts';
 
 function columns(rows: readonly string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => [...(r[i] ?? '')].length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat(widths[i]! - [...cell].length))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat(widths[i]! - [...cell].length)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export function seconds(ms: number): string {
@@ -28,7 +35,15 @@ export function faultsTable(report: FaultsReport): string {
   const rows = [['fault', 'service', 'caught', 'exact', 'failed requirements', 'blocked', 'time']];
   for (const f of report.faults) {
     const mark = f.flaky ? (f.caught ? '✓ flaky' : '✗ flaky') : f.caught ? '✓' : '✗';
-    rows.push([f.id, f.service, mark, f.exact ? '=' : '≠', brief(f.failedRequirements), String(f.blockedRequirements.length), seconds(f.durationMs)]);
+    rows.push([
+      f.id,
+      f.service,
+      mark,
+      f.exact ? '=' : '≠',
+      brief(f.failedRequirements),
+      String(f.blockedRequirements.length),
+      seconds(f.durationMs),
+    ]);
   }
   return `${columns(rows)}\n`;
 }
@@ -47,10 +62,13 @@ function listed(label: string, ids: readonly string[]): string {
 /** What needs a reader's attention after the table: misses, flaky faults, the clean control, unproven requirements. */
 export function notes(report: FaultsReport): string {
   const lines: string[] = [];
-  for (const f of report.faults.filter((x) => !x.caught)) lines.push(`missed ${f.id}: ${f.reason ?? 'not every broken requirement failed'}`);
+  for (const f of report.faults.filter((x) => !x.caught))
+    lines.push(`missed ${f.id}: ${f.reason ?? 'not every broken requirement failed'}`);
   for (const f of report.faults.filter((x) => x.flaky)) {
     const runs = f.repeats ?? [];
-    lines.push(`flaky ${f.id}: caught in ${runs.filter((r) => r.caught).length} of ${runs.length} runs; failed per run: ${runs.map((r) => r.failedRequirements.join(',') || '-').join(' | ')}`);
+    lines.push(
+      `flaky ${f.id}: caught in ${runs.filter((r) => r.caught).length} of ${runs.length} runs; failed per run: ${runs.map((r) => r.failedRequirements.join(',') || '-').join(' | ')}`,
+    );
   }
   const c = report.clean;
   const scope = c.scope === 'all' ? 'the whole suite' : "the selected faults' tests";
@@ -58,10 +76,16 @@ export function notes(report: FaultsReport): string {
   else if (c.failedRequirements.length > 0) lines.push(listed(`clean services (${scope}): false failures`, c.failedRequirements));
   else lines.push(`clean services (${scope}): nothing failed (${seconds(c.durationMs)})`);
   if (c.erroredRequirements.length > 0) lines.push(listed('clean services: kit errors', c.erroredRequirements));
-  if (report.unprovenRequirements.length > 0) lines.push(listed('unproven requirements (checked by the suites, broken by no fault)', report.unprovenRequirements));
+  if (report.unprovenRequirements.length > 0)
+    lines.push(listed('unproven requirements (checked by the suites, broken by no fault)', report.unprovenRequirements));
   const inexact = report.faults.filter((f) => f.caught && !f.exact);
-  for (const f of inexact) lines.push(`inexact ${f.id}: failed ${f.failedRequirements.filter((id) => !f.requirements.includes(id)).join(',')} beyond what it breaks`);
-  const exactness = Object.entries(report.summary.exactness).map(([service, e]) => `${service} ${e.exact} of ${e.total}`).join(', ');
+  for (const f of inexact)
+    lines.push(
+      `inexact ${f.id}: failed ${f.failedRequirements.filter((id) => !f.requirements.includes(id)).join(',')} beyond what it breaks`,
+    );
+  const exactness = Object.entries(report.summary.exactness)
+    .map(([service, e]) => `${service} ${e.exact} of ${e.total}`)
+    .join(', ');
   if (exactness) lines.push(`exactness (failed requirements = the fault's breaks): ${exactness}`);
   for (const p of report.problems) lines.push(`problem: ${p}`);
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';

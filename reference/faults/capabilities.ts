@@ -16,8 +16,17 @@ const status = (method: string, from: number, to: number, when: (a: AnswerView) 
 const says = (text: string) => (a: AnswerView) => a.body.toString('utf8').includes(text);
 
 /** A WFM that refuses (with `status`) a document the spec accepts, whenever `applies` holds: its own misreading. */
-export function refusingDocument(id: string, status: number, why: string, applies: (doc: DeviceCapabilities) => boolean): ServiceFaultImplementation {
-  return { wfm: (base) => ({ capabilitiesRefusal: (doc) => (applies(doc) ? new WfmError(status, `${why} (fault ${id})`) : base.capabilitiesRefusal(doc)) }) };
+export function refusingDocument(
+  id: string,
+  status: number,
+  why: string,
+  applies: (doc: DeviceCapabilities) => boolean,
+): ServiceFaultImplementation {
+  return {
+    wfm: (base) => ({
+      capabilitiesRefusal: (doc) => (applies(doc) ? new WfmError(status, `${why} (fault ${id})`) : base.capabilitiesRefusal(doc)),
+    }),
+  };
 }
 
 const unknown = (known: readonly string[], values: readonly string[] | undefined) => (values ?? []).some((v) => !known.includes(v));
@@ -53,11 +62,16 @@ export const implementations: ServiceFaultTable = {
   'CAP-DELETE-404': { rewrite: () => status('DELETE', 404, 204) },
   'CAP-DELETE-403': { rewrite: () => status('DELETE', 403, 204) },
   // The device is looked up across every client, not only the caller's.
-  'CAP-DELETE-SCOPED-404': { wfm: () => ({ foreignOwner: (store, deviceId) => [...store.clients.values()].find((c) => c.devices.has(deviceId)) }) },
+  'CAP-DELETE-SCOPED-404': {
+    wfm: () => ({ foreignOwner: (store, deviceId) => [...store.clients.values()].find((c) => c.devices.has(deviceId)) }),
+  },
   'CAP-LIFE-CREATED': createdTwice(),
   // A PUT that changes nothing is answered as a create.
   'CAP-LIFE-UPDATED': {
-    wfm: (base) => ({ answersCreated: (client, deviceId, stored, next) => (stored !== undefined && isDeepStrictEqual(stored, next)) || base.answersCreated(client, deviceId, stored, next) }),
+    wfm: (base) => ({
+      answersCreated: (client, deviceId, stored, next) =>
+        (stored !== undefined && isDeepStrictEqual(stored, next)) || base.answersCreated(client, deviceId, stored, next),
+    }),
   },
   // Answers 204 but keeps the documents.
   'CAP-LIFE-DELETED': { wfm: () => ({ deleteRemoves: () => false }) },
@@ -66,17 +80,42 @@ export const implementations: ServiceFaultTable = {
   'CAP-EXT-NOT-REJECTED:500': refusingDocument('CAP-EXT-NOT-REJECTED:500', 500, 'unknown extension', (d) => extensionKeys(d).length > 0),
   'CAP-EXT-IGNORED': { wfm: () => ({ extensionsExcuseSemanticErrors: true }) },
   // Label keys compared without case, so twins collide.
-  'CAP-LABELS-CASE-SENSITIVE': refusingDocument('CAP-LABELS-CASE-SENSITIVE', 422, 'duplicate label key', (d) => new Set(labelKeys(d).map((k) => k.toLowerCase())).size < labelKeys(d).length),
-  'CPU-CORES-DECIMAL': refusingDocument('CPU-CORES-DECIMAL', 422, 'cores must be whole', (d) => (d.properties.cpus ?? []).some((c) => !Number.isInteger(c.cores))),
-  'CPU-ARCH-OPTIONAL': refusingDocument('CPU-ARCH-OPTIONAL', 422, 'cpus[].architecture is required', (d) => (d.properties.cpus ?? []).some((c) => c.architecture === undefined)),
-  'PROPS-PERIPHERAL-OPTIONAL-FIELDS': refusingDocument('PROPS-PERIPHERAL-OPTIONAL-FIELDS', 422, 'peripherals[] needs manufacturer and model',
-    (d) => (d.properties.peripherals ?? []).some((p) => p.manufacturer === undefined || p.model === undefined)),
-  'PROPS-PERIPHERALS-EMPTY': refusingDocument('PROPS-PERIPHERALS-EMPTY', 422, 'peripherals is empty', (d) => d.properties.peripherals?.length === 0),
+  'CAP-LABELS-CASE-SENSITIVE': refusingDocument(
+    'CAP-LABELS-CASE-SENSITIVE',
+    422,
+    'duplicate label key',
+    (d) => new Set(labelKeys(d).map((k) => k.toLowerCase())).size < labelKeys(d).length,
+  ),
+  'CPU-CORES-DECIMAL': refusingDocument('CPU-CORES-DECIMAL', 422, 'cores must be whole', (d) =>
+    (d.properties.cpus ?? []).some((c) => !Number.isInteger(c.cores)),
+  ),
+  'CPU-ARCH-OPTIONAL': refusingDocument('CPU-ARCH-OPTIONAL', 422, 'cpus[].architecture is required', (d) =>
+    (d.properties.cpus ?? []).some((c) => c.architecture === undefined),
+  ),
+  'PROPS-PERIPHERAL-OPTIONAL-FIELDS': refusingDocument(
+    'PROPS-PERIPHERAL-OPTIONAL-FIELDS',
+    422,
+    'peripherals[] needs manufacturer and model',
+    (d) => (d.properties.peripherals ?? []).some((p) => p.manufacturer === undefined || p.model === undefined),
+  ),
+  'PROPS-PERIPHERALS-EMPTY': refusingDocument(
+    'PROPS-PERIPHERALS-EMPTY',
+    422,
+    'peripherals is empty',
+    (d) => d.properties.peripherals?.length === 0,
+  ),
   // An unknown enum value refused instead of defaulted to custom.
-  'ENUM-DEFAULT-CUSTOM-RUNTIME': refusingDocument('ENUM-DEFAULT-CUSTOM-RUNTIME', 422, 'unknown runtime', (d) => unknown(SUPPORTED_RUNTIMES, d.properties.supportedRuntimes)),
-  'ENUM-DEFAULT-CUSTOM-DEPLOYTYPE': refusingDocument('ENUM-DEFAULT-CUSTOM-DEPLOYTYPE', 422, 'unknown deployment type', (d) => unknown(SUPPORTED_DEPLOYMENT_TYPES, d.properties.supportedDeploymentTypes)),
+  'ENUM-DEFAULT-CUSTOM-RUNTIME': refusingDocument('ENUM-DEFAULT-CUSTOM-RUNTIME', 422, 'unknown runtime', (d) =>
+    unknown(SUPPORTED_RUNTIMES, d.properties.supportedRuntimes),
+  ),
+  'ENUM-DEFAULT-CUSTOM-DEPLOYTYPE': refusingDocument('ENUM-DEFAULT-CUSTOM-DEPLOYTYPE', 422, 'unknown deployment type', (d) =>
+    unknown(SUPPORTED_DEPLOYMENT_TYPES, d.properties.supportedDeploymentTypes),
+  ),
   // Only one of the two P8 forms of a quantity is read.
-  'PROPS-QUANTITY-SPACED-ACCEPTED': refusingDocument('PROPS-QUANTITY-SPACED-ACCEPTED', 422, 'quantity with a space', (d) => quantities(d).some((q) => q.includes(' '))),
-  'PROPS-QUANTITY-UNSPACED-ACCEPTED': refusingDocument('PROPS-QUANTITY-UNSPACED-ACCEPTED', 422, 'quantity without a space', (d) => quantities(d).some((q) => !q.includes(' '))),
+  'PROPS-QUANTITY-SPACED-ACCEPTED': refusingDocument('PROPS-QUANTITY-SPACED-ACCEPTED', 422, 'quantity with a space', (d) =>
+    quantities(d).some((q) => q.includes(' ')),
+  ),
+  'PROPS-QUANTITY-UNSPACED-ACCEPTED': refusingDocument('PROPS-QUANTITY-UNSPACED-ACCEPTED', 422, 'quantity without a space', (d) =>
+    quantities(d).some((q) => !q.includes(' ')),
+  ),
 };
-

@@ -35,10 +35,11 @@ export const versionsFromZero: ServiceFaultImplementation = { wfm: () => ({ serv
 
 export const implementations: ServiceFaultTable = {
   'DS-GET-200': {
-    rewrite: () => on('GET', MANIFEST, (a) => {
-      const { etag: _dropped, ...headers } = a.headers;
-      return a.status === 200 ? { ...a, headers } : undefined;
-    }),
+    rewrite: () =>
+      on('GET', MANIFEST, (a) => {
+        const { etag: _dropped, ...headers } = a.headers;
+        return a.status === 200 ? { ...a, headers } : undefined;
+      }),
   },
   // The ETag is the version counter, not the digest of the bytes.
   'DS-ETAG-IS-DIGEST': { wfm: () => ({ manifestEtag: (manifest) => `"v${manifest.version}"` }) },
@@ -46,7 +47,11 @@ export const implementations: ServiceFaultTable = {
   'DS-SERVED-TO-OWN-CLIENT': { wfm: () => ({ servesOtherClients: true }) },
   // If-None-Match is ignored; the :changed variant answers 304 to any If-None-Match.
   'DS-304': { wfm: () => ({ manifestNotModified: () => false }) },
-  'DS-304:changed': { wfm: (base) => ({ manifestNotModified: (ifNoneMatch, etag) => ifNoneMatch !== undefined || base.manifestNotModified(ifNoneMatch, etag) }) },
+  'DS-304:changed': {
+    wfm: (base) => ({
+      manifestNotModified: (ifNoneMatch, etag) => ifNoneMatch !== undefined || base.manifestNotModified(ifNoneMatch, etag),
+    }),
+  },
   'DS-406': { wfm: () => ({ honoursAccept: false }) },
   'DS-MANIFESTVERSION-RANGE': versionsFromZero,
   // Every manifest is version 1, changed or not.
@@ -76,19 +81,33 @@ export const implementations: ServiceFaultTable = {
   },
   // The URLs handed out lose their version segment.
   'VER-PATH-V1': { wfm: () => ({ servedPath: (path) => path.replace('/api/v1/', '/api/') }) },
-  'DS-DEPLOYMENT-DIGEST-MATCHES': { rewrite: () => on('GET', DEPLOYMENT, (a) => (a.status === 200 ? { ...a, body: Buffer.concat([a.body, Buffer.from('# served by a faulty WFM\n')]) } : undefined)) },
+  'DS-DEPLOYMENT-DIGEST-MATCHES': {
+    rewrite: () =>
+      on('GET', DEPLOYMENT, (a) =>
+        a.status === 200 ? { ...a, body: Buffer.concat([a.body, Buffer.from('# served by a faulty WFM\n')]) } : undefined,
+      ),
+  },
   'DS-DEPLOYMENT-404': anyDeploymentDigest,
-  'DS-BUNDLE-DIGEST-MATCHES': { rewrite: () => on('GET', BUNDLE, (a) => (a.status === 200 ? { ...a, body: gzipSync(gunzipSync(a.body), { level: 1 }) } : undefined)) },
+  'DS-BUNDLE-DIGEST-MATCHES': {
+    rewrite: () => on('GET', BUNDLE, (a) => (a.status === 200 ? { ...a, body: gzipSync(gunzipSync(a.body), { level: 1 }) } : undefined)),
+  },
   // The bundle carries a file that is no deployment.
   'DS-BUNDLE-CONTENTS': { wfm: () => ({ bundleHoldsOnlyDeployments: false }) },
-  'DS-BUNDLE-IMMUTABLE': { rewrite: () => on('GET', BUNDLE, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, 'cache-control': 'no-cache' } } : undefined)) },
+  'DS-BUNDLE-IMMUTABLE': {
+    rewrite: () =>
+      on('GET', BUNDLE, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, 'cache-control': 'no-cache' } } : undefined)),
+  },
   // Earlier bundle URLs stop answering once the manifest moves on.
   'DS-BUNDLE-IMMUTABLE:forgotten': { wfm: () => ({ keepsEarlierBundles: false }) },
   'DS-YAML-KIND': editingYaml((d) => void ((d as { kind: string }).kind = 'Deployment')),
   'DS-YAML-ID-MATCHES': editingYaml((d) => void (d.metadata.annotations.id = '00000000-0000-4000-8000-000000000000')),
   // Only the last segment of a hierarchy is written.
-  'DS-YAML-DEVICEID': editingYaml((d) => void (d.metadata.deviceId?.endsWith('/*') || (d.metadata.deviceId = d.metadata.deviceId?.split('/').at(-1)))),
+  'DS-YAML-DEVICEID': editingYaml(
+    (d) => void (d.metadata.deviceId?.endsWith('/*') || (d.metadata.deviceId = d.metadata.deviceId?.split('/').at(-1))),
+  ),
   'DS-YAML-WILDCARD-CHILD': editingYaml((d) => void (d.metadata.deviceId = d.metadata.deviceId?.replace(/\/\*$/, ''))),
   'DS-YAML-PROFILE-TYPE': editingYaml((d) => void (d.spec.deploymentProfile.type = 'docker-compose')),
-  'DS-YAML-COMPONENTS': editingYaml((d) => d.spec.deploymentProfile.components.forEach((c) => (c.properties.repository = c.properties.repository.replace(/^oci:\/\//, '')))),
+  'DS-YAML-COMPONENTS': editingYaml((d) =>
+    d.spec.deploymentProfile.components.forEach((c) => (c.properties.repository = c.properties.repository.replace(/^oci:\/\//, ''))),
+  ),
 };

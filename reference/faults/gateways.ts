@@ -36,7 +36,10 @@ export const implementations: ServiceFaultTable = {
   'CAP-DELETE-204:child': { rewrite: () => on('DELETE', CHILD, (a) => (a.status === 204 ? { ...a, status: 404 } : undefined)) },
   // A child is accepted when none of its gateways has reported yet.
   'GW-ORDER-CHILD-FIRST-404': {
-    wfm: (base) => ({ missingGateway: (client, ancestors, missing) => (missing.length === ancestors.length ? undefined : base.missingGateway(client, ancestors, missing)) }),
+    wfm: (base) => ({
+      missingGateway: (client, ancestors, missing) =>
+        missing.length === ancestors.length ? undefined : base.missingGateway(client, ancestors, missing),
+    }),
   },
   // Missing intermediates below a known root gateway are registered implicitly.
   'CAP-ONE-DEVICE-PER-REQUEST': {
@@ -50,7 +53,12 @@ export const implementations: ServiceFaultTable = {
   },
   'GW-ORDER-DELETED-GATEWAY-404': deletedStillGateway(),
   // The Y* fields treated as required of every device, non-hosting see-thru gateways included.
-  'GW-NONHOSTING-ACCEPTED': refusingDocument('GW-NONHOSTING-ACCEPTED', 422, 'cpus, memory, storage... are required', (d) => classifyDocument(d.properties) === 'identity-only'),
+  'GW-NONHOSTING-ACCEPTED': refusingDocument(
+    'GW-NONHOSTING-ACCEPTED',
+    422,
+    'cpus, memory, storage... are required',
+    (d) => classifyDocument(d.properties) === 'identity-only',
+  ),
   // A gateway that hosts no workloads is not taken for a gateway.
   'GW-SEETHRU-HOSTING-OPTIONAL': {
     wfm: (base) => ({

@@ -29,15 +29,24 @@ function unauthorized(a: AnswerView): AnswerView | undefined {
 
 /** A 404 answered as 200 with `body` instead (a withdrawn document served as an empty one). */
 function emptyInsteadOf404(body: object): (a: AnswerView) => AnswerView | undefined {
-  return (a) => (a.status === 404 ? { ...a, status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) } : undefined);
+  return (a) =>
+    a.status === 404
+      ? { ...a, status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) }
+      : undefined;
 }
 
 /** The conditional-GET faults of one resource (§4.5 or §4.6): 304 to any If-None-Match, no ETag, never 304. */
 function conditionalFaults(prefix: 'DISC' | 'BUNDLE', kind: 'discovery' | 'bundle', path: RegExp): ServiceFaultTable {
   return {
-    [`${prefix}-200`]: { identity: (base) => ({ notModified: (k, ifNoneMatch, etag) => (k === kind ? ifNoneMatch !== undefined : base.notModified(k, ifNoneMatch, etag)) }) },
+    [`${prefix}-200`]: {
+      identity: (base) => ({
+        notModified: (k, ifNoneMatch, etag) => (k === kind ? ifNoneMatch !== undefined : base.notModified(k, ifNoneMatch, etag)),
+      }),
+    },
     [`${prefix}-ETAG`]: { rewrite: () => on('GET', path, withoutEtag) },
-    [`${prefix}-304`]: { identity: (base) => ({ notModified: (k, ifNoneMatch, etag) => k !== kind && base.notModified(k, ifNoneMatch, etag) }) },
+    [`${prefix}-304`]: {
+      identity: (base) => ({ notModified: (k, ifNoneMatch, etag) => k !== kind && base.notModified(k, ifNoneMatch, etag) }),
+    },
   };
 }
 
@@ -45,9 +54,22 @@ export const implementations: ServiceFaultTable = {
   // §4.5 discovery
   ...conditionalFaults('DISC', 'discovery', DISCOVERY),
   'DISC-200:not-json': {
-    rewrite: () => on('GET', DISCOVERY, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, 'content-type': 'text/html' }, body: Buffer.from('<html><body>Welcome</body></html>') } : undefined)),
+    rewrite: () =>
+      on('GET', DISCOVERY, (a) =>
+        a.status === 200
+          ? { ...a, headers: { ...a.headers, 'content-type': 'text/html' }, body: Buffer.from('<html><body>Welcome</body></html>') }
+          : undefined,
+      ),
   },
-  'DISC-WELL-KNOWN': { rewrite: () => on('GET', DISCOVERY, (a) => ({ ...a, status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"error":"not found"}') })) },
+  'DISC-WELL-KNOWN': {
+    rewrite: () =>
+      on('GET', DISCOVERY, (a) => ({
+        ...a,
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from('{"error":"not found"}'),
+      })),
+  },
   'DISC-404': { rewrite: () => on('GET', DISCOVERY, emptyInsteadOf404({})) },
   // The other URLs serve the main domain's document.
   'DISC-SEVERAL-DOMAINS-OTHER-URLS': { identity: () => ({ servesEachDomainsDiscovery: false }) },
@@ -56,7 +78,9 @@ export const implementations: ServiceFaultTable = {
   'DISC-TRUSTDOMAIN-REQUIRED': { rewrite: () => edit(DISCOVERY, (d) => void delete d.trustDomain) },
   'DISC-ONE-TRUST-DOMAIN': { rewrite: () => edit(DISCOVERY, (d) => void (d.trustDomain = `${String(d.trustDomain)} other.test`)) },
   'DISC-TRUSTBUNDLEURI-REQUIRED': { rewrite: () => edit(DISCOVERY, (d) => void delete d.trustBundleUri) },
-  'DISC-TRUSTBUNDLEURI-HTTPS': { rewrite: () => edit(DISCOVERY, (d) => void (d.trustBundleUri = String(d.trustBundleUri).replace(/^https:/, 'http:'))) },
+  'DISC-TRUSTBUNDLEURI-HTTPS': {
+    rewrite: () => edit(DISCOVERY, (d) => void (d.trustBundleUri = String(d.trustBundleUri).replace(/^https:/, 'http:'))),
+  },
   // A DELETE removes the discovery document (204, then 404).
   'DISC-READ-ONLY': { identity: () => ({ discoveryReadOnly: false }) },
   // §5 authentication of the identity endpoints
@@ -65,37 +89,53 @@ export const implementations: ServiceFaultTable = {
   // §4.6 trust bundle endpoint
   ...conditionalFaults('BUNDLE', 'bundle', BUNDLE),
   'BUNDLE-200:not-json': {
-    rewrite: () => on('GET', BUNDLE, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, 'content-type': 'application/x-pem-file' }, body: Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n') } : undefined)),
+    rewrite: () =>
+      on('GET', BUNDLE, (a) =>
+        a.status === 200
+          ? {
+              ...a,
+              headers: { ...a.headers, 'content-type': 'application/x-pem-file' },
+              body: Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'),
+            }
+          : undefined,
+      ),
   },
   'BUNDLE-404': { rewrite: () => on('GET', BUNDLE, emptyInsteadOf404({ keys: [] })) },
   // §2.6 trust bundle document
   'BUNDLE-JWK-SET': { rewrite: () => edit(BUNDLE, (d) => void (d.keys = Object.fromEntries(keysOf(d).map((k, i) => [String(i), k])))) },
   'BUNDLE-KEY-USE-X509': { rewrite: () => edit(BUNDLE, (d) => void (d.keys = keysOf(d).filter((k) => k.use !== 'x509-svid'))) },
   'BUNDLE-KEY-X5C': {
-    rewrite: () => edit(BUNDLE, (d) => {
-      for (const k of x509Entries(d)) k.x5c = [`-----BEGIN CERTIFICATE-----\n${String((k.x5c as string[])[0])}\n-----END CERTIFICATE-----`];
-    }),
+    rewrite: () =>
+      edit(BUNDLE, (d) => {
+        for (const k of x509Entries(d))
+          k.x5c = [`-----BEGIN CERTIFICATE-----\n${String((k.x5c as string[])[0])}\n-----END CERTIFICATE-----`];
+      }),
   },
   'BUNDLE-KEY-EC-COORDS': {
-    rewrite: () => edit(BUNDLE, (d) => {
-      for (const k of x509Entries(d)) [k.x, k.y] = [k.y, k.x];
-    }),
+    rewrite: () =>
+      edit(BUNDLE, (d) => {
+        for (const k of x509Entries(d)) [k.x, k.y] = [k.y, k.x];
+      }),
   },
   'BUNDLE-ANCHORS-ONLY': {
-    rewrite: () => edit(BUNDLE, (d) => {
-      for (const k of x509Entries(d)) k.x5c = [...(k.x5c as string[]), ...(k.x5c as string[])];
-    }),
+    rewrite: () =>
+      edit(BUNDLE, (d) => {
+        for (const k of x509Entries(d)) k.x5c = [...(k.x5c as string[]), ...(k.x5c as string[])];
+      }),
   },
   'BUNDLE-ANCHORS-ONLY:intermediate': { identity: () => ({ listsIntermediateAsAnchor: true }) },
   'BUNDLE-SEQUENCE-NUMBER': { rewrite: () => edit(BUNDLE, (d) => void (d.spiffe_sequence = String(d.spiffe_sequence))) },
   'BUNDLE-SEQUENCE-NUMBER:decreases': { rewrite: () => edit(BUNDLE, (d) => void (d.spiffe_sequence = 1000 - Number(d.spiffe_sequence))) },
   'BUNDLE-SEQUENCE-NUMBER:stuck': { rewrite: () => edit(BUNDLE, (d) => void (d.spiffe_sequence = 1)) },
-  'BUNDLE-REFRESH-HINT-OPTIONAL': { rewrite: () => edit(BUNDLE, (d) => void (d.spiffe_refresh_hint = `${String(d.spiffe_refresh_hint)}s`)) },
+  'BUNDLE-REFRESH-HINT-OPTIONAL': {
+    rewrite: () => edit(BUNDLE, (d) => void (d.spiffe_refresh_hint = `${String(d.spiffe_refresh_hint)}s`)),
+  },
   'BUNDLE-ROTATION-OVERLAP': {
-    rewrite: () => edit(BUNDLE, (d) => {
-      const newest = x509Entries(d).at(-1);
-      d.keys = keysOf(d).filter((k) => k.use !== 'x509-svid' || k === newest);
-    }),
+    rewrite: () =>
+      edit(BUNDLE, (d) => {
+        const newest = x509Entries(d).at(-1);
+        d.keys = keysOf(d).filter((k) => k.use !== 'x509-svid' || k === newest);
+      }),
   },
   // Finishing a rotation keeps the old anchor.
   'BUNDLE-ROTATION-OVERLAP:old-kept': { identity: () => ({ finishDropsOldAnchor: false }) },

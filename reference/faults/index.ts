@@ -33,7 +33,20 @@ function joined(areas: Record<string, ServiceFaultTable>): ServiceFaultTable {
 }
 
 /** The implementation tables of reference/faults/, one per spec area. */
-export const SERVICE_FAULT_AREAS: Readonly<Record<string, ServiceFaultTable>> = { capabilities, gateways, onboarding, status, desiredState, identity, registry, retrieval, registryAuth, compose, placement, miaf };
+export const SERVICE_FAULT_AREAS: Readonly<Record<string, ServiceFaultTable>> = {
+  capabilities,
+  gateways,
+  onboarding,
+  status,
+  desiredState,
+  identity,
+  registry,
+  retrieval,
+  registryAuth,
+  compose,
+  placement,
+  miaf,
+};
 
 export const SERVICE_FAULTS: ServiceFaultTable = joined(SERVICE_FAULT_AREAS);
 
@@ -49,7 +62,12 @@ export interface ServiceVariant<D> {
  * The decisions and rewrites of `service` with faults `ids` on (ids of that service, faults/catalog.yaml): built once
  * per service instance, so each faulty decision keeps its memory in this instance only.
  */
-function variant<D>(service: ReferenceService, clean: D, ids: readonly string[], overridesOf: (f: ServiceFaultImplementation) => Overrides<D> | undefined): ServiceVariant<D> {
+function variant<D>(
+  service: ReferenceService,
+  clean: D,
+  ids: readonly string[],
+  overridesOf: (f: ServiceFaultImplementation) => Overrides<D> | undefined,
+): ServiceVariant<D> {
   let decisions = clean;
   const rewrites: Rewrite[] = [];
   for (const id of ids) {
@@ -65,5 +83,7 @@ function variant<D>(service: ReferenceService, clean: D, ids: readonly string[],
 }
 
 export const wfmVariant = (ids: readonly string[]): ServiceVariant<WfmDecisions> => variant('wfm', cleanWfmDecisions, ids, (f) => f.wfm);
-export const identityVariant = (ids: readonly string[]): ServiceVariant<IdentityDecisions> => variant('identity', cleanIdentityDecisions, ids, (f) => f.identity);
-export const registryVariant = (ids: readonly string[]): ServiceVariant<RegistryDecisions> => variant('registry', cleanRegistryDecisions, ids, (f) => f.registry);
+export const identityVariant = (ids: readonly string[]): ServiceVariant<IdentityDecisions> =>
+  variant('identity', cleanIdentityDecisions, ids, (f) => f.identity);
+export const registryVariant = (ids: readonly string[]): ServiceVariant<RegistryDecisions> =>
+  variant('registry', cleanRegistryDecisions, ids, (f) => f.registry);

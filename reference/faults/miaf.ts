@@ -26,7 +26,9 @@ function tolerating(codes: readonly string[], rules: readonly string[]): Service
 }
 
 /** A WFM that never judges one rule of spec/rules/svid-leaf.ts. */
-const overlooking = (rule: string): ServiceFaultImplementation => ({ wfm: (base) => ({ overlooksSvidRule: (r) => r === rule || base.overlooksSvidRule(r) }) });
+const overlooking = (rule: string): ServiceFaultImplementation => ({
+  wfm: (base) => ({ overlooksSvidRule: (r) => r === rule || base.overlooksSvidRule(r) }),
+});
 
 /** MIAF-CLIENT-IS-SPIFFE-ID: a client is bound to the first certificate it used, not to its SPIFFE ID. */
 function boundToFirstCertificate(): ServiceFaultImplementation {
@@ -58,7 +60,12 @@ export const implementations: ServiceFaultTable = {
   // The first URI SAN counts.
   'SVID-ONE-URI-SAN': overlooking('svid-one-uri-san'),
   // The URI is never read as a SPIFFE ID: a leaf without one is named by its CN.
-  'SVID-SPIFFE-SCHEME': { wfm: (base) => ({ overlooksSvidRule: (rule) => rule === 'svid-spiffe-id' || base.overlooksSvidRule(rule), namesClientWithoutSpiffeIdByCn: true }) },
+  'SVID-SPIFFE-SCHEME': {
+    wfm: (base) => ({
+      overlooksSvidRule: (rule) => rule === 'svid-spiffe-id' || base.overlooksSvidRule(rule),
+      namesClientWithoutSpiffeIdByCn: true,
+    }),
+  },
   'SVID-NOT-EXPIRED': tolerating(['CERT_HAS_EXPIRED'], ['svid-validity']),
   'SVID-TRUST-DOMAIN': { wfm: () => ({ comparesSvidTrustDomain: false }) },
   'SVID-WFM-ID': { wfm: () => ({ comparesSvidWfmId: false }) },
@@ -83,28 +90,42 @@ export const implementations: ServiceFaultTable = {
   'MIAF-DS-GET-200': { rewrite: () => on('GET', MANIFEST, (a) => (a.status === 200 ? { ...a, body: Buffer.from('{}') } : undefined)) },
   // The manifest is marked public, so a shared cache may hand it to another client.
   'MIAF-DS-CACHE-PRIVATE': { wfm: () => ({ manifestCacheControl: 'public' }) },
-  'MIAF-DS-ETAG-QUOTED-DIGEST': { rewrite: () => on('GET', MANIFEST, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, etag: unquoted(a.headers.etag) } } : undefined)) },
+  'MIAF-DS-ETAG-QUOTED-DIGEST': {
+    rewrite: () =>
+      on('GET', MANIFEST, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, etag: unquoted(a.headers.etag) } } : undefined)),
+  },
   'MIAF-DS-406-PROBLEM': {
-    rewrite: () => on('GET', MANIFEST, (a) => {
-      if (a.status !== 406) return undefined;
-      const problem = JSON.parse(a.body.toString('utf8')) as Record<string, unknown>;
-      return { ...a, body: Buffer.from(JSON.stringify({ ...problem, type: 'about:blank' })) };
-    }),
+    rewrite: () =>
+      on('GET', MANIFEST, (a) => {
+        if (a.status !== 406) return undefined;
+        const problem = JSON.parse(a.body.toString('utf8')) as Record<string, unknown>;
+        return { ...a, body: Buffer.from(JSON.stringify({ ...problem, type: 'about:blank' })) };
+      }),
   },
   'MIAF-DS-FIRST-VERSION-1': versionsFromZero,
   'MIAF-DS-BUNDLE-NULL': emptyBundle,
-  'MIAF-DEPLOYMENT-GET': { rewrite: () => on('GET', DEPLOYMENT, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, 'content-type': 'text/plain' } } : undefined)) },
+  'MIAF-DEPLOYMENT-GET': {
+    rewrite: () =>
+      on('GET', DEPLOYMENT, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, 'content-type': 'text/plain' } } : undefined)),
+  },
   // The YAML is served without immutable caching.
   'MIAF-DEPLOYMENT-CACHE': { wfm: () => ({ deploymentCacheControl: 'no-cache' }) },
   'MIAF-DEPLOYMENT-404': anyDeploymentDigest,
-  'MIAF-BUNDLE-GET': { rewrite: () => on('GET', BUNDLE, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, etag: unquoted(a.headers.etag) } } : undefined)) },
+  'MIAF-BUNDLE-GET': {
+    rewrite: () =>
+      on('GET', BUNDLE, (a) => (a.status === 200 ? { ...a, headers: { ...a.headers, etag: unquoted(a.headers.etag) } } : undefined)),
+  },
   // Public, as the seed edition serves bundles.
   'MIAF-BUNDLE-CACHE': { wfm: () => ({ bundleCacheControl: () => IMMUTABLE_PUBLIC }) },
   'MIAF-PROFILE-TYPE': editingYaml((d) => void (d.spec.deploymentProfile.type = 'kustomize' as never)),
-  'MIAF-REVISION-SEMVER': editingYaml((d) => d.spec.deploymentProfile.components.forEach((c) => (c.properties.revision = `v${c.properties.revision}`))),
+  'MIAF-REVISION-SEMVER': editingYaml((d) =>
+    d.spec.deploymentProfile.components.forEach((c) => (c.properties.revision = `v${c.properties.revision}`)),
+  ),
   'MIAF-TIMEOUT-FORMAT': editingYaml((d) => d.spec.deploymentProfile.components.forEach((c) => (c.properties.timeout = '330s'))),
   // Status.
-  'MIAF-STATUS-POST': { rewrite: () => on('POST', STATUS, (a) => (a.status === 201 || a.status === 200 ? { ...a, status: 202 } : undefined)) },
+  'MIAF-STATUS-POST': {
+    rewrite: () => on('POST', STATUS, (a) => (a.status === 201 || a.status === 200 ? { ...a, status: 202 } : undefined)),
+  },
   'MIAF-STATUS-REQUIRED': { wfm: () => ({ readsMissingStateAsInstalled: true }) },
   // Problem details.
   'PROBLEM-JSON': { wfm: () => ({ problemContentType: 'application/json' }) },
@@ -112,7 +133,9 @@ export const implementations: ServiceFaultTable = {
   'PROBLEM-RESERVED-TYPE': { wfm: () => ({ problemType: () => 'about:blank' }) },
   'PROBLEM-RESERVED-TYPE:missing': { wfm: () => ({ problemType: () => 'none' }) },
   // A condition without a reserved type is called invalid-request.
-  'PROBLEM-ABOUT-BLANK': { wfm: (base) => ({ problemType: (reserved) => (reserved === undefined ? 'invalid-request' : base.problemType(reserved)) }) },
+  'PROBLEM-ABOUT-BLANK': {
+    wfm: (base) => ({ problemType: (reserved) => (reserved === undefined ? 'invalid-request' : base.problemType(reserved)) }),
+  },
   'PROBLEM-422-ERRORS': { wfm: () => ({ listsFieldErrors: false }) },
   // The 429 of the rate limit comes without Retry-After.
   'PROBLEM-RETRY-AFTER': { wfm: () => ({ sendsRetryAfter: false }) },

@@ -16,35 +16,69 @@ function withJson(a: AnswerView, change: (body: Record<string, unknown>) => Reco
 
 export const implementations: ServiceFaultTable = {
   // CERT-IS-ROOT-CA is blocked by CERT-GET-200: no certificate to judge.
-  'CERT-GET-200': { rewrite: () => on('GET', CERTIFICATE_API, (a) => (a.status === 200 ? withJson(a, ({ certificate, ...rest }) => ({ ...rest, ca: certificate })) : undefined)) },
+  'CERT-GET-200': {
+    rewrite: () =>
+      on('GET', CERTIFICATE_API, (a) =>
+        a.status === 200 ? withJson(a, ({ certificate, ...rest }) => ({ ...rest, ca: certificate })) : undefined,
+      ),
+  },
   'CERT-NO-AUTH': { wfm: () => ({ certificateApiNeedsSignature: true }) },
   'CERT-GET-200:hang': { rewrite: () => on('GET', CERTIFICATE_API, (a) => ({ ...a, hang: true })) },
-  'CERT-IS-ROOT-CA': { rewrite: () => on('GET', CERTIFICATE_API, (a) => (a.status === 200 ? withJson(a, () => ({ certificate: LEAF_NOT_CA })) : undefined)) },
+  'CERT-IS-ROOT-CA': {
+    rewrite: () => on('GET', CERTIFICATE_API, (a) => (a.status === 200 ? withJson(a, () => ({ certificate: LEAF_NOT_CA })) : undefined)),
+  },
   'ONB-201-CLIENTID': { rewrite: () => on('POST', ONBOARDING, (a) => (a.status === 201 ? { ...a, status: 200 } : undefined)) },
-  'ONB-CLIENTID-URL-SAFE': { rewrite: () => on('POST', ONBOARDING, (a) => (a.status === 201 ? withJson(a, (b) => ({ ...b, clientId: `${String(b['clientId'])}#0` })) : undefined)) },
+  'ONB-CLIENTID-URL-SAFE': {
+    rewrite: () =>
+      on('POST', ONBOARDING, (a) =>
+        a.status === 201 ? withJson(a, (b) => ({ ...b, clientId: `${String(b['clientId'])}#0` })) : undefined,
+      ),
+  },
   // The clientId of the previous client is handed out again.
   'ONB-CLIENTID-UNIQUE': { wfm: (base) => ({ newClientId: (store) => [...store.clients.keys()].at(-1) ?? base.newClientId(store) }) },
-  'ONB-400-CERT-FORMAT': { rewrite: () => on('POST', ONBOARDING, (a) => (a.status === 400 && /invalid certificate/.test(a.body.toString('utf8')) ? { ...a, status: 422 } : undefined)) },
+  'ONB-400-CERT-FORMAT': {
+    rewrite: () =>
+      on('POST', ONBOARDING, (a) =>
+        a.status === 400 && /invalid certificate/.test(a.body.toString('utf8')) ? { ...a, status: 422 } : undefined,
+      ),
+  },
   'ONB-403-UNTRUSTED': { wfm: () => ({ trustsAnyIssuer: true }) },
   'ONB-403-UNTRUSTED:expired': { wfm: () => ({ checksCertificateValidity: false }) },
   'ONB-403-REJECTED': { wfm: () => ({ onboardsRetiredClient: true }) },
-  'AUTH-ONB-SIGNATURE': { wfm: (base) => ({ onboardsDespiteSignature: (reason) => reason === 'missing' || base.onboardsDespiteSignature(reason) }) },
-  'AUTH-ONB-SIGNATURE:bad-signature': { wfm: (base) => ({ onboardsDespiteSignature: (reason) => reason === 'bad-signature' || base.onboardsDespiteSignature(reason) }) },
+  'AUTH-ONB-SIGNATURE': {
+    wfm: (base) => ({ onboardsDespiteSignature: (reason) => reason === 'missing' || base.onboardsDespiteSignature(reason) }),
+  },
+  'AUTH-ONB-SIGNATURE:bad-signature': {
+    wfm: (base) => ({ onboardsDespiteSignature: (reason) => reason === 'bad-signature' || base.onboardsDespiteSignature(reason) }),
+  },
   // The unsigned request is refused, yet its client is onboarded.
   'SIG-MISSING-SIGNATURE-REJECTED': { wfm: () => ({ onboardsUnsignedBeforeRefusing: true }) },
   'SIG-MISSING-SIGNATURE-REJECTED:device-api': {
-    rewrite: () => (a) => (a.status === 401 && !ONBOARDING.test(a.url.split('?')[0]!) && /signature missing/.test(a.body.toString('utf8')) ? { ...a, status: 500 } : undefined),
+    rewrite: () => (a) =>
+      a.status === 401 && !ONBOARDING.test(a.url.split('?')[0]!) && /signature missing/.test(a.body.toString('utf8'))
+        ? { ...a, status: 500 }
+        : undefined,
   },
   // A missing, or a mismatching, Content-Digest is let through.
-  'SIG-MISSING-DIGEST-400': { wfm: (base) => ({ acceptsContentDigest: (verdict) => verdict === 'missing' || base.acceptsContentDigest(verdict) }) },
-  'SIG-WRONG-DIGEST-400': { wfm: (base) => ({ acceptsContentDigest: (verdict) => verdict === 'mismatch' || base.acceptsContentDigest(verdict) }) },
+  'SIG-MISSING-DIGEST-400': {
+    wfm: (base) => ({ acceptsContentDigest: (verdict) => verdict === 'missing' || base.acceptsContentDigest(verdict) }),
+  },
+  'SIG-WRONG-DIGEST-400': {
+    wfm: (base) => ({ acceptsContentDigest: (verdict) => verdict === 'mismatch' || base.acceptsContentDigest(verdict) }),
+  },
   // A signature that does not verify is answered as an untrusted client.
-  'SIG-BAD-SIGNATURE-401': { wfm: (base) => ({ signatureRefusalStatus: (reason) => (reason === 'bad-signature' ? 403 : base.signatureRefusalStatus(reason)) }) },
+  'SIG-BAD-SIGNATURE-401': {
+    wfm: (base) => ({ signatureRefusalStatus: (reason) => (reason === 'bad-signature' ? 403 : base.signatureRefusalStatus(reason)) }),
+  },
   // The key of an unknown certificate is answered as a malformed request.
   'SIG-UNTRUSTED-CERT-403': { wfm: () => ({ unknownKeyStatus: 400 }) },
   // A client onboarded with that key type, whose signatures are then refused.
-  'SIG-WFM-ECDSA-P256': { wfm: (base) => ({ acceptsSignatureAlgorithm: (alg) => alg !== 'ecdsa-p256-sha256' && base.acceptsSignatureAlgorithm(alg) }) },
-  'SIG-WFM-OTHER-ALGS': { wfm: (base) => ({ acceptsSignatureAlgorithm: (alg) => alg === 'ecdsa-p256-sha256' && base.acceptsSignatureAlgorithm(alg) }) },
+  'SIG-WFM-ECDSA-P256': {
+    wfm: (base) => ({ acceptsSignatureAlgorithm: (alg) => alg !== 'ecdsa-p256-sha256' && base.acceptsSignatureAlgorithm(alg) }),
+  },
+  'SIG-WFM-OTHER-ALGS': {
+    wfm: (base) => ({ acceptsSignatureAlgorithm: (alg) => alg === 'ecdsa-p256-sha256' && base.acceptsSignatureAlgorithm(alg) }),
+  },
   // Retirement is recorded but never enforced.
   'AUTH-RETIRED-CLIENT-403': { wfm: () => ({ acceptsRetiredClient: true }) },
 };

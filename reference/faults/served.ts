@@ -51,7 +51,10 @@ export function serveManifest(a: AnswerView, doc: Json): AnswerView {
 }
 
 /** Edits the manifests `select` picks when pulled by tag; `change` edits in place (false: leave this one). */
-export function editManifest(select: (m: Json) => boolean, change: (m: Json, at: { name: string; tag: string }) => boolean | void): Rewrite {
+export function editManifest(
+  select: (m: Json) => boolean,
+  change: (m: Json, at: { name: string; tag: string }) => boolean | void,
+): Rewrite {
   return (a) => {
     const at = manifestByTag(a);
     const doc = at && jsonBody(a);
@@ -78,7 +81,11 @@ export const editTagList = (change: (doc: Json) => void): Rewrite => editJson(TA
  * names their digest and size, and a GET of that digest answers them. The swapped bytes are this rewrite's, so one
  * registry instance serves what it swapped.
  */
-export function swapLayer(select: (m: Json) => boolean, layer: (l: Json) => boolean, bytes: (l: Json, at: { name: string; tag: string }, m: Json) => Buffer): Rewrite {
+export function swapLayer(
+  select: (m: Json) => boolean,
+  layer: (l: Json) => boolean,
+  bytes: (l: Json, at: { name: string; tag: string }, m: Json) => Buffer,
+): Rewrite {
   const swapped = new Map<string, Buffer>();
   const manifest = editManifest(select, (m, at) => {
     const picked = layersOf(m).filter(layer);
@@ -99,7 +106,12 @@ function serveSwapped(a: AnswerView, swapped: ReadonlyMap<string, Buffer>): Answ
   const digest = m ? decodeURIComponent(m[2]!) : '';
   const body = swapped.get(digest);
   if (!body) return undefined;
-  return { ...a, status: 200, headers: { ...a.headers, 'content-type': 'application/octet-stream', 'docker-content-digest': digest }, body };
+  return {
+    ...a,
+    status: 200,
+    headers: { ...a.headers, 'content-type': 'application/octet-stream', 'docker-content-digest': digest },
+    body,
+  };
 }
 
 /** Every answer of a GET of a blob with status 200. */

@@ -70,7 +70,11 @@ export async function createAnchorSet(opts: AnchorSetOptions): Promise<AnchorSet
     sequence: () => sequence,
     authorities: () => [...anchors, ...fixed].map((a) => a.issued),
     newest: () => anchors[anchors.length - 1]!.issued,
-    keys: () => [...[...anchors, ...fixed].map((a) => ({ ...a.jwk })), ...(intermediate ? [{ ...intermediate }] : []), ...(jwtKey ? [{ ...jwtKey }] : [])],
+    keys: () => [
+      ...[...anchors, ...fixed].map((a) => ({ ...a.jwk })),
+      ...(intermediate ? [{ ...intermediate }] : []),
+      ...(jwtKey ? [{ ...jwtKey }] : []),
+    ],
     rotate(phase) {
       const run = queue.then(() => step(phase));
       queue = run.catch(() => undefined);

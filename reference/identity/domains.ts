@@ -42,13 +42,27 @@ export interface DomainOptions {
 
 /** Creates the domain's anchors and adds its two resources to `resources` (path -> resource). */
 export async function serveDomain(resources: Map<string, Resource>, o: DomainOptions): Promise<ServedDomain> {
-  const anchors = await createAnchorSet({ trustDomain: o.trustDomain, includeJwtSvidKey: o.includeJwtSvidKey, decisions: o.decisions, ...(o.fixedAnchors && { fixed: o.fixedAnchors }) });
+  const anchors = await createAnchorSet({
+    trustDomain: o.trustDomain,
+    includeJwtSvidKey: o.includeJwtSvidKey,
+    decisions: o.decisions,
+    ...(o.fixedAnchors && { fixed: o.fixedAnchors }),
+  });
   const available = { discovery: true, bundle: true };
   const trustBundleUri = o.origin + bundlePath(o.trustDomain);
   const discoveryBody = represent(discoveryDocument(o.trustDomain, trustBundleUri));
   const bundle = (): TrustBundle => trustBundle(anchors.sequence(), o.refreshHintSeconds, anchors.keys());
-  if (o.discovery) resources.set(o.discoveryPath, { kind: 'discovery', current: () => (available.discovery ? discoveryBody : undefined), missing: 'no discovery document' });
-  resources.set(bundlePath(o.trustDomain), { kind: 'bundle', current: () => (available.bundle ? represent(bundle()) : undefined), missing: 'bundle unavailable' });
+  if (o.discovery)
+    resources.set(o.discoveryPath, {
+      kind: 'discovery',
+      current: () => (available.discovery ? discoveryBody : undefined),
+      missing: 'no discovery document',
+    });
+  resources.set(bundlePath(o.trustDomain), {
+    kind: 'bundle',
+    current: () => (available.bundle ? represent(bundle()) : undefined),
+    missing: 'bundle unavailable',
+  });
   return {
     trustDomain: o.trustDomain,
     anchors,

@@ -76,7 +76,8 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
   // SPIFFE trust domain names: lowercase letters, digits, dots, dashes and underscores.
   const trustDomain = checked(opts.trustDomain ?? 'wfmck.test', /^[a-z0-9._-]+$/, 'trust domain');
   const refreshHint = opts.refreshHintSeconds ?? 300;
-  if (!Number.isSafeInteger(refreshHint) || refreshHint < 1) throw new Error(`refreshHintSeconds must be a positive integer: ${refreshHint}`);
+  if (!Number.isSafeInteger(refreshHint) || refreshHint < 1)
+    throw new Error(`refreshHintSeconds must be a positive integer: ${refreshHint}`);
   const decisions = opts.decisions ?? cleanIdentityDecisions;
   const plain = !decisions.servesHttps;
   const server = plain ? createHttpServer() : createServer({ cert: opts.tls.cert, key: opts.tls.key });
@@ -94,23 +95,40 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
   const resources = new Map<string, Resource>();
   const common = { origin: url, refreshHintSeconds: refreshHint, includeJwtSvidKey: opts.includeJwtSvidKey ?? true, decisions };
   const main = await serveDomain(resources, { ...common, trustDomain, discoveryPath, discovery: opts.discovery ?? true });
-  const other = (td: string) => serveDomain(resources, { ...common, trustDomain: checked(td, /^[a-z0-9._-]+$/, 'trust domain'), discoveryPath: `${discoveryPath}/${td}`, discovery: true });
+  const other = (td: string) =>
+    serveDomain(resources, {
+      ...common,
+      trustDomain: checked(td, /^[a-z0-9._-]+$/, 'trust domain'),
+      discoveryPath: `${discoveryPath}/${td}`,
+      discovery: true,
+    });
   const extras: ServedDomain[] = [];
   for (const td of opts.extraTrustDomains ?? []) extras.push(await other(td));
   const mainDocument = resources.get(discoveryPath);
-  if (!decisions.servesEachDomainsDiscovery && mainDocument) for (const d of extras) resources.set(new URL(d.discoveryUrl).pathname, mainDocument);
+  if (!decisions.servesEachDomainsDiscovery && mainDocument)
+    for (const d of extras) resources.set(new URL(d.discoveryUrl).pathname, mainDocument);
   const withdrawable = opts.withdrawableTrustDomain === undefined ? undefined : await other(opts.withdrawableTrustDomain);
-  const devices = opts.deviceTrustDomain && await serveDomain(resources, {
-    ...common, trustDomain: checked(opts.deviceTrustDomain.trustDomain, /^[a-z0-9._-]+$/, 'trust domain'),
-    discoveryPath: `${discoveryPath}/${opts.deviceTrustDomain.trustDomain}`, discovery: true, fixedAnchors: opts.deviceTrustDomain.fixedAnchors,
-  });
+  const devices =
+    opts.deviceTrustDomain &&
+    (await serveDomain(resources, {
+      ...common,
+      trustDomain: checked(opts.deviceTrustDomain.trustDomain, /^[a-z0-9._-]+$/, 'trust domain'),
+      discoveryPath: `${discoveryPath}/${opts.deviceTrustDomain.trustDomain}`,
+      discovery: true,
+      fixedAnchors: opts.deviceTrustDomain.fixedAnchors,
+    }));
   const listeners: (() => void)[] = [];
   const domainNamed = (td: string | undefined): ServedDomain => {
     if (td === undefined || td === trustDomain) return main;
     if (devices && td === devices.trustDomain) return devices;
-    throw new Error(`no rotatable trust domain ${JSON.stringify(td)} here (${[trustDomain, devices?.trustDomain].filter(Boolean).join(', ')})`);
+    throw new Error(
+      `no rotatable trust domain ${JSON.stringify(td)} here (${[trustDomain, devices?.trustDomain].filter(Boolean).join(', ')})`,
+    );
   };
-  server.on('request', withRewrites((req: IncomingMessage, res: ServerResponse) => void serve(resources, decisions, req, res), opts.rewrites ?? []));
+  server.on(
+    'request',
+    withRewrites((req: IncomingMessage, res: ServerResponse) => void serve(resources, decisions, req, res), opts.rewrites ?? []),
+  );
 
   let closing: Promise<void> | undefined;
   return {
@@ -122,7 +140,7 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
     hooks: {
       async rotateTrustAnchor(input) {
         const domain = domainNamed(input?.trustDomain);
-        if (await domain.anchors.rotate(input.phase) && domain === devices) for (const l of listeners) l();
+        if ((await domain.anchors.rotate(input.phase)) && domain === devices) for (const l of listeners) l();
         return {};
       },
       async issueClientSvid(input) {
@@ -131,7 +149,8 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
       },
       async withdrawIdentityDocument(input) {
         if (!withdrawable) throw new Error('withdrawIdentityDocument: this identity role has no withdrawable trust domain');
-        if (input?.resource !== 'discovery' && input?.resource !== 'bundle') throw new Error('withdrawIdentityDocument: resource is "discovery" or "bundle"');
+        if (input?.resource !== 'discovery' && input?.resource !== 'bundle')
+          throw new Error('withdrawIdentityDocument: resource is "discovery" or "bundle"');
         if (typeof input.withdrawn !== 'boolean') throw new Error('withdrawIdentityDocument: withdrawn is a boolean');
         withdrawable.setAvailable(input.resource, !input.withdrawn);
         return { url: input.resource === 'discovery' ? withdrawable.discoveryUrl : withdrawable.trustBundleUri };
@@ -151,7 +170,12 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
   };
 }
 
-async function serve(resources: Map<string, Resource>, decisions: IdentityDecisions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  resources: Map<string, Resource>,
+  decisions: IdentityDecisions,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   try {
     const overflow = await drain(req);
     if (overflow === 'gone') return;
@@ -190,7 +214,8 @@ function answer(resources: Map<string, Resource>, decisions: IdentityDecisions, 
   const resource = resources.get(path);
   if (!resource) return sendError(res, head, 404, 'not found');
   // A discovery document that is not read-only: a DELETE removes it.
-  if (req.method === 'DELETE' && resource.kind === 'discovery' && !decisions.discoveryReadOnly) return void (resources.delete(path), res.writeHead(204).end());
+  if (req.method === 'DELETE' && resource.kind === 'discovery' && !decisions.discoveryReadOnly)
+    return void (resources.delete(path), res.writeHead(204).end());
   if (req.method !== 'GET' && !head) {
     res.setHeader('Allow', ALLOW);
     return sendError(res, head, 405, `method ${req.method} not allowed; use ${ALLOW}`);

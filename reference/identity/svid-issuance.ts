@@ -11,7 +11,9 @@ export async function issueFromCsr(anchor: Issued, trustDomain: string, input: {
   if (typeof spiffeId !== 'string') throw new Error('issueClientSvid: spiffeId is required');
   const who = identityOf(spiffeId);
   if (who?.role !== 'client' || who.trustDomain !== trustDomain) {
-    throw new Error(`issueClientSvid: ${spiffeId} is not a client SPIFFE ID of trust domain ${trustDomain} (spiffe://${trustDomain}/<vendor>/wfm/<wfm-id>/client/<client-id>)`);
+    throw new Error(
+      `issueClientSvid: ${spiffeId} is not a client SPIFFE ID of trust domain ${trustDomain} (spiffe://${trustDomain}/<vendor>/wfm/<wfm-id>/client/<client-id>)`,
+    );
   }
   let csr: x509.Pkcs10CertificateRequest;
   try {
@@ -22,7 +24,11 @@ export async function issueFromCsr(anchor: Issued, trustDomain: string, input: {
   if (!(await csr.verify())) throw new Error('issueClientSvid: the CSR signature does not verify (proof of possession)');
   const publicKey = await csr.publicKey.export();
   const leaf = await issueCertificate(anchor, {
-    commonName: who.clientId, uris: [spiffeId], usage: ['client'], publicKey, notAfter: new Date(Date.now() + SVID_DAYS * 86_400_000),
+    commonName: who.clientId,
+    uris: [spiffeId],
+    usage: ['client'],
+    publicKey,
+    notAfter: new Date(Date.now() + SVID_DAYS * 86_400_000),
   });
   return leaf.certPem;
 }

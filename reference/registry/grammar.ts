@@ -20,9 +20,7 @@ export function isValidTag(tag: string): boolean {
   return TAG.test(tag);
 }
 
-export type DigestCheck =
-  | { ok: true; digest: string }
-  | { ok: false; reason: 'invalid' | 'unsupported' };
+export type DigestCheck = { ok: true; digest: string } | { ok: false; reason: 'invalid' | 'unsupported' };
 
 /** A well-formed digest whose algorithm is not sha256 is `unsupported`; anything else malformed is `invalid`. */
 export function checkDigest(value: string): DigestCheck {

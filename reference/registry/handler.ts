@@ -95,7 +95,8 @@ export function createRegistryHandler(
       const target = splitTarget(req.url ?? '/');
       if (auth && target.path === TOKEN_PATH && req.method === 'GET') return write(req, res, await auth.issue(target.query));
       const { route, name, param, query, kind } = selectRoute(req);
-      if (auth && kind !== 'base') await auth.check(name, WRITES.has(req.method ?? 'GET') ? 'push' : 'pull', req.headers.authorization, origin(req));
+      if (auth && kind !== 'base')
+        await auth.check(name, WRITES.has(req.method ?? 'GET') ? 'push' : 'pull', req.headers.authorization, origin(req));
       reply = await route(deps, {
         method: req.method ?? 'GET',
         name,

@@ -54,11 +54,12 @@ export function readBody(req: IncomingMessage, limit: number, tooLarge: () => Re
       }
     };
     // A body that fails gives its charge back; one read whole keeps it (the caller now holds the bytes).
-    const fail = (error: Error) => settle(() => {
-      quota?.refund(size);
-      chunks.length = 0;
-      reject(error);
-    });
+    const fail = (error: Error) =>
+      settle(() => {
+        quota?.refund(size);
+        chunks.length = 0;
+        reject(error);
+      });
     req.on('data', (chunk: Buffer) => {
       if (settled) return;
       if (size + chunk.length > limit) return fail(tooLarge());

@@ -8,8 +8,7 @@ import type { ManifestRecord, RegistryStore } from './store.ts';
 
 type Reference = { kind: 'digest'; digest: string } | { kind: 'tag'; tag: string };
 
-const manifestUnknown = (reference: string): Error =>
-  ociError(404, 'MANIFEST_UNKNOWN', 'manifest unknown to registry', { reference });
+const manifestUnknown = (reference: string): Error => ociError(404, 'MANIFEST_UNKNOWN', 'manifest unknown to registry', { reference });
 
 /**
  * A reference on a read or delete. A malformed digest is a bad request (400 DIGEST_INVALID); a string that is

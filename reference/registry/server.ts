@@ -40,11 +40,16 @@ export async function startRegistry(opts: StartRegistryOptions = {}): Promise<Ru
   const requestTimeoutMs = opts.requestTimeoutMs ?? 60_000;
   // Node checks the deadline every connectionsCheckingInterval (30 s by default): check often enough for it to hold.
   const checking = { connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeoutMs / 4))) };
-  const server: Server = opts.tls ? createHttpsServer({ ...checking, cert: opts.tls.cert, key: opts.tls.key }, handler) : createHttpServer(checking, handler);
+  const server: Server = opts.tls
+    ? createHttpsServer({ ...checking, cert: opts.tls.cert, key: opts.tls.key }, handler)
+    : createHttpServer(checking, handler);
   // A blob may be large, but it must keep coming: a body that stalls is cut at the deadline (408, OCI error body).
   guardServer(server, {
     requestTimeoutMs,
-    errorBody: (status, message) => ({ contentType: 'application/json', body: JSON.stringify({ errors: [{ code: status === 431 || status === 413 ? 'SIZE_INVALID' : 'UNKNOWN', message }] }) }),
+    errorBody: (status, message) => ({
+      contentType: 'application/json',
+      body: JSON.stringify({ errors: [{ code: status === 431 || status === 413 ? 'SIZE_INVALID' : 'UNKNOWN', message }] }),
+    }),
   });
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

@@ -43,7 +43,10 @@ export class RegistryStore {
   /** Bytes of blobs, open sessions and bodies being read (manifests are capped one by one, and small). */
   private used = 0;
 
-  constructor(readonly quotaBytes = DEFAULT_QUOTA_BYTES, readonly maxSessions = DEFAULT_MAX_SESSIONS) {}
+  constructor(
+    readonly quotaBytes = DEFAULT_QUOTA_BYTES,
+    readonly maxSessions = DEFAULT_MAX_SESSIONS,
+  ) {}
 
   /** Forget everything (per-test reset of a worker-scoped registry). */
   reset(): void {

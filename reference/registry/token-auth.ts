@@ -61,7 +61,11 @@ export function createTokenAuth(opts: TokenAuthOptions, decisions: Pick<Registry
       if (decisions.grantsAccess(await accessOf(authorization), name, action)) return;
       const actions = action === 'push' ? 'pull,push' : 'pull';
       const challenge = `Bearer realm="${origin}${TOKEN_PATH}",service="${TOKEN_SERVICE}",scope="repository:${name}:${actions}"`;
-      throw new RegistryError(401, { code: 'UNAUTHORIZED', message: 'authentication required', detail: { name, action } }, { 'WWW-Authenticate': challenge });
+      throw new RegistryError(
+        401,
+        { code: 'UNAUTHORIZED', message: 'authentication required', detail: { name, action } },
+        { 'WWW-Authenticate': challenge },
+      );
     },
   };
 }
@@ -72,6 +76,15 @@ function parseScope(scope: string): Access[] {
     const first = s.indexOf(':');
     const last = s.lastIndexOf(':');
     if (first < 0 || last <= first) return [];
-    return [{ type: s.slice(0, first), name: s.slice(first + 1, last), actions: s.slice(last + 1).split(',').filter(Boolean) }];
+    return [
+      {
+        type: s.slice(0, first),
+        name: s.slice(first + 1, last),
+        actions: s
+          .slice(last + 1)
+          .split(',')
+          .filter(Boolean),
+      },
+    ];
   });
 }

@@ -21,7 +21,12 @@ function quotaOf({ store }: RouteDeps): Quota {
   return {
     charge: (bytes) => store.charge(bytes),
     refund: (bytes) => store.refund(bytes),
-    exceeded: () => ociError(507, 'DENIED', 'the registry\'s storage quota is full', { quotaBytes: store.quotaBytes, usedBytes: store.usedBytes, uploadSessionBytes: store.sessionBytes() }),
+    exceeded: () =>
+      ociError(507, 'DENIED', "the registry's storage quota is full", {
+        quotaBytes: store.quotaBytes,
+        usedBytes: store.usedBytes,
+        uploadSessionBytes: store.sessionBytes(),
+      }),
   };
 }
 
@@ -109,7 +114,10 @@ async function readChunk(deps: RouteDeps, req: RouteRequest, s: UploadSession): 
   const chunk = await req.readBody(room, blobTooLarge(deps.limits.maxBlobBytes), quotaOf(deps));
   if (range && chunk.length !== range.end - range.start + 1) {
     deps.store.refund(chunk.length);
-    throw ociError(400, 'SIZE_INVALID', 'provided length did not match content length', { contentRange: `${range.start}-${range.end}`, received: chunk.length });
+    throw ociError(400, 'SIZE_INVALID', 'provided length did not match content length', {
+      contentRange: `${range.start}-${range.end}`,
+      received: chunk.length,
+    });
   }
   return chunk;
 }

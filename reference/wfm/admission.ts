@@ -9,7 +9,8 @@ export async function admitSpiffeId(ctx: Pick<WfmContext, 'store' | 'profile' | 
   const known = ctx.store.bySpiffeId.get(spiffeId);
   if (known) return known;
   const who = identityOf(spiffeId);
-  if (who?.role !== 'client') throw new Error(`admitClient: ${spiffeId} is not a client SPIFFE ID (spiffe://<td>/<vendor>/wfm/<wfm-id>/client/<client-id>)`);
+  if (who?.role !== 'client')
+    throw new Error(`admitClient: ${spiffeId} is not a client SPIFFE ID (spiffe://<td>/<vendor>/wfm/<wfm-id>/client/<client-id>)`);
   if (ctx.store.client(who.clientId)) throw new Error(`admitClient: client id ${who.clientId} is already another SPIFFE ID's`);
   const client = await newClient(ctx, { clientId: who.clientId, keyId: spiffeId, spiffeId });
   const raced = ctx.store.bySpiffeId.get(spiffeId);

@@ -13,7 +13,8 @@ export async function authenticate(ctx: WfmContext, req: WfmRequest, opts: { all
   const auth = ctx.profile.deviceAuth;
   const client = auth === 'none' ? namedClient(ctx, req) : auth === 'mtls' ? await svidClient(ctx, req) : await signedClient(ctx, req);
   const retiredAllowed = opts.allowRetired === true || ctx.decisions.acceptsRetiredClient;
-  if (client.retired && !retiredAllowed) throw new WfmError(403, `client ${client.clientId} is retired: not authorized by the WFM local policy`);
+  if (client.retired && !retiredAllowed)
+    throw new WfmError(403, `client ${client.clientId} is retired: not authorized by the WFM local policy`);
   const pathClient = req.params['clientId'];
   if (pathClient !== undefined && pathClient !== client.clientId && ctx.decisions.servesOtherClients) {
     const named = ctx.store.client(pathClient);
@@ -30,7 +31,11 @@ export function checkContentDigest(ctx: WfmContext, req: WfmRequest): void {
   const value = header(req.headers, 'content-digest');
   if (req.body.length === 0 && value === undefined) return;
   const verdict = verifyContentDigest(value, req.body);
-  if (!ctx.decisions.acceptsContentDigest(verdict)) throw new WfmError(400, `Content-Digest ${verdict}: a request body needs a sha-256 or sha-512 Content-Digest that matches it (RFC 9530)`);
+  if (!ctx.decisions.acceptsContentDigest(verdict))
+    throw new WfmError(
+      400,
+      `Content-Digest ${verdict}: a request body needs a sha-256 or sha-512 Content-Digest that matches it (RFC 9530)`,
+    );
 }
 
 export function signatureInput(req: WfmRequest, lookupKey: Parameters<typeof verifySignature>[0]['lookupKey']) {
@@ -49,7 +54,8 @@ async function signedClient(ctx: WfmContext, req: WfmRequest): Promise<Client> {
       return client?.publicKey && client.algorithm ? { publicKey: client.publicKey, algorithm: client.algorithm } : undefined;
     }),
   );
-  if (!result.ok && result.reason === 'unknown-key') throw new WfmError(ctx.decisions.unknownKeyStatus, `client rejected: ${result.detail} was never onboarded`);
+  if (!result.ok && result.reason === 'unknown-key')
+    throw new WfmError(ctx.decisions.unknownKeyStatus, `client rejected: ${result.detail} was never onboarded`);
   if (!result.ok) throw signatureRefusal(ctx, result);
   const client = ctx.store.byKeyId.get(result.keyId)!;
   if (client.algorithm !== undefined && !ctx.decisions.acceptsSignatureAlgorithm(client.algorithm)) {
@@ -69,10 +75,12 @@ function namedClient(ctx: WfmContext, req: WfmRequest): Client {
 async function svidClient(ctx: WfmContext, req: WfmRequest): Promise<Client> {
   const spiffeId = req.peer;
   if (!spiffeId) throw new WfmError(403, 'no client SVID on this connection: every Device API request travels over mutual TLS');
-  if (ctx.decisions.requiresSignatureOverMtls && header(req.headers, 'signature') === undefined) throw new WfmError(401, 'HTTP message signature missing');
+  if (ctx.decisions.requiresSignatureOverMtls && header(req.headers, 'signature') === undefined)
+    throw new WfmError(401, 'HTTP message signature missing');
   const client = ctx.store.bySpiffeId.get(spiffeId);
   if (!client && ctx.decisions.admitsUnknownSpiffeIds) return admitSpiffeId(ctx, spiffeId);
   if (!client) throw new WfmError(403, `client ${spiffeId} is not admitted by the WFM local policy`);
-  if (!ctx.decisions.acceptsCertificateOf(client, req.peerCertificate)) throw new WfmError(403, `client ${spiffeId} is bound to another certificate`);
+  if (!ctx.decisions.acceptsCertificateOf(client, req.peerCertificate))
+    throw new WfmError(403, `client ${spiffeId} is bound to another certificate`);
   return client;
 }

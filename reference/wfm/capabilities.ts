@@ -1,6 +1,12 @@
 // §4.1, §4.2, §2.1, §2.2: PUT and DELETE capabilities, one device per request, gateways before their children.
 import { ancestorsOf, isDescendantOf } from '../../spec/rules/device-id.ts';
-import { extensionKeys, idMatchesPath, normalizeDeploymentTypes, normalizeRuntimes, semanticFindings } from '../../spec/rules/capabilities.ts';
+import {
+  extensionKeys,
+  idMatchesPath,
+  normalizeDeploymentTypes,
+  normalizeRuntimes,
+  semanticFindings,
+} from '../../spec/rules/capabilities.ts';
 import { validate } from '../../spec/schemas/index.ts';
 import type { DeviceCapabilities } from '../../spec/types.ts';
 import { authenticate } from './auth.ts';
@@ -18,7 +24,12 @@ export async function putCapabilities(ctx: WfmContext, req: WfmRequest): Promise
   // P10: the rc.3 root is closed and its enums are fixed; a document only the open seed schema takes is a semantic error.
   if (ctx.profile.capabilitiesRoot === 'closed' && d.closesCapabilitiesRoot) {
     const closed = enumsTolerated(ctx, validate('MiafDeviceCapabilities', body));
-    if (!closed.ok) throw new WfmError(422, `DeviceCapabilities outside the closed rc.3 schema: ${closed.errors[0]!.path} ${closed.errors[0]!.message}`, closed.errors);
+    if (!closed.ok)
+      throw new WfmError(
+        422,
+        `DeviceCapabilities outside the closed rc.3 schema: ${closed.errors[0]!.path} ${closed.errors[0]!.message}`,
+        closed.errors,
+      );
   }
   const doc = body as unknown as DeviceCapabilities;
   // P10 requires the identity fields only; each client has a deviceId scope of its own (§4.1).
@@ -32,7 +43,14 @@ export async function putCapabilities(ctx: WfmContext, req: WfmRequest): Promise
   const refusal = d.capabilitiesRefusal(doc);
   if (refusal) throw refusal;
   const missing = missingGateway(ctx, client, deviceId);
-  if (missing !== undefined) throw new WfmError(404, `no gateway found for ${deviceId}: ${missing} has not reported its capabilities`, undefined, {}, 'gateway-not-found');
+  if (missing !== undefined)
+    throw new WfmError(
+      404,
+      `no gateway found for ${deviceId}: ${missing} has not reported its capabilities`,
+      undefined,
+      {},
+      'gateway-not-found',
+    );
   const stored = client.devices.get(deviceId);
   const next = normalized(doc);
   client.devices.set(deviceId, next);
@@ -63,7 +81,8 @@ function missingGateway(ctx: WfmContext, client: Client, deviceId: string): stri
 function normalized(doc: DeviceCapabilities): DeviceCapabilities {
   const properties = { ...doc.properties };
   if (properties.supportedRuntimes) properties.supportedRuntimes = normalizeRuntimes(properties.supportedRuntimes);
-  if (properties.supportedDeploymentTypes) properties.supportedDeploymentTypes = normalizeDeploymentTypes(properties.supportedDeploymentTypes);
+  if (properties.supportedDeploymentTypes)
+    properties.supportedDeploymentTypes = normalizeDeploymentTypes(properties.supportedDeploymentTypes);
   return { ...doc, properties };
 }
 

@@ -32,27 +32,57 @@ function anyClients(ctx: WfmContext, own: Client): Client[] {
 export async function getDeployment(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
   const client = await authenticate(ctx, req);
   const id = req.params['deploymentId']!;
-  const deployment = anyClients(ctx, client).map((c) => c.deployments.get(id)).find((d) => d !== undefined);
+  const deployment = anyClients(ctx, client)
+    .map((c) => c.deployments.get(id))
+    .find((d) => d !== undefined);
   const digestOk = deployment?.digest === req.params['digest'] || !ctx.decisions.comparesDeploymentDigest;
   // Judging mode, defects bundle-*: the YAML is to be had from the bundle only.
   if (!deployment || !digestOk || deployment.defect?.startsWith('bundle-')) {
-    throw new WfmError(404, `no deployment ${req.params['deploymentId']} with digest ${req.params['digest']} for this client`, undefined, {}, 'deployment-not-found');
+    throw new WfmError(
+      404,
+      `no deployment ${req.params['deploymentId']} with digest ${req.params['digest']} for this client`,
+      undefined,
+      {},
+      'deployment-not-found',
+    );
   }
   // P10: the YAML may be served compressed, so caches key it by Accept-Encoding too.
   // Judging mode, defect yaml-digest: other bytes under the digest.
-  return digestAddressed(req, deployment.servedYaml ?? deployment.yaml, deployment.digest, 'application/yaml', ctx.decisions.deploymentCacheControl, ctx.profile.edition === 'miaf' ? { vary: 'Accept-Encoding' } : {});
+  return digestAddressed(
+    req,
+    deployment.servedYaml ?? deployment.yaml,
+    deployment.digest,
+    'application/yaml',
+    ctx.decisions.deploymentCacheControl,
+    ctx.profile.edition === 'miaf' ? { vary: 'Accept-Encoding' } : {},
+  );
 }
 
 export async function getBundle(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
   const client = await authenticate(ctx, req);
   const digest = req.params['digest']!;
-  const bytes = anyClients(ctx, client).map((c) => c.bundles.get(digest)).find((b) => b !== undefined);
+  const bytes = anyClients(ctx, client)
+    .map((c) => c.bundles.get(digest))
+    .find((b) => b !== undefined);
   if (!bytes) throw new WfmError(404, `no bundle with digest ${digest} for this client`, undefined, {}, 'invalid-bundle');
   // P4 shows bundles public (they hold no client secrets); P10 makes them private like everything else.
-  return digestAddressed(req, bytes, digest, mediaTypes(ctx.profile.vendor).deploymentBundle, ctx.decisions.bundleCacheControl(ctx.profile.edition));
+  return digestAddressed(
+    req,
+    bytes,
+    digest,
+    mediaTypes(ctx.profile.vendor).deploymentBundle,
+    ctx.decisions.bundleCacheControl(ctx.profile.edition),
+  );
 }
 
-function digestAddressed(req: WfmRequest, bytes: Buffer, digest: string, type: string, cacheControl: string, extra: Record<string, string> = {}): Reply {
+function digestAddressed(
+  req: WfmRequest,
+  bytes: Buffer,
+  digest: string,
+  type: string,
+  cacheControl: string,
+  extra: Record<string, string> = {},
+): Reply {
   const headers = { etag: `"${digest}"`, 'cache-control': cacheControl, ...extra };
   if (etagMatches(header(req.headers, 'if-none-match'), headers.etag)) return { status: 304, headers };
   return { status: 200, headers: { ...headers, 'content-type': type }, body: bytes };

@@ -71,7 +71,12 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
     const wait = budget?.guards(req.method ?? 'GET', rawPath) ? budget.take(peer ?? req.socket.remoteAddress ?? '') : undefined;
     if (wait !== undefined) {
       const { requests, windowMs } = opts.rateLimit!;
-      throw new WfmError(429, `too many polls from this client: over ${requests} in ${windowMs / 1000} s`, undefined, d.sendsRetryAfter ? { 'retry-after': String(wait) } : {});
+      throw new WfmError(
+        429,
+        `too many polls from this client: over ${requests} in ${windowMs / 1000} s`,
+        undefined,
+        d.sendsRetryAfter ? { 'retry-after': String(wait) } : {},
+      );
     }
     const body = await readBody(req, limits);
     const request: WfmRequest = {
@@ -117,7 +122,11 @@ function send(res: ServerResponse, reply: Reply, decisions: WfmDecisions): void 
   if (!bodiless) headers['content-length'] = body?.length ?? 0;
   // An HTTP/1.0 answer is written past Node's HTTP/1.1 writer, and the connection closes.
   if (decisions.statusLineVersion === 'HTTP/1.0' && res.socket) {
-    const head = [`HTTP/1.0 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), 'connection: close'];
+    const head = [
+      `HTTP/1.0 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      'connection: close',
+    ];
     res.socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), bodiless || !body ? Buffer.alloc(0) : body]));
     return;
   }

@@ -25,8 +25,16 @@ export interface WfmHooks {
    * `substitute` are the components of the other bytes its URL serves.
    */
   assignDeployment(input: {
-    clientId: string; deviceId: string; applicationId: string; components: AssignedComponent[]; requiredResources?: RequiredResources; package?: PackageRef;
-    unregistered?: boolean; deploymentId?: string; defect?: DeploymentDefect; substitute?: AssignedComponent[];
+    clientId: string;
+    deviceId: string;
+    applicationId: string;
+    components: AssignedComponent[];
+    requiredResources?: RequiredResources;
+    package?: PackageRef;
+    unregistered?: boolean;
+    deploymentId?: string;
+    defect?: DeploymentDefect;
+    substitute?: AssignedComponent[];
   }): Promise<{ deploymentId: string }>;
   removeDeployment(input: { clientId: string; deviceId: string; deploymentId: string }): Promise<Record<string, never>>;
   retireClient(input: { clientId: string }): Promise<Record<string, never>>;
@@ -41,7 +49,10 @@ export function createHooks(store: WfmStore, profile: Profile, decisions: WfmDec
   const queues = new WeakMap<Client, Promise<unknown>>();
   const serial = <T>(client: Client, fn: () => Promise<T>): Promise<T> => {
     const next = (queues.get(client) ?? Promise.resolve()).then(fn, fn);
-    queues.set(client, next.catch(() => undefined));
+    queues.set(
+      client,
+      next.catch(() => undefined),
+    );
     return next;
   };
   /** The next manifest; `step` 0 or -1 only for the judging defects that repeat or lower its version (never below 1). */
@@ -53,28 +64,53 @@ export function createHooks(store: WfmStore, profile: Profile, decisions: WfmDec
     async assignDeployment(input) {
       const client = activeClient(store, input?.clientId);
       checkTarget(client, input.deviceId, input.unregistered === true);
-      if (input.defect !== undefined && !(DEPLOYMENT_DEFECTS as readonly string[]).includes(input.defect)) throw new Error(`assignDeployment: defect is one of ${DEPLOYMENT_DEFECTS.join(', ')}`);
+      if (input.defect !== undefined && !(DEPLOYMENT_DEFECTS as readonly string[]).includes(input.defect))
+        throw new Error(`assignDeployment: defect is one of ${DEPLOYMENT_DEFECTS.join(', ')}`);
       const components = checkComponents(input.components);
-      if (typeof input.applicationId !== 'string' || input.applicationId === '') throw new Error('assignDeployment: applicationId is required');
-      checkPlacement(input.deviceId, candidates(client, input.deviceId), checkRequiredResources(input.requiredResources), decisions.cpuFits);
+      if (typeof input.applicationId !== 'string' || input.applicationId === '')
+        throw new Error('assignDeployment: applicationId is required');
+      checkPlacement(
+        input.deviceId,
+        candidates(client, input.deviceId),
+        checkRequiredResources(input.requiredResources),
+        decisions.cpuFits,
+      );
       // `package` is the kit's optional extension (errata of REG-WFM-RETRIEVAL): a package it cannot retrieve is refused.
       if (input.package !== undefined) await retrievePackage(input.package, decisions);
       return serial(client, async () => {
         const updated = input.deploymentId === undefined ? undefined : updatable(client, input.deploymentId, input.deviceId);
         const deploymentId = updated?.deploymentId ?? randomUUID();
-        const doc = buildApplicationDeployment({ deploymentId, clientId: client.clientId, deviceId: input.deviceId, applicationId: input.applicationId, components }, vendor);
+        const doc = buildApplicationDeployment(
+          { deploymentId, clientId: client.clientId, deviceId: input.deviceId, applicationId: input.applicationId, components },
+          vendor,
+        );
         // Never serve a document the kit's own schema refuses (e.g. a repository without oci://, a revision with v).
         const checked = validate('ApplicationDeployment', doc, { vendor });
         if (!checked.ok) throw new Error(`assignDeployment: ${formatSchemaErrors(checked.errors)}`);
         const yaml = applicationDeploymentYaml(doc);
         const since = client.manifest.version + 1;
         const componentNames = components.map((c) => c.name);
-        const defect = { defect: input.defect, servedYaml: input.defect === 'yaml-digest' ? substituteYaml(input, deploymentId, client.clientId, vendor) : undefined };
+        const defect = {
+          defect: input.defect,
+          servedYaml: input.defect === 'yaml-digest' ? substituteYaml(input, deploymentId, client.clientId, vendor) : undefined,
+        };
         if (updated) {
-          Object.assign(updated, { componentNames, yaml, digest: digestOf(yaml), revisions: [...updated.revisions, { since, componentNames }] }, defect);
+          Object.assign(
+            updated,
+            { componentNames, yaml, digest: digestOf(yaml), revisions: [...updated.revisions, { since, componentNames }] },
+            defect,
+          );
         } else {
           client.deployments.set(deploymentId, {
-            deploymentId, deviceId: input.deviceId, componentNames, yaml, digest: digestOf(yaml), addedInVersion: since, revisions: [{ since, componentNames }], removed: false, ...defect,
+            deploymentId,
+            deviceId: input.deviceId,
+            componentNames,
+            yaml,
+            digest: digestOf(yaml),
+            addedInVersion: since,
+            revisions: [{ since, componentNames }],
+            removed: false,
+            ...defect,
           });
           client.active.push(deploymentId);
         }
@@ -88,7 +124,8 @@ export function createHooks(store: WfmStore, profile: Profile, decisions: WfmDec
       const client = activeClient(store, input?.clientId);
       return serial(client, async () => {
         const deployment = client.deployments.get(input.deploymentId);
-        if (!deployment || deployment.removed) throw new Error(`removeDeployment: no deployment ${input.deploymentId} for client ${client.clientId}`);
+        if (!deployment || deployment.removed)
+          throw new Error(`removeDeployment: no deployment ${input.deploymentId} for client ${client.clientId}`);
         if (input.deviceId !== undefined && input.deviceId !== deployment.deviceId) {
           throw new Error(`removeDeployment: deployment ${input.deploymentId} targets ${deployment.deviceId}, not ${input.deviceId}`);
         }
@@ -119,7 +156,8 @@ export function createHooks(store: WfmStore, profile: Profile, decisions: WfmDec
     },
 
     async admitClient(input) {
-      if (profile.deviceAuth !== 'mtls') throw new Error('admitClient: this WFM serves edition seed (clients onboard; profile deviceAuth is not mtls)');
+      if (profile.deviceAuth !== 'mtls')
+        throw new Error('admitClient: this WFM serves edition seed (clients onboard; profile deviceAuth is not mtls)');
       if (typeof input?.spiffeId !== 'string') throw new Error('admitClient: spiffeId is required');
       return { clientId: (await admitSpiffeId({ store, profile, decisions }, input.spiffeId)).clientId };
     },
@@ -127,16 +165,28 @@ export function createHooks(store: WfmStore, profile: Profile, decisions: WfmDec
 }
 
 /** Defect yaml-digest: a valid YAML of the same deployment naming the substitute components, served under the real one's digest. */
-function substituteYaml(input: { deviceId: string; applicationId: string; substitute?: AssignedComponent[] }, deploymentId: string, clientId: string, vendor: string): Buffer {
+function substituteYaml(
+  input: { deviceId: string; applicationId: string; substitute?: AssignedComponent[] },
+  deploymentId: string,
+  clientId: string,
+  vendor: string,
+): Buffer {
   const components = checkComponents(input.substitute);
-  return applicationDeploymentYaml(buildApplicationDeployment({ deploymentId, clientId, deviceId: input.deviceId, applicationId: input.applicationId, components }, vendor));
+  return applicationDeploymentYaml(
+    buildApplicationDeployment(
+      { deploymentId, clientId, deviceId: input.deviceId, applicationId: input.applicationId, components },
+      vendor,
+    ),
+  );
 }
 
 /** An update names a deployment of this client that is still assigned, to the same device. */
 function updatable(client: Client, deploymentId: string, deviceId: string): Deployment {
   const deployment = client.deployments.get(deploymentId);
-  if (!deployment || deployment.removed) throw new Error(`assignDeployment: no deployment ${deploymentId} of client ${client.clientId} to update`);
-  if (deployment.deviceId !== deviceId) throw new Error(`assignDeployment: deployment ${deploymentId} targets ${deployment.deviceId}, not ${deviceId}`);
+  if (!deployment || deployment.removed)
+    throw new Error(`assignDeployment: no deployment ${deploymentId} of client ${client.clientId} to update`);
+  if (deployment.deviceId !== deviceId)
+    throw new Error(`assignDeployment: deployment ${deploymentId} targets ${deployment.deviceId}, not ${deviceId}`);
   return deployment;
 }
 
@@ -158,7 +208,10 @@ function checkTarget(client: Client, deviceId: unknown, unregistered: boolean): 
   if (!parseDeviceId(device).ok) throw new Error(`assignDeployment: invalid deviceId ${deviceId}`);
   if (unregistered) {
     const parent = device.split('/').slice(0, -1).join('/');
-    if (client.devices.has(device) || !client.devices.has(parent)) throw new Error(`assignDeployment: unregistered: ${device} must be unknown and ${parent || 'its parent'} registered by client ${client.clientId}`);
+    if (client.devices.has(device) || !client.devices.has(parent))
+      throw new Error(
+        `assignDeployment: unregistered: ${device} must be unknown and ${parent || 'its parent'} registered by client ${client.clientId}`,
+      );
     return;
   }
   if (!client.devices.has(device)) throw new Error(`assignDeployment: client ${client.clientId} has no device ${device}`);

@@ -41,7 +41,12 @@ export function errorReply(status: number, message: string, details?: unknown[],
 }
 
 /** What each error status means when the refusal names no problem (404 names several, so it names none). */
-const PROBLEM_BY_STATUS: Partial<Record<number, ProblemName>> = { 400: 'invalid-request', 422: 'semantic-error', 403: 'not-authorized', 406: 'server-cannot-generate-response' };
+const PROBLEM_BY_STATUS: Partial<Record<number, ProblemName>> = {
+  400: 'invalid-request',
+  422: 'semantic-error',
+  403: 'not-authorized',
+  406: 'server-cannot-generate-response',
+};
 
 const TITLES: Record<ProblemName, string> = {
   'invalid-request': 'Invalid request',
@@ -76,7 +81,13 @@ export function refusalReply(profile: Profile, decisions: ProblemDecisions, err:
   return { status: err.status, headers: { ...err.headers, 'content-type': decisions.problemContentType }, body: JSON.stringify(body) };
 }
 
-const STATUS_TITLES: Record<number, string> = { 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 413: 'Content Too Large', 500: 'Internal Server Error' };
+const STATUS_TITLES: Record<number, string> = {
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  413: 'Content Too Large',
+  500: 'Internal Server Error',
+};
 
 /** A schema error or spec/rules finding as a P10 `{field, message}`. */
 function fieldError(detail: unknown): { field: string; message: string }[] {
@@ -118,7 +129,10 @@ export function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buff
       fn();
     };
     const timer = setTimeout(
-      () => settle(() => reject(new WfmError(408, `request body not received within ${limits.timeoutMs} ms`, undefined, { connection: 'close' }))),
+      () =>
+        settle(() =>
+          reject(new WfmError(408, `request body not received within ${limits.timeoutMs} ms`, undefined, { connection: 'close' })),
+        ),
       limits.timeoutMs,
     );
     req.on('data', (chunk: Buffer) => {
@@ -156,7 +170,10 @@ export function parseJson(body: Buffer): unknown {
 export function parseJsonObject(body: Buffer): Record<string, unknown> {
   const value = parseJson(body);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new WfmError(400, `malformed request body: expected a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+    throw new WfmError(
+      400,
+      `malformed request body: expected a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+    );
   }
   return value as Record<string, unknown>;
 }

@@ -23,7 +23,10 @@ export type ClientIdentity = Pick<Client, 'clientId' | 'keyId'> & Partial<Pick<C
  * A new client with nothing registered or assigned yet and its first manifest (version 1: §2.4.1 rule 7, P4, P10),
  * not yet in the store: the caller adds it unless a concurrent request added the same one first.
  */
-export async function newClient(ctx: { profile: { deploymentsPath: Client['deploymentsPath']; vendor: string }; decisions: DesiredStateDecisions }, identity: ClientIdentity): Promise<Client> {
+export async function newClient(
+  ctx: { profile: { deploymentsPath: Client['deploymentsPath']; vendor: string }; decisions: DesiredStateDecisions },
+  identity: ClientIdentity,
+): Promise<Client> {
   const client: Client = {
     ...identity,
     retired: false,
@@ -46,7 +49,12 @@ async function otherBytes(files: BundleFile[], built: Buffer): Promise<Buffer> {
 }
 
 /** The manifest served at `version`; version 1 is a client's first manifest (§2.4.1 rule 7, P4). */
-export async function buildManifest(client: Client, version: number, vendor: string, decisions: DesiredStateDecisions): Promise<ServedManifest> {
+export async function buildManifest(
+  client: Client,
+  version: number,
+  vendor: string,
+  decisions: DesiredStateDecisions,
+): Promise<ServedManifest> {
   const paths = desiredStatePaths(client);
   const active = client.active.map((id) => client.deployments.get(id)!);
   for (const d of active) publish(d, decisions);
@@ -63,14 +71,21 @@ export async function buildManifest(client: Client, version: number, vendor: str
     if (!decisions.keepsEarlierBundles) client.bundles.clear();
     client.bundles.set(digest, bytes);
     const mediaType = decisions.bundleMediaType(mediaTypes(vendor).deploymentBundle);
-    bundle = { mediaType, digest: decisions.servedDigest(digest), sizeBytes: bytes.length, url: decisions.servedPath(paths.bundle(digest)) };
+    bundle = {
+      mediaType,
+      digest: decisions.servedDigest(digest),
+      sizeBytes: bytes.length,
+      url: decisions.servedPath(paths.bundle(digest)),
+    };
   }
-  const deployments = decisions.manifestEntries(active.map((d) => ({
-    deploymentId: d.deploymentId,
-    digest: decisions.servedDigest(d.digest),
-    sizeBytes: d.yaml.length,
-    url: decisions.servedPath(paths.deployment(d.deploymentId, d.digest)),
-  })));
+  const deployments = decisions.manifestEntries(
+    active.map((d) => ({
+      deploymentId: d.deploymentId,
+      digest: decisions.servedDigest(d.digest),
+      sizeBytes: d.yaml.length,
+      url: decisions.servedPath(paths.deployment(d.deploymentId, d.digest)),
+    })),
+  );
   const manifest: StateManifest = { manifestVersion: decisions.servedManifestVersion(version), bundle, deployments };
   const bytes = Buffer.from(JSON.stringify(manifest), 'utf8');
   return { version, bytes, etag: `"${digestOf(bytes)}"` };

@@ -36,22 +36,31 @@ export function mtlsServerOptions(s: WfmSvidSettings, profile: Profile, decision
 export function judgePeer(socket: TLSSocket, s: WfmSvidSettings, vendor: string, decisions: MtlsDecisions, now = new Date()): PeerVerdict {
   const d = decisions;
   const raw = socket.getPeerCertificate();
-  if (!raw || !raw.raw) return d.admitsConnectionWithoutCertificate ? { ok: true, spiffeId: '' } : { ok: false, reason: 'no client certificate' };
-  const error = socket.authorizationError ? String((socket.authorizationError as Error & { code?: string }).code ?? socket.authorizationError) : undefined;
+  if (!raw || !raw.raw)
+    return d.admitsConnectionWithoutCertificate ? { ok: true, spiffeId: '' } : { ok: false, reason: 'no client certificate' };
+  const error = socket.authorizationError
+    ? String((socket.authorizationError as Error & { code?: string }).code ?? socket.authorizationError)
+    : undefined;
   if (!socket.authorized && !(error !== undefined && d.toleratesChainError(error))) {
     return { ok: false, reason: `chain does not validate against the trust bundle: ${error ?? 'unknown'}` };
   }
   const leaf = new x509.X509Certificate(raw.raw);
-  const findings = svidLeafFindings(leaf, { at: now, keyAlgorithms: d.svidKeyAlgorithms, ...(d.comparesSvidTrustDomain && { trustDomain: s.trustDomain }) }).filter((f) => !d.overlooksSvidRule(f.rule));
+  const findings = svidLeafFindings(leaf, {
+    at: now,
+    keyAlgorithms: d.svidKeyAlgorithms,
+    ...(d.comparesSvidTrustDomain && { trustDomain: s.trustDomain }),
+  }).filter((f) => !d.overlooksSvidRule(f.rule));
   if (findings.length) return { ok: false, reason: findings.map((f) => f.message).join('; ') };
   const names = leaf.getExtension(x509.SubjectAlternativeNameExtension)?.names.items ?? [];
-  if (d.refusesSvidWithDnsNames && names.some((n) => n.type === 'dns')) return { ok: false, reason: 'a client SVID with DNS names (fault)' };
+  if (d.refusesSvidWithDnsNames && names.some((n) => n.type === 'dns'))
+    return { ok: false, reason: 'a client SVID with DNS names (fault)' };
   const spiffeId = names.find((n) => n.type === 'url')?.value;
   if (spiffeId === undefined || (d.namesClientWithoutSpiffeIdByCn && identityOf(spiffeId) === undefined)) {
     return d.namesClientWithoutSpiffeIdByCn ? { ok: true, spiffeId: `cn:${leaf.subject}` } : { ok: false, reason: 'no URI SAN' };
   }
   const who = identityOf(spiffeId);
-  if (who?.role !== 'client') return { ok: false, reason: `${spiffeId} is not a client SPIFFE ID (spiffe://<td>/<vendor>/wfm/<wfm-id>/client/<client-id>)` };
+  if (who?.role !== 'client')
+    return { ok: false, reason: `${spiffeId} is not a client SPIFFE ID (spiffe://<td>/<vendor>/wfm/<wfm-id>/client/<client-id>)` };
   if (d.comparesSvidWfmId && (who.vendor !== vendor || who.wfmId !== s.wfmId)) {
     return { ok: false, reason: `${spiffeId} is a client of ${who.vendor}/wfm/${who.wfmId}, not of ${vendor}/wfm/${s.wfmId}` };
   }

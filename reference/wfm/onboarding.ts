@@ -12,7 +12,8 @@ import { newClient } from './manifest.ts';
 
 /** P2: the WFM root CA, no authentication. */
 export function certificateApi(ctx: WfmContext, req: WfmRequest): Reply {
-  if (ctx.decisions.certificateApiNeedsSignature && header(req.headers, 'signature') === undefined) throw new WfmError(401, 'the Certificate API needs a signed request');
+  if (ctx.decisions.certificateApiNeedsSignature && header(req.headers, 'signature') === undefined)
+    throw new WfmError(401, 'the Certificate API needs a signed request');
   return json(200, { certificate: Buffer.from(ctx.rootCaPem, 'utf8').toString('base64') }, { 'cache-control': 'no-cache' });
 }
 
@@ -39,10 +40,16 @@ export async function onboard(ctx: WfmContext, req: WfmRequest): Promise<Reply> 
 }
 
 /** Trust (403), then the client of this certificate: the known one again, or a new one. */
-async function admit(ctx: WfmContext, cert: x509.X509Certificate, keyId: string, key: { publicKey: KeyObject; algorithm: string }): Promise<string> {
+async function admit(
+  ctx: WfmContext,
+  cert: x509.X509Certificate,
+  keyId: string,
+  key: { publicKey: KeyObject; algorithm: string },
+): Promise<string> {
   await checkTrusted(ctx, cert, keyId);
   const known = ctx.store.byKeyId.get(keyId);
-  if (known?.retired && !ctx.decisions.onboardsRetiredClient) throw new WfmError(403, `client rejected: the client of this certificate (${known.clientId}) is retired`);
+  if (known?.retired && !ctx.decisions.onboardsRetiredClient)
+    throw new WfmError(403, `client rejected: the client of this certificate (${known.clientId}) is retired`);
   // Onboarding the same certificate again is idempotent: the same client, answered 201 again.
   if (known) return known.clientId;
   const client = await newClient(ctx, { clientId: ctx.decisions.newClientId(ctx.store), keyId, ...key });
@@ -68,7 +75,8 @@ function signingKeyOf(cert: x509.X509Certificate): { publicKey: KeyObject; algor
     throw new WfmError(400, `invalid certificate structure: unreadable public key (${(e as Error).message})`);
   }
   const algorithm = algorithmForKey(publicKey);
-  if (!algorithm) throw new WfmError(400, 'invalid certificate structure: its key is not EC P-256, RSA or Ed25519, the keys P3 signatures use');
+  if (!algorithm)
+    throw new WfmError(400, 'invalid certificate structure: its key is not EC P-256, RSA or Ed25519, the keys P3 signatures use');
   return { publicKey, algorithm };
 }
 
@@ -77,7 +85,8 @@ async function checkTrusted(ctx: WfmContext, cert: x509.X509Certificate, keyId: 
   const now = new Date();
   const checksDates = ctx.decisions.checksCertificateValidity;
   if (checksDates && cert.notAfter < now) throw new WfmError(403, `certificate not trusted: expired at ${cert.notAfter.toISOString()}`);
-  if (checksDates && cert.notBefore > now) throw new WfmError(403, `certificate not trusted: not valid before ${cert.notBefore.toISOString()}`);
+  if (checksDates && cert.notBefore > now)
+    throw new WfmError(403, `certificate not trusted: not valid before ${cert.notBefore.toISOString()}`);
   if (ctx.store.trustedKeyIds.has(keyId) || ctx.decisions.trustsAnyIssuer) return;
   for (const ca of ctx.trustedDeviceCas) {
     if (await issuedBy(cert, ca, now)) return;

@@ -27,7 +27,8 @@ export async function retrievePackage(ref: PackageRef, decisions: AssignmentDeci
   const session = await openSession(host, decisions);
   if (decisions.listsVersionsFirst) {
     const tags = await listTags(session, name);
-    if (!tags.includes(ref.version)) throw new Error(`package ${ref.repository}: version ${ref.version} is not listed (${tags.join(', ')})`);
+    if (!tags.includes(ref.version))
+      throw new Error(`package ${ref.repository}: version ${ref.version} is not listed (${tags.join(', ')})`);
   }
   // OCI pulling-manifests: the client SHOULD send Accept with the manifest types it takes.
   const accept: Record<string, string> = decisions.sendsManifestAccept ? { accept: OCI_MANIFEST } : {};
@@ -58,7 +59,8 @@ function parseReference(ref: PackageRef): { host: string; name: string } {
   const m = /^oci:\/\/([^/]+)\/(.+)$/.exec(ref.repository);
   if (!m) throw new Error(`assignDeployment: package repository ${ref.repository} is not oci://<host>/<name>`);
   // The kit's network policy: the reference services only ever talk to loopback.
-  if (!isLoopbackHost(new URL(`http://${m[1]}`).hostname)) throw new Error(`assignDeployment: package registry ${m[1]} is not a loopback address`);
+  if (!isLoopbackHost(new URL(`http://${m[1]}`).hostname))
+    throw new Error(`assignDeployment: package registry ${m[1]} is not a loopback address`);
   return { host: m[1]!, name: m[2]! };
 }
 
@@ -76,7 +78,10 @@ async function openSession(host: string, decisions: AssignmentDecisions): Promis
   }
   let token: string | undefined;
   const send = (path: string, headers: Record<string, string>) =>
-    loopbackFetch(new URL(path, origin), { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) }, signal: AbortSignal.timeout(30_000) });
+    loopbackFetch(new URL(path, origin), {
+      headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      signal: AbortSignal.timeout(30_000),
+    });
   return {
     async get(path, headers = {}) {
       const res = await send(path, headers);

@@ -11,12 +11,16 @@ export interface RequiredResources {
 /** Checks the shape of an optional `requiredResources`; absent means no placement constraint. */
 export function checkRequiredResources(raw: unknown): RequiredResources | undefined {
   if (raw === undefined) return undefined;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('assignDeployment: requiredResources must be an object');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new Error('assignDeployment: requiredResources must be an object');
   const cpu = (raw as { cpu?: unknown }).cpu;
   if (cpu === undefined) return {};
   const { cores, architectures } = (cpu ?? {}) as { cores?: unknown; architectures?: unknown };
   if (typeof cores !== 'number' || !(cores > 0)) throw new Error('assignDeployment: requiredResources.cpu.cores must be a positive number');
-  if (architectures !== undefined && (!Array.isArray(architectures) || !architectures.every((a) => (CPU_ARCHITECTURES as readonly unknown[]).includes(a)))) {
+  if (
+    architectures !== undefined &&
+    (!Array.isArray(architectures) || !architectures.every((a) => (CPU_ARCHITECTURES as readonly unknown[]).includes(a)))
+  ) {
     throw new Error(`assignDeployment: requiredResources.cpu.architectures must list values of ${CPU_ARCHITECTURES.join(', ')}`);
   }
   return { cpu: { cores, ...(architectures !== undefined && { architectures: architectures as string[] }) } };
@@ -26,7 +30,12 @@ export function checkRequiredResources(raw: unknown): RequiredResources | undefi
  * Throws (the hook fails: the placement is refused) unless one of `devices` fits; `devices` are the target device,
  * or every child of a see-thru gateway addressed as `<gateway>/*` (the gateway then picks one that fits).
  */
-export function checkPlacement(deviceId: string, devices: readonly DeviceCapabilities[], required: RequiredResources | undefined, fits: (cpus: readonly Cpu[], cpu: CpuRequirement) => boolean = cpuFits): void {
+export function checkPlacement(
+  deviceId: string,
+  devices: readonly DeviceCapabilities[],
+  required: RequiredResources | undefined,
+  fits: (cpus: readonly Cpu[], cpu: CpuRequirement) => boolean = cpuFits,
+): void {
   const cpu = required?.cpu;
   if (!cpu) return;
   if (devices.some((d) => fits(d.properties.cpus ?? [], cpu))) return;

@@ -13,7 +13,10 @@ export class RequestBudget {
   private windowStart = 0;
   private readonly counts = new Map<string, number>();
 
-  constructor(private readonly limit: RateLimit, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly limit: RateLimit,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Whether a request is counted at all. */
   guards(method: string, path: string): boolean {

@@ -9,7 +9,6 @@ import type { RecordedExchange } from '../../protocol/judging-record.ts';
 
 export type { RecordedExchange };
 
-
 const KEPT_HEADERS = ['content-type', 'accept', 'if-none-match', 'content-digest', 'signature', 'signature-input'];
 const MAX_BODY = 64 * 1024;
 const EMPTY = Buffer.alloc(0);
@@ -28,15 +27,29 @@ export class ExchangeRecorder {
    * the SPIFFE ID its connection proved (miaf). The client is that ID, else the certificate an onboarding carries
    * (whatever its signature says), else the keyid of its signature.
    */
-  recordAnswer(req: IncomingMessage, answer: { status: number; body?: Buffer | string; headers?: Record<string, string> }, body: Buffer = EMPTY, peer?: string): void {
+  recordAnswer(
+    req: IncomingMessage,
+    answer: { status: number; body?: Buffer | string; headers?: Record<string, string> },
+    body: Buffer = EMPTY,
+    peer?: string,
+  ): void {
     const target = req.url ?? '/';
     const method = req.method ?? 'GET';
     const onboarding = method === 'POST' && target.split('?')[0] === '/api/v1/onboarding';
     const who = peer ?? (onboarding ? onboardingKeyId(body) : undefined) ?? keyIdOf(req.headers['signature-input']);
     const tls = (req.socket as Partial<TLSSocket>).getProtocol?.() ?? undefined;
     this.record({
-      ...(who !== undefined && { who }), conn: this.connOf(req.socket), method, target, headers: req.headers, body, http: req.httpVersion, ...(tls && { tls }),
-      status: answer.status, ...(answer.body !== undefined && { responseBody: answer.body }), ...(answer.headers?.['etag'] !== undefined && { responseEtag: answer.headers['etag'] }),
+      ...(who !== undefined && { who }),
+      conn: this.connOf(req.socket),
+      method,
+      target,
+      headers: req.headers,
+      body,
+      http: req.httpVersion,
+      ...(tls && { tls }),
+      status: answer.status,
+      ...(answer.body !== undefined && { responseBody: answer.body }),
+      ...(answer.headers?.['etag'] !== undefined && { responseEtag: answer.headers['etag'] }),
     });
   }
 
@@ -46,19 +59,44 @@ export class ExchangeRecorder {
     return `${socket.remoteAddress}:${socket.remotePort}#${n}`;
   }
 
-  record(e: { who?: string; conn: string; method: string; target: string; headers: IncomingHttpHeaders; body: Buffer; status: number; responseBody?: Buffer | string; responseEtag?: string; tls?: string; http?: string }): void {
+  record(e: {
+    who?: string;
+    conn: string;
+    method: string;
+    target: string;
+    headers: IncomingHttpHeaders;
+    body: Buffer;
+    status: number;
+    responseBody?: Buffer | string;
+    responseEtag?: string;
+    tls?: string;
+    http?: string;
+  }): void {
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
       const v = e.headers[name];
       if (v !== undefined) headers[name] = Array.isArray(v) ? v.join(', ') : v;
     }
-    const text = (b: Buffer | string | undefined) => (b === undefined || b.length === 0 ? undefined : (typeof b === 'string' ? b : b.subarray(0, MAX_BODY).toString('utf8')).slice(0, MAX_BODY));
+    const text = (b: Buffer | string | undefined) =>
+      b === undefined || b.length === 0
+        ? undefined
+        : (typeof b === 'string' ? b : b.subarray(0, MAX_BODY).toString('utf8')).slice(0, MAX_BODY);
     const body = text(e.body);
     const responseBody = text(e.responseBody);
     this.exchanges.push({
-      seq: ++this.seq, at: new Date().toISOString(), ...(e.who !== undefined && { who: e.who }), conn: e.conn, method: e.method, target: e.target, headers,
-      ...(body !== undefined && { body }), status: e.status, ...(responseBody !== undefined && { responseBody }), ...(e.responseEtag !== undefined && { responseEtag: e.responseEtag }),
-      ...(e.tls !== undefined && { tls: e.tls }), ...(e.http !== undefined && { http: e.http }),
+      seq: ++this.seq,
+      at: new Date().toISOString(),
+      ...(e.who !== undefined && { who: e.who }),
+      conn: e.conn,
+      method: e.method,
+      target: e.target,
+      headers,
+      ...(body !== undefined && { body }),
+      status: e.status,
+      ...(responseBody !== undefined && { responseBody }),
+      ...(e.responseEtag !== undefined && { responseEtag: e.responseEtag }),
+      ...(e.tls !== undefined && { tls: e.tls }),
+      ...(e.http !== undefined && { http: e.http }),
     });
     if (this.exchanges.length > MAX_EXCHANGES) this.exchanges.splice(0, this.exchanges.length - MAX_EXCHANGES);
   }

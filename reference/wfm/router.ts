@@ -23,14 +23,17 @@ export type RouteMatch =
   | { kind: 'method-not-allowed'; allow: string[] };
 
 export function routesFor(profile: Profile, decisions: Pick<CapabilitiesDecisions, 'takesPostAsPut'> = cleanWfmDecisions): Route[] {
-  const capabilities = profile.paths === 'client-scoped' ? '/api/v1/clients/:clientId/capabilities/*deviceId' : '/api/v1/capabilities/*deviceId';
+  const capabilities =
+    profile.paths === 'client-scoped' ? '/api/v1/clients/:clientId/capabilities/*deviceId' : '/api/v1/capabilities/*deviceId';
   const states = profile.deploymentsPath === 'caller' ? '/api/v1' : '/api/v1/clients/:clientId';
   const table: [string, Record<string, RouteHandler>][] = [
     // P10: with mutual TLS there is no Certificate API and no onboarding call; the SVID is the client.
-    ...(profile.deviceAuth === 'mtls' ? [] : ([
-      [profile.certificatePath, { GET: certificateApi }],
-      ['/api/v1/onboarding', { POST: onboard }],
-    ] as [string, Record<string, RouteHandler>][])),
+    ...(profile.deviceAuth === 'mtls'
+      ? []
+      : ([
+          [profile.certificatePath, { GET: certificateApi }],
+          ['/api/v1/onboarding', { POST: onboard }],
+        ] as [string, Record<string, RouteHandler>][])),
     [capabilities, { PUT: putCapabilities, DELETE: deleteCapabilities, ...(decisions.takesPostAsPut && { POST: putCapabilities }) }],
     ['/api/v1/deployments/:deploymentId/status', { POST: postStatus }],
     [`${states}/deployments`, { GET: getManifest }],
@@ -83,7 +86,8 @@ export function decodeParams(raw: Record<string, string>): Record<string, string
     if (name === 'deviceId') {
       // A decoded "/" inside one segment (%2F) is not a separator, and no unreserved character.
       const bad = decoded.find((s) => s.includes('/'));
-      const parsed = bad === undefined ? parseDeviceId(decoded.join('/')) : { ok: false as const, reason: `segment "${bad}" contains an encoded "/"` };
+      const parsed =
+        bad === undefined ? parseDeviceId(decoded.join('/')) : { ok: false as const, reason: `segment "${bad}" contains an encoded "/"` };
       if (!parsed.ok) throw new WfmError(400, `malformed deviceId in the path: ${parsed.reason}`);
     }
     out[name] = decoded.join('/');

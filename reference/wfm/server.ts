@@ -71,7 +71,12 @@ export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
   // The SPIFFE ID of each admitted connection; a request's client is the one its connection proved (P10).
   const peers = new WeakMap<Socket, string>();
   const tlsRefusals: string[] = [];
-  const handler = createWfmHandler({ ...opts, decisions, scheme: opts.tls || svid ? 'https' : 'http', peerOf: (socket) => peers.get(socket) });
+  const handler = createWfmHandler({
+    ...opts,
+    decisions,
+    scheme: opts.tls || svid ? 'https' : 'http',
+    peerOf: (socket) => peers.get(socket),
+  });
   // Judging mode takes TLS 1.2 as the fallback it is (P10), so a client that offers no more still shows what it offers.
   const tlsProfile = opts.recorder && opts.profile ? { ...opts.profile, tlsMinVersion: 'TLSv1.2' as const } : opts.profile!;
   const { hooks, state } = handler;

@@ -16,7 +16,8 @@ export async function postStatus(ctx: WfmContext, req: WfmRequest): Promise<Repl
   const body = parseJsonObject(req.body);
   if (d.readsStatusAsList && !Array.isArray(body['status'])) throw new WfmError(400, 'status must be a list (fault STATUS-OBJECT)');
   if (d.readsMissingStateAsInstalled && Array.isArray(body['components'])) {
-    for (const c of body['components'] as Record<string, unknown>[]) if (c && typeof c === 'object' && c['state'] === undefined) c['state'] = 'installed';
+    for (const c of body['components'] as Record<string, unknown>[])
+      if (c && typeof c === 'object' && c['state'] === undefined) c['state'] = 'installed';
   }
   const checked = validate('DeploymentStatusReport', body, { vendor: ctx.profile.vendor });
   // Unchecked, a report without a field crashes below (a 500).
@@ -38,10 +39,19 @@ export async function postStatus(ctx: WfmContext, req: WfmRequest): Promise<Repl
 
 function reportFindings(client: Client, report: DeploymentStatusReport, pathId: string): Finding[] {
   if (report.deploymentId !== pathId) {
-    return [finding('deployment-id-matches-path', `§4.4: deploymentId "${report.deploymentId}" differs from the path "${pathId}"`, '/deploymentId')];
+    return [
+      finding(
+        'deployment-id-matches-path',
+        `§4.4: deploymentId "${report.deploymentId}" differs from the path "${pathId}"`,
+        '/deploymentId',
+      ),
+    ];
   }
   const deployment = client.deployments.get(pathId);
-  if (!deployment) return [finding('deployment-known', `§2.4: deployment ${pathId} was never assigned to this client (or is already removed)`, '/deploymentId')];
+  if (!deployment)
+    return [
+      finding('deployment-known', `§2.4: deployment ${pathId} was never assigned to this client (or is already removed)`, '/deploymentId'),
+    ];
   return [
     ...componentsFindings(report, componentNamesAt(deployment, report.adoptedManifestVersion)),
     ...versionFindings(client, deployment, report.adoptedManifestVersion),
@@ -67,7 +77,7 @@ function deviceFindings(client: Client, deployment: Deployment, deviceId: string
   const target = deployment.deviceId;
   const chooses = target.endsWith('/*');
   // The reporter is the root gateway; for `<gateway>/*` deviceId may be left out when no child was chosen (code 103).
-  const reportingDeviceId = chooses ? undefined : ancestorsOf(target)[0] ?? target;
+  const reportingDeviceId = chooses ? undefined : (ancestorsOf(target)[0] ?? target);
   const out = deviceIdFindings(report, { reportingDeviceId, targetDeviceId: target });
   if (out.length || deviceId === undefined || !chooses) return out;
   if (!client.devices.has(deviceId)) {

@@ -16,19 +16,33 @@ function blockedLine(blocks: readonly string[], what: string): string {
 }
 
 function failedItem(r: RequirementResult, blocks: readonly string[]): string {
-  return `<li class="cause">${badge(r.status)} ${link(r.id)} <span class="muted">${esc(r.level)}</span> ${esc(r.text)}`
-    + (r.reason ? `<div class="cause-reason">${esc(r.reason)}</div>` : '') + blockedLine(blocks, 'it') + '</li>';
+  return (
+    `<li class="cause">${badge(r.status)} ${link(r.id)} <span class="muted">${esc(r.level)}</span> ${esc(r.text)}` +
+    (r.reason ? `<div class="cause-reason">${esc(r.reason)}</div>` : '') +
+    blockedLine(blocks, 'it') +
+    '</li>'
+  );
 }
 
-export function causesHtml(report: Pick<ConformanceReport, 'requirements' | 'rootCauses'> & Partial<Pick<ConformanceReport, 'outages'>>): string {
+export function causesHtml(
+  report: Pick<ConformanceReport, 'requirements' | 'rootCauses'> & Partial<Pick<ConformanceReport, 'outages'>>,
+): string {
   const causes = new Map(report.rootCauses.map((c) => [c.id, c.blocks]));
   const dark = new Set((report.outages ?? []).flatMap((o) => o.requirements));
-  const failed = report.requirements.filter((r) => !dark.has(r.id) && (r.status === 'fail' || (r.status === 'warn' && r.tests.some((t) => t.status === 'fail'))));
-  const items = (report.outages ?? []).map((o) => `<li class="cause">${badge('fail')} <code>${esc(o.origin)}</code> stopped answering at ${esc(o.since)} (${esc(o.codes.join(', '))})`
-    + `<div class="blocks">${o.requirements.length} requirements failed on no answer: ${o.requirements.map(link).join(', ')}</div></li>`);
+  const failed = report.requirements.filter(
+    (r) => !dark.has(r.id) && (r.status === 'fail' || (r.status === 'warn' && r.tests.some((t) => t.status === 'fail'))),
+  );
+  const items = (report.outages ?? []).map(
+    (o) =>
+      `<li class="cause">${badge('fail')} <code>${esc(o.origin)}</code> stopped answering at ${esc(o.since)} (${esc(o.codes.join(', '))})` +
+      `<div class="blocks">${o.requirements.length} requirements failed on no answer: ${o.requirements.map(link).join(', ')}</div></li>`,
+  );
   items.push(...failed.map((r) => failedItem(r, causes.get(r.id) ?? [])));
   for (const c of report.rootCauses.filter((c) => !failed.some((r) => r.id === c.id))) {
-    const why = c.status === 'not-run' ? 'which this run did not judge' : `which is ${c.status} in its own check (the target answered it and the setup differently)`;
+    const why =
+      c.status === 'not-run'
+        ? 'which this run did not judge'
+        : `which is ${c.status} in its own check (the target answered it and the setup differently)`;
     items.push(`<li class="cause">${badge('blocked')} ${blockedLine(c.blocks, `${link(c.id)}, ${esc(why)}`)}</li>`);
   }
   for (const r of report.requirements.filter((q) => q.status === 'error')) {

@@ -40,10 +40,12 @@ export function readableBody(body: string): string {
 }
 
 function pane(title: string, headers: Record<string, string> | undefined, body: string | undefined): string {
-  return `<div class="pane"><div class="pane-title">${title}</div>`
-    + `<pre class="headers">${esc(headerBlock(headers))}</pre>`
-    + (body !== undefined && body !== '' ? preHtml('body', readableBody(body)) : '<div class="muted">(no body)</div>')
-    + '</div>';
+  return (
+    `<div class="pane"><div class="pane-title">${title}</div>` +
+    `<pre class="headers">${esc(headerBlock(headers))}</pre>` +
+    (body !== undefined && body !== '' ? preHtml('body', readableBody(body)) : '<div class="muted">(no body)</div>') +
+    '</div>'
+  );
 }
 
 /** Where a failing check stopped: the exchange's id, and what it expected when the failure says so. */
@@ -53,7 +55,13 @@ function outcome(x: Exchange, broke: boolean, expected: string | undefined): str
   if (x.error) return `<span class="x-error">${esc(x.error.code)}</span>`;
   if (x.status === undefined) return '<span class="muted">no response</span>';
   // Coloured by what the check expected, when it said: a 200 where 201 was due is the finding, not a success.
-  const cls = !broke ? 'x-status' : expected === undefined ? 'x-status x-unexpected' : expected.includes(String(x.status)) ? 'x-status x-expected' : 'x-status x-unexpected';
+  const cls = !broke
+    ? 'x-status'
+    : expected === undefined
+      ? 'x-status x-unexpected'
+      : expected.includes(String(x.status))
+        ? 'x-status x-expected'
+        : 'x-status x-unexpected';
   return `<span class="${cls}">${esc(x.status)}</span>${broke && expected !== undefined ? ` <span class="muted">(expected ${esc(expected)})</span>` : ''}`;
 }
 
@@ -69,9 +77,11 @@ export function exchangeHtml(x: Exchange, index: number, brokeAt: BrokeAt = new 
     : pane(`Response ${esc(x.status ?? '')}`, x.responseHeaders, x.responseBody);
   const attempt = x.attempt > 1 ? ` <span class="muted">attempt ${esc(x.attempt)}</span>` : '';
   const mark = broke ? ' <span class="broke">&#9873; the check failed here</span>' : '';
-  return `<div class="exchange${broke ? ' x-broke' : ''}"><div class="reqline"><span class="muted">#${index + 1}</span> <b>${esc(x.method)}</b> `
-    + `<span class="url">${esc(x.url)}</span> &rarr; ${outcome(x, broke, brokeAt.get(x.id))} <span class="muted">${esc(Math.round(x.durationMs))} ms</span>${attempt}${mark}</div>`
-    + `<div class="panes">${pane('Request', x.requestHeaders, x.requestBody)}${response}</div>${curlHtml(x, broke, o)}</div>`;
+  return (
+    `<div class="exchange${broke ? ' x-broke' : ''}"><div class="reqline"><span class="muted">#${index + 1}</span> <b>${esc(x.method)}</b> ` +
+    `<span class="url">${esc(x.url)}</span> &rarr; ${outcome(x, broke, brokeAt.get(x.id))} <span class="muted">${esc(Math.round(x.durationMs))} ms</span>${attempt}${mark}</div>` +
+    `<div class="panes">${pane('Request', x.requestHeaders, x.requestBody)}${response}</div>${curlHtml(x, broke, o)}</div>`
+  );
 }
 
 export function evidenceHtml(exchanges: readonly Exchange[], brokeAt: BrokeAt = new Map(), o: EvidenceOptions = {}): string {

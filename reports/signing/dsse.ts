@@ -20,7 +20,9 @@ export function pae(payloadType: string, payload: Buffer): Buffer {
 
 /** A key's id: hex SHA-256 of its SubjectPublicKeyInfo DER, so a reader can tell which key signed. */
 export function keyIdOf(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex');
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 }
 
 export function signEnvelope(payloadType: string, payload: Buffer, privateKey: KeyObject, keyid: string): Envelope {
@@ -45,7 +47,8 @@ export function parseEnvelope(raw: unknown): Envelope | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const o = raw as Record<string, unknown>;
   if (typeof o.payloadType !== 'string' || typeof o.payload !== 'string' || !Array.isArray(o.signatures)) return undefined;
-  const signatures = o.signatures.filter((s): s is { keyid?: unknown; sig: string } => typeof s?.sig === 'string')
+  const signatures = o.signatures
+    .filter((s): s is { keyid?: unknown; sig: string } => typeof s?.sig === 'string')
     .map((s) => ({ keyid: typeof s.keyid === 'string' ? s.keyid : '', sig: s.sig }));
   if (signatures.length === 0) return undefined;
   return { payloadType: o.payloadType, payload: o.payload, signatures };

@@ -65,6 +65,8 @@ export function readCertificate(file: string): X509Certificate {
 function requireP256(key: KeyObject, file: string): void {
   // One algorithm keeps the envelope verifiable by every DSSE tool with a plain ECDSA P-256 key.
   if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
-    throw new KeyFileError(`${file}: the signing key must be ECDSA P-256, not ${key.asymmetricKeyType}${key.asymmetricKeyDetails?.namedCurve ? ` ${key.asymmetricKeyDetails.namedCurve}` : ''}`);
+    throw new KeyFileError(
+      `${file}: the signing key must be ECDSA P-256, not ${key.asymmetricKeyType}${key.asymmetricKeyDetails?.namedCurve ? ` ${key.asymmetricKeyDetails.namedCurve}` : ''}`,
+    );
   }
 }

@@ -41,7 +41,10 @@ export function signReport(dir: string, key: SigningKey): SignResult {
     if (!isSafeSubjectName(f)) throw new SignError(`${JSON_FILE} names evidence "${f}" outside the report folder`);
     if (!existsSync(join(dir, f))) throw new SignError(`${JSON_FILE} names evidence ${f}, which is not in ${dir}`);
   }
-  const files = [{ name: JSON_FILE, bytes: jsonBytes }, ...[...optional, ...evidence].map((name) => ({ name, bytes: readFileSync(join(dir, name)) }))];
+  const files = [
+    { name: JSON_FILE, bytes: jsonBytes },
+    ...[...optional, ...evidence].map((name) => ({ name, bytes: readFileSync(join(dir, name)) })),
+  ];
   const statement = statementOf(files, predicateOf(report));
   const keyId = keyIdOf(key.publicKey);
   const envelope = signEnvelope(IN_TOTO_PAYLOAD_TYPE, Buffer.from(JSON.stringify(statement), 'utf8'), key.privateKey, keyId);

@@ -24,7 +24,25 @@ export function sha256Hex(bytes: Buffer): string {
 
 /** The run metadata and summary of conformance.json, as the predicate repeats them (never the per-requirement rows). */
 export function predicateOf(report: Record<string, unknown>): Record<string, unknown> {
-  const keys = ['kit', 'persona', 'edition', 'component', 'claims', 'clientUnderTest', 'embedded', 'targets', 'strictness', 'seed', 'runs', 'startedAt', 'endedAt', 'interrupted', 'summary', 'rootCauses', 'outages'];
+  const keys = [
+    'kit',
+    'persona',
+    'edition',
+    'component',
+    'claims',
+    'clientUnderTest',
+    'embedded',
+    'targets',
+    'strictness',
+    'seed',
+    'runs',
+    'startedAt',
+    'endedAt',
+    'interrupted',
+    'summary',
+    'rootCauses',
+    'outages',
+  ];
   return Object.fromEntries(keys.filter((k) => report[k] !== undefined).map((k) => [k, report[k]]));
 }
 

@@ -36,14 +36,18 @@ export function verifyReport(dir: string, opts: { pinnedKey?: KeyObject } = {}):
   if (existsSync(certFile)) {
     const cert = readCertificate(certFile);
     result.certificateSubject = cert.subject.replace(/\n/g, ', ');
-    if (!cert.publicKey.equals(key)) problems.push(`${CERTIFICATE_FILE}: certifies another key than ${opts.pinnedKey ? 'the pinned key' : PUBLIC_KEY_FILE}`);
+    if (!cert.publicKey.equals(key))
+      problems.push(`${CERTIFICATE_FILE}: certifies another key than ${opts.pinnedKey ? 'the pinned key' : PUBLIC_KEY_FILE}`);
   }
   if (!envelopeVerifies(envelope, key)) {
     // Nothing the payload says can be trusted, so its subjects are not looked at.
-    problems.push(`${ENVELOPE_FILE}: the signature does not verify with ${opts.pinnedKey ? 'the pinned key' : PUBLIC_KEY_FILE} (key ${result.keyId.slice(0, 16)})`);
+    problems.push(
+      `${ENVELOPE_FILE}: the signature does not verify with ${opts.pinnedKey ? 'the pinned key' : PUBLIC_KEY_FILE} (key ${result.keyId.slice(0, 16)})`,
+    );
     return result;
   }
-  if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE) problems.push(`${ENVELOPE_FILE}: payloadType is ${envelope.payloadType}, not ${IN_TOTO_PAYLOAD_TYPE}`);
+  if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE)
+    problems.push(`${ENVELOPE_FILE}: payloadType is ${envelope.payloadType}, not ${IN_TOTO_PAYLOAD_TYPE}`);
   const subjects = subjectsOf(envelope, problems);
   result.subjects = subjects.map((s) => s.name);
   const matched = subjects.filter((s) => checkSubject(dir, s, problems)).map((s) => s.name);
@@ -51,7 +55,8 @@ export function verifyReport(dir: string, opts: { pinnedKey?: KeyObject } = {}):
   else if (matched.includes(JSON_FILE)) {
     // Only a conformance.json whose digest matched is trusted to say which evidence files must be signed.
     const report = JSON.parse(readFileSync(join(dir, JSON_FILE), 'utf8')) as { requirements?: unknown };
-    for (const f of listedEvidenceFiles(report)) if (!result.subjects.includes(f)) problems.push(`${f}: evidence named by ${JSON_FILE} but not signed`);
+    for (const f of listedEvidenceFiles(report))
+      if (!result.subjects.includes(f)) problems.push(`${f}: evidence named by ${JSON_FILE} but not signed`);
   }
   return result;
 }
@@ -63,7 +68,9 @@ function readEnvelope(dir: string): Envelope {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    throw new ReportInputError(err.code === 'ENOENT' ? `${file}: no envelope (was the run signed? wfmck run --sign)` : `${file}: not JSON (${err.message})`);
+    throw new ReportInputError(
+      err.code === 'ENOENT' ? `${file}: no envelope (was the run signed? wfmck run --sign)` : `${file}: not JSON (${err.message})`,
+    );
   }
   const envelope = parseEnvelope(raw);
   if (!envelope) throw new ReportInputError(`${file}: not a DSSE envelope (payloadType, payload, signatures[].sig)`);
@@ -87,8 +94,10 @@ function subjectsOf(envelope: Envelope, problems: string[]): Subject[] {
     problems.push(`${ENVELOPE_FILE}: the signed payload is not JSON`);
     return [];
   }
-  if (statement._type !== STATEMENT_TYPE) problems.push(`${ENVELOPE_FILE}: the payload is not an in-toto Statement v1 (_type ${JSON.stringify(statement._type)})`);
-  if (statement.predicateType !== PREDICATE_TYPE) problems.push(`${ENVELOPE_FILE}: predicateType ${JSON.stringify(statement.predicateType)}, not ${PREDICATE_TYPE}`);
+  if (statement._type !== STATEMENT_TYPE)
+    problems.push(`${ENVELOPE_FILE}: the payload is not an in-toto Statement v1 (_type ${JSON.stringify(statement._type)})`);
+  if (statement.predicateType !== PREDICATE_TYPE)
+    problems.push(`${ENVELOPE_FILE}: predicateType ${JSON.stringify(statement.predicateType)}, not ${PREDICATE_TYPE}`);
   if (!Array.isArray(statement.subject)) {
     problems.push(`${ENVELOPE_FILE}: the statement has no subject list`);
     return [];
@@ -111,6 +120,7 @@ function checkSubject(dir: string, s: Subject, problems: string[]): boolean {
     return fail(`${s.name}: missing (a signed subject)`);
   }
   const actual = sha256Hex(bytes);
-  if (actual !== s.digest.sha256.toLowerCase()) return fail(`${s.name}: sha256 ${actual.slice(0, 16)}... does not match the signed ${s.digest.sha256.slice(0, 16)}...`);
+  if (actual !== s.digest.sha256.toLowerCase())
+    return fail(`${s.name}: sha256 ${actual.slice(0, 16)}... does not match the signed ${s.digest.sha256.slice(0, 16)}...`);
   return true;
 }

@@ -36,7 +36,9 @@ export const deviceId = (maxSegments = 4): fc.Arbitrary<string> =>
 
 /** `<amount> <unit>` (or without the space) in the binary units §2.1.1 allows for the field. */
 export function quantity(field: QuantityField, format: QuantityFormat | 'any' = 'any'): fc.Arbitrary<string> {
-  const amount = fc.tuple(fc.nat(4096), fc.option(fc.integer({ min: 1, max: 999 }), { nil: undefined })).map(([w, f]) => (f === undefined ? `${w}` : `${w}.${f}`));
+  const amount = fc
+    .tuple(fc.nat(4096), fc.option(fc.integer({ min: 1, max: 999 }), { nil: undefined }))
+    .map(([w, f]) => (f === undefined ? `${w}` : `${w}.${f}`));
   const space = format === 'any' ? fc.constantFrom(' ', '') : fc.constant(format === 'spaced' ? ' ' : '');
   return fc.tuple(amount, space, fc.constantFrom(...QUANTITY_UNITS[field])).map(([a, s, u]) => `${a}${s}${u}`);
 }
@@ -46,27 +48,50 @@ const name = fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/);
 const jsonNumber = fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => (Object.is(n, -0) ? 0 : n));
 const text = fc.string({ maxLength: 24 });
 
-export const labelValue = (): fc.Arbitrary<LabelValue> => fc.oneof(text, jsonNumber, fc.boolean(), fc.array(text, { maxLength: 4 }), fc.array(jsonNumber, { maxLength: 4 }));
+export const labelValue = (): fc.Arbitrary<LabelValue> =>
+  fc.oneof(text, jsonNumber, fc.boolean(), fc.array(text, { maxLength: 4 }), fc.array(jsonNumber, { maxLength: 4 }));
 /** Organisation-domain keys as §2.1 recommends, and plain ones it allows. */
-export const labelKey = (): fc.Arbitrary<string> => fc.oneof(fc.tuple(fc.domain(), name).map(([d, n]) => `${d}/${n}`), name);
+export const labelKey = (): fc.Arbitrary<string> =>
+  fc.oneof(
+    fc.tuple(fc.domain(), name).map(([d, n]) => `${d}/${n}`),
+    name,
+  );
 export const labels = (): fc.Arbitrary<Record<string, LabelValue>> => fc.dictionary(labelKey(), labelValue(), { maxKeys: 6 });
 
-const extensions = fc.dictionary(fc.stringMatching(/^x-[a-z][a-z0-9-]{0,10}-extensions$/), fc.dictionary(name, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }), { maxKeys: 2 });
+const extensions = fc.dictionary(
+  fc.stringMatching(/^x-[a-z][a-z0-9-]{0,10}-extensions$/),
+  fc.dictionary(name, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+  { maxKeys: 2 },
+);
 
 function enumList(known: readonly string[], unknown: boolean): fc.Arbitrary<string[]> {
-  const value = unknown ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: name }) : fc.constantFrom(...known);
+  const value = unknown
+    ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: name })
+    : fc.constantFrom(...known);
   return fc.uniqueArray(value, { minLength: 1, maxLength: 3 });
 }
 
 function hostingFields(format: QuantityFormat | 'any', unknown: boolean) {
   return fc.record({
     cpus: fc.array(
-      fc.record({ cores: fc.oneof(fc.constantFrom(0.5, 1, 2, 4, 8), fc.integer({ min: 1, max: 512 }).map((n) => n / 4)), architecture: fc.constantFrom(...CPU_ARCHITECTURES) }, { requiredKeys: ['cores'] }),
+      fc.record(
+        {
+          cores: fc.oneof(
+            fc.constantFrom(0.5, 1, 2, 4, 8),
+            fc.integer({ min: 1, max: 512 }).map((n) => n / 4),
+          ),
+          architecture: fc.constantFrom(...CPU_ARCHITECTURES),
+        },
+        { requiredKeys: ['cores'] },
+      ),
       { minLength: 1, maxLength: 4 },
     ),
     memory: quantity('memory', format),
     storage: quantity('storage', format),
-    peripherals: fc.array(fc.record({ type: fc.constantFrom(...PERIPHERAL_TYPES), manufacturer: text, model: text }, { requiredKeys: ['type'] }), { maxLength: 4 }),
+    peripherals: fc.array(
+      fc.record({ type: fc.constantFrom(...PERIPHERAL_TYPES), manufacturer: text, model: text }, { requiredKeys: ['type'] }),
+      { maxLength: 4 },
+    ),
     interfaces: fc.array(fc.record({ type: fc.constantFrom(...INTERFACE_TYPES) }), { maxLength: 5 }),
     otelCollector: fc.constant(true),
     supportedRuntimes: enumList(SUPPORTED_RUNTIMES, unknown),
@@ -76,7 +101,9 @@ function hostingFields(format: QuantityFormat | 'any', unknown: boolean) {
 
 export function validCapabilities(opts: ValidCapabilitiesOptions = {}): fc.Arbitrary<DeviceCapabilities> {
   const identity = fc.record({ id: opts.id ?? deviceId(), vendor: text, modelNumber: text, serialNumber: text });
-  const hosting = fc.tuple(identity, hostingFields(opts.quantityFormat ?? 'any', opts.unknownEnumValues ?? false)).map(([i, h]): Properties => ({ ...i, ...h }));
+  const hosting = fc
+    .tuple(identity, hostingFields(opts.quantityFormat ?? 'any', opts.unknownEnumValues ?? false))
+    .map(([i, h]): Properties => ({ ...i, ...h }));
   const properties = opts.kind === 'hosting' ? hosting : opts.kind === 'identity-only' ? identity : fc.oneof(hosting, identity);
   return fc
     .tuple(properties, fc.option(labels(), { nil: undefined }), extensions)
@@ -99,7 +126,22 @@ export interface InvalidCapabilities {
 }
 
 const BAD_IDS = ['', ' ', 'a b', 'a//b', '/a', 'a/', 'a/./b', '..', 'a/../b', 'dev%201', 'caf\u00e9', 'a?b', 'a#b', 'a:b', 'a@b'];
-const BAD_QUANTITIES = ['16', '16 GB', '16 gi', '-1 Gi', '1e3 Gi', '16  Gi', ' 16 Gi', '16 Gi ', '0x10 Gi', '1,5 Gi', 'Gi', '', '16 G', '16 KiB'];
+const BAD_QUANTITIES = [
+  '16',
+  '16 GB',
+  '16 gi',
+  '-1 Gi',
+  '1e3 Gi',
+  '16  Gi',
+  ' 16 Gi',
+  '16 Gi ',
+  '0x10 Gi',
+  '1,5 Gi',
+  'Gi',
+  '',
+  '16 G',
+  '16 KiB',
+];
 
 /** Documents a WFM must refuse (400 or 422), each with the one defect that makes it invalid. */
 export function invalidCapabilities(): fc.Arbitrary<InvalidCapabilities> {
@@ -110,7 +152,9 @@ export function invalidCapabilities(): fc.Arbitrary<InvalidCapabilities> {
       const m = mutations[pick % mutations.length]!;
       return { doc: m.document, defect: `${m.kind} ${m.path}` };
     }),
-    fc.tuple(validCapabilities(), fc.constantFrom(...BAD_IDS)).map(([doc, id]) => ({ doc: { ...doc, properties: { ...doc.properties, id } }, defect: `bad id ${JSON.stringify(id)}` })),
+    fc
+      .tuple(validCapabilities(), fc.constantFrom(...BAD_IDS))
+      .map(([doc, id]) => ({ doc: { ...doc, properties: { ...doc.properties, id } }, defect: `bad id ${JSON.stringify(id)}` })),
     fc.tuple(hosting, fc.constantFrom<QuantityField>('memory', 'storage'), fc.nat()).map(([doc, field, pick]) => {
       const bad = [...BAD_QUANTITIES, ...(field === 'memory' ? ['1 Ti', '2 Pi'] : ['16 Xi'])];
       const value = bad[pick % bad.length]!;
@@ -121,13 +165,18 @@ export function invalidCapabilities(): fc.Arbitrary<InvalidCapabilities> {
       delete properties[field];
       return { doc: { ...doc, properties }, defect: `partial hosting fields: no ${field}` };
     }),
-    fc.tuple(validCapabilities({ kind: 'identity-only' }), hostingFields('any', false), fc.constantFrom(...HOSTING_FIELDS)).map(([doc, h, field]) => ({
-      doc: { ...doc, properties: { ...doc.properties, [field]: h[field] } },
-      defect: `partial hosting fields: only ${field}`,
-    })),
+    fc
+      .tuple(validCapabilities({ kind: 'identity-only' }), hostingFields('any', false), fc.constantFrom(...HOSTING_FIELDS))
+      .map(([doc, h, field]) => ({
+        doc: { ...doc, properties: { ...doc.properties, [field]: h[field] } },
+        defect: `partial hosting fields: only ${field}`,
+      })),
     fc.tuple(hosting, fc.constantFrom('supportedRuntimes', 'supportedDeploymentTypes'), fc.boolean()).map(([doc, field, emptyLabels]) => {
       const { labels: _dropped, ...rest } = doc;
-      return { doc: { ...rest, properties: { ...doc.properties, [field]: ['custom'] }, ...(emptyLabels ? { labels: {} } : {}) }, defect: `custom ${field} without labels` };
+      return {
+        doc: { ...rest, properties: { ...doc.properties, [field]: ['custom'] }, ...(emptyLabels ? { labels: {} } : {}) },
+        defect: `custom ${field} without labels`,
+      };
     }),
     fc.tuple(hosting, fc.constantFrom('otelCollector', 'supportedRuntimes', 'supportedDeploymentTypes')).map(([doc, field]) => ({
       doc: { ...doc, properties: { ...doc.properties, [field]: field === 'otelCollector' ? false : [] } },
@@ -165,7 +214,13 @@ export function hierarchyIds(tree: DeviceTree): string[] {
 /** The `components` of a status report: unique names, any of the six states, an error on some failed ones. */
 export function componentStates(opts: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<ComponentStatus[]> {
   const component = fc
-    .record({ name: name, state: fc.constantFrom(...DEPLOYMENT_STATES), code: fc.stringMatching(/^[A-Z0-9_]{1,12}$/), message: text, withError: fc.boolean() })
+    .record({
+      name: name,
+      state: fc.constantFrom(...DEPLOYMENT_STATES),
+      code: fc.stringMatching(/^[A-Z0-9_]{1,12}$/),
+      message: text,
+      withError: fc.boolean(),
+    })
     .map(({ name: n, state, code, message, withError }): ComponentStatus =>
       state === 'failed' && withError ? { name: n, state, error: { code, source: n, message } } : { name: n, state },
     );

@@ -35,7 +35,8 @@ const SEGMENT = /^[A-Za-z0-9._~-]+$/;
 export function describeDevice(seed: number, index: number, kind: DeviceKind, opts: DescribeOptions = {}): DeviceDescription {
   const prefix = opts.idPrefix ?? 'wfmck';
   const id = `${prefix ? `${prefix}-` : ''}${KIND_TAG[kind]}-${String(index).padStart(6, '0')}`;
-  if (!SEGMENT.test(id)) throw new RangeError(`describeDevice: idPrefix "${prefix}" makes "${id}", which is not one RFC 3986 unreserved segment`);
+  if (!SEGMENT.test(id))
+    throw new RangeError(`describeDevice: idPrefix "${prefix}" makes "${id}", which is not one RFC 3986 unreserved segment`);
   const format = opts.quantityFormat ?? 'spaced';
   const faults = opts.faults ?? {};
   const path = [seed, index];
@@ -53,9 +54,7 @@ function seeThru(path: number[], id: string, levels: number, children: number, h
   const faker = localFaker(path);
   const capabilities = hosts ? hostingDocument(faker, id, format) : identityDocument(faker, id);
   const kids = childIds(faker, id, levels < 1 ? 0 : children).map((childId, i) =>
-    levels > 1
-      ? seeThru([...path, i + 1], childId, levels - 1, children, hosts, format)
-      : plainDevice([...path, i + 1], childId, format),
+    levels > 1 ? seeThru([...path, i + 1], childId, levels - 1, children, hosts, format) : plainDevice([...path, i + 1], childId, format),
   );
   return { kind: 'see-thru-gateway', id, capabilities, children: kids, hostsWorkloads: hosts, faults: {} };
 }
@@ -65,7 +64,11 @@ function opaque(path: number[], id: string, children: number, format: QuantityFo
   const faker = localFaker(path);
   const gateway = { ...identity(faker, id), deploymentTypes: deploymentTypes(faker), labels: labels(faker) };
   const kids = childIds(faker, id, children).map((childId, i) => plainDevice([...path, i + 1], childId, format));
-  const capabilities = aggregateOpaque(gateway, kids.map((k) => k.capabilities.properties), format);
+  const capabilities = aggregateOpaque(
+    gateway,
+    kids.map((k) => k.capabilities.properties),
+    format,
+  );
   Object.assign(capabilities, extensions(faker, gateway.vendor));
   return { kind: 'opaque-gateway', id, capabilities, children: kids, hostsWorkloads: true, faults: {} };
 }

@@ -18,10 +18,31 @@ export type HostingFields = Required<Omit<Properties, keyof Identity>>;
 const CORES = [0.5, 1, 1, 2, 2, 4, 4, 8] as const;
 /** [amount, unit] pairs in binary units (§2.1.1): what edge hardware offers to applications. */
 const MEMORY: readonly (readonly [number, string])[] = [
-  [256, 'Mi'], [512, 'Mi'], [768, 'Mi'], [1, 'Gi'], [1.5, 'Gi'], [2, 'Gi'], [4, 'Gi'], [8, 'Gi'], [16, 'Gi'], [32, 'Gi'], [64, 'Gi'],
+  [256, 'Mi'],
+  [512, 'Mi'],
+  [768, 'Mi'],
+  [1, 'Gi'],
+  [1.5, 'Gi'],
+  [2, 'Gi'],
+  [4, 'Gi'],
+  [8, 'Gi'],
+  [16, 'Gi'],
+  [32, 'Gi'],
+  [64, 'Gi'],
 ];
 const STORAGE: readonly (readonly [number, string])[] = [
-  [512, 'Mi'], [4, 'Gi'], [8, 'Gi'], [16, 'Gi'], [32, 'Gi'], [64, 'Gi'], [128, 'Gi'], [256, 'Gi'], [500, 'Gi'], [1, 'Ti'], [1.5, 'Ti'], [2, 'Ti'],
+  [512, 'Mi'],
+  [4, 'Gi'],
+  [8, 'Gi'],
+  [16, 'Gi'],
+  [32, 'Gi'],
+  [64, 'Gi'],
+  [128, 'Gi'],
+  [256, 'Gi'],
+  [500, 'Gi'],
+  [1, 'Ti'],
+  [1.5, 'Ti'],
+  [2, 'Ti'],
 ];
 
 export function identity(faker: Faker, id: string, vendor = faker.company.name()): Identity {
@@ -83,7 +104,8 @@ function peripherals(faker: Faker): Peripheral[] {
   return faker.helpers.arrayElements(PERIPHERAL_TYPES, { min: 0, max: 3 }).map((type) => {
     const p: Peripheral = { type };
     if (faker.datatype.boolean(0.7)) p.manufacturer = faker.company.name();
-    if (faker.datatype.boolean(0.6)) p.model = `${faker.string.alpha({ length: 2, casing: 'upper' })}${faker.number.int({ min: 10, max: 999 })}`;
+    if (faker.datatype.boolean(0.6))
+      p.model = `${faker.string.alpha({ length: 2, casing: 'upper' })}${faker.number.int({ min: 10, max: 999 })}`;
     return p;
   });
 }

@@ -10,7 +10,9 @@ export function labels(faker: Faker): Record<string, LabelValue> {
     [`${domain}/line`]: faker.number.int({ min: 1, max: 40 }),
     [`${domain}/certified`]: faker.datatype.boolean(),
     [`${domain}/zones`]: faker.helpers.multiple(() => faker.location.direction(), { count: { min: 1, max: 3 } }),
-    [`${domain}/calibration`]: faker.helpers.multiple(() => faker.number.float({ min: 0, max: 100, fractionDigits: 2 }), { count: { min: 1, max: 4 } }),
+    [`${domain}/calibration`]: faker.helpers.multiple(() => faker.number.float({ min: 0, max: 100, fractionDigits: 2 }), {
+      count: { min: 1, max: 4 },
+    }),
   };
   if (faker.datatype.boolean(0.5)) out[`${domain}/cell`] = faker.string.alphanumeric({ length: 4, casing: 'upper' });
   // Every key domain-prefixed: §2.1's SHOULD is the kit's own duty (the device persona's strict clean control judges it).
@@ -20,7 +22,12 @@ export function labels(faker: Faker): Record<string, LabelValue> {
 
 /** `x-<slug>-extensions` with a slug that also fits the stricter rc.3 key grammar (P10): `^x-[a-z][a-z0-9-]*-extensions$`. */
 export function extensionKey(vendor: string): `x-${string}-extensions` {
-  const slug = vendor.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^[^a-z]+|-+$/g, '').slice(0, 24).replace(/-+$/, '');
+  const slug = vendor
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^[^a-z]+|-+$/g, '')
+    .slice(0, 24)
+    .replace(/-+$/, '');
   return `x-${slug || 'vendor'}-extensions`;
 }
 

@@ -38,7 +38,8 @@ export function misbehaviourFor(seed: number, index: number, mix: MisbehaviourMi
     if (GATEWAY_ONLY.has(name) && kind !== 'see-thru-gateway') return;
     const size = uniform(seed, index, 0xfb, salt);
     if (name === 'slowInstallMs') faults.slowInstallMs = 500 + Math.floor(size * 4500);
-    else if (name === 'clockSkewSeconds') faults.clockSkewSeconds = (size < 0.5 ? -1 : 1) * (5 + Math.floor((size % 0.5) * 2 * (MAX_SKEW_SECONDS - 5)));
+    else if (name === 'clockSkewSeconds')
+      faults.clockSkewSeconds = (size < 0.5 ? -1 : 1) * (5 + Math.floor((size % 0.5) * 2 * (MAX_SKEW_SECONDS - 5)));
     else faults[name] = true;
   });
   return faults;

@@ -43,7 +43,14 @@ export async function perform(ctx: ActionContext, action: Action): Promise<Resul
     return await run(ctx, action);
   } catch (e) {
     if (!(e instanceof TransportError)) throw e;
-    ctx.env.observer?.({ type: 'transport-error', deviceId: ctx.desc.id, endpoint: ENDPOINT_OF[action.type], code: e.code, message: e.message, exchange: e.exchange });
+    ctx.env.observer?.({
+      type: 'transport-error',
+      deviceId: ctx.desc.id,
+      endpoint: ENDPOINT_OF[action.type],
+      code: e.code,
+      message: e.message,
+      exchange: e.exchange,
+    });
     return { ok: false, transient: true, message: `${e.code}: ${e.message}` };
   }
 }
@@ -65,9 +72,14 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       const deviceId = ctx.deviceAt(action.index).id;
       if (!decide.sendsCapabilitiesFirst && action.index === 0 && ctx.state.capsSent < 0) await api.getDesiredState(ctx.state.clientId);
       const doc = ctx.documentAt(action.index, action.revision);
-      const put = answer(ctx, 'capabilities.put', await api.putCapabilities(decide.capabilitiesPathId(deviceId, action.index), decide.capabilitiesBody(doc)));
+      const put = answer(
+        ctx,
+        'capabilities.put',
+        await api.putCapabilities(decide.capabilitiesPathId(deviceId, action.index), decide.capabilitiesBody(doc)),
+      );
       // §2.2: an opaque gateway registers its one document, and none of what is behind it.
-      const also = ctx.desc.kind === 'opaque-gateway' && action.index === 0 ? decide.alsoRegisters(deviceId, doc, ctx.desc.children ?? []) : [];
+      const also =
+        ctx.desc.kind === 'opaque-gateway' && action.index === 0 ? decide.alsoRegisters(deviceId, doc, ctx.desc.children ?? []) : [];
       for (const other of also) await api.putCapabilities(other.deviceId, other.doc);
       return put;
     }
@@ -81,8 +93,15 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       const result = polled(ctx, await api.getDesiredState(ctx.state.clientId, etag === undefined ? {} : { etag }));
       // A newer manifest that leaves a deployment as it was makes a faulty client report it again, with a version no
       // manifest had (the new one's, plus one).
-      if (result.ok && result.kind === 'manifest' && result.version > ctx.state.manifestVersion && decide.reportsUnchangedDeploymentsAgain) {
-        for (const slot of ctx.state.deployments.filter((d) => d.stage === 'settled' && result.deployments.some((e) => e.deploymentId === d.deploymentId && e.digest === d.digest))) {
+      if (
+        result.ok &&
+        result.kind === 'manifest' &&
+        result.version > ctx.state.manifestVersion &&
+        decide.reportsUnchangedDeploymentsAgain
+      ) {
+        for (const slot of ctx.state.deployments.filter(
+          (d) => d.stage === 'settled' && result.deployments.some((e) => e.deploymentId === d.deploymentId && e.digest === d.digest),
+        )) {
           const report = statusReport(slot, profile.vendor);
           if (report) await api.postStatus(slot.deploymentId, { ...report, adoptedManifestVersion: result.version + 1 });
         }
@@ -114,7 +133,13 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
       const report = made && decide.statusReport(made, ctx.desc.id);
       if (!slot || !report || !decide.reportsStatus) return { ok: true, kind: 'done' };
       const result = answer(ctx, 'status', await api.postStatus(action.deploymentId, report));
-      ctx.env.observer?.({ type: 'deployment', deviceId: report.deviceId ?? ctx.desc.id, deploymentId: action.deploymentId, state: report.status.state, adoptedManifestVersion: report.adoptedManifestVersion });
+      ctx.env.observer?.({
+        type: 'deployment',
+        deviceId: report.deviceId ?? ctx.desc.id,
+        deploymentId: action.deploymentId,
+        state: report.status.state,
+        adoptedManifestVersion: report.adoptedManifestVersion,
+      });
       return result;
     }
     case 'idle':
@@ -126,7 +151,15 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
 function answer(ctx: ActionContext, endpoint: Endpoint, response: HttpResponse, problem?: string): Result {
   const expected = EXPECTED[endpoint].includes(response.status) && problem === undefined;
   const latencyMs = response.exchange.durationMs;
-  ctx.env.observer?.({ type: 'response', deviceId: ctx.desc.id, endpoint, status: response.status, latencyMs, expected, ...(expected ? {} : { exchange: response.exchange }) });
+  ctx.env.observer?.({
+    type: 'response',
+    deviceId: ctx.desc.id,
+    endpoint,
+    status: response.status,
+    latencyMs,
+    expected,
+    ...(expected ? {} : { exchange: response.exchange }),
+  });
   if (expected) return { ok: true, kind: 'done' };
   const transient = response.status >= 500 || response.status === 429;
   return { ok: false, transient, status: response.status, message: problem ?? `HTTP ${response.status}${errorOf(response)}` };
@@ -167,7 +200,12 @@ function fetchedDeployment(ctx: ActionContext, action: Extract<Action, { type: '
   const result = answer(ctx, 'deployment', response);
   if (!result.ok) return result;
   if (!verifyDigest(response.body, action.digest) && ctx.decisions.verifiesDeploymentDigest) {
-    return { ok: false, transient: false, status: 200, message: `P4: deployment ${action.deploymentId} bytes do not hash to ${action.digest}; not parsed, not adopted` };
+    return {
+      ok: false,
+      transient: false,
+      status: 200,
+      message: `P4: deployment ${action.deploymentId} bytes do not hash to ${action.digest}; not parsed, not adopted`,
+    };
   }
   return deploymentFromBytes(ctx, action, response.body);
 }
@@ -181,17 +219,28 @@ function deploymentFromBytes(ctx: ActionContext, action: Extract<Action, { type:
     return { ok: false, transient: false, status: 200, message: `P4: deployment YAML does not parse: ${(e as Error).message}` };
   }
   const checked = validate('ApplicationDeployment', doc, { vendor: ctx.env.profile.vendor });
-  if (!checked.ok) return { ok: false, transient: false, status: 200, message: `P4 ApplicationDeployment: ${formatSchemaErrors(checked.errors)}` };
+  if (!checked.ok)
+    return { ok: false, transient: false, status: 200, message: `P4 ApplicationDeployment: ${formatSchemaErrors(checked.errors)}` };
   const d = doc as ApplicationDeployment;
   if (d.metadata.annotations.id !== action.deploymentId) {
-    return { ok: false, transient: false, status: 200, message: `P4: metadata.annotations.id ${d.metadata.annotations.id} is not deployment ${action.deploymentId}` };
+    return {
+      ok: false,
+      transient: false,
+      status: 200,
+      message: `P4: metadata.annotations.id ${d.metadata.annotations.id} is not deployment ${action.deploymentId}`,
+    };
   }
   const summary: DeploymentSummary = {
     name: d.metadata.name,
     type: d.spec.deploymentProfile.type,
     components: d.spec.deploymentProfile.components.map(({ name, properties: p }) => ({
       name,
-      properties: { repository: p.repository, revision: p.revision, ...(p.wait !== undefined ? { wait: p.wait } : {}), ...(p.timeout !== undefined ? { timeout: p.timeout } : {}) },
+      properties: {
+        repository: p.repository,
+        revision: p.revision,
+        ...(p.wait !== undefined ? { wait: p.wait } : {}),
+        ...(p.timeout !== undefined ? { timeout: p.timeout } : {}),
+      },
     })),
     placement: ctx.place(d.metadata.deviceId),
   };
@@ -206,11 +255,25 @@ async function applyStep(ctx: ActionContext, action: Extract<Action, { type: 'ap
   const component = slot.components[action.component]!.ref;
   if (slot.type !== 'compose') {
     if (/^helm(\.v3)?$/.test(slot.type)) return { ok: true, kind: 'applied', state: 'installed' };
-    return { ok: true, kind: 'applied', state: 'failed', error: { code: 'DEPLOYMENT_TYPE_UNSUPPORTED', source: component.name, message: `§2.1.1: deployment type "${slot.type}" is not one this device processes` } };
+    return {
+      ok: true,
+      kind: 'applied',
+      state: 'failed',
+      error: {
+        code: 'DEPLOYMENT_TYPE_UNSUPPORTED',
+        source: component.name,
+        message: `§2.1.1: deployment type "${slot.type}" is not one this device processes`,
+      },
+    };
   }
   const registry = ctx.env.registry;
   if (!registry) {
-    return { ok: true, kind: 'applied', state: 'failed', error: { code: 'REGISTRY_UNCONFIGURED', source: component.name, message: 'the simulator was given no registry client' } };
+    return {
+      ok: true,
+      kind: 'applied',
+      state: 'failed',
+      error: { code: 'REGISTRY_UNCONFIGURED', source: component.name, message: 'the simulator was given no registry client' },
+    };
   }
   const outcome = await applyComposeComponent(component, {
     registry,
@@ -226,7 +289,15 @@ async function applyStep(ctx: ActionContext, action: Extract<Action, { type: 'ap
 
 function registryEvent(ctx: ActionContext, exchange: Exchange, expected: boolean): void {
   const status = exchange.status ?? 0;
-  ctx.env.observer?.({ type: 'response', deviceId: ctx.desc.id, endpoint: 'registry', status, latencyMs: exchange.durationMs, expected, ...(expected ? {} : { exchange }) });
+  ctx.env.observer?.({
+    type: 'response',
+    deviceId: ctx.desc.id,
+    endpoint: 'registry',
+    status,
+    latencyMs: exchange.durationMs,
+    expected,
+    ...(expected ? {} : { exchange }),
+  });
 }
 
 /** The endpoint a transport failure is counted under. */
@@ -241,4 +312,3 @@ const ENDPOINT_OF: Record<Action['type'], Endpoint> = {
   'report-status': 'status',
   idle: 'status',
 };
-

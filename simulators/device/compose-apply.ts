@@ -57,7 +57,8 @@ export async function applyComposeComponent(component: ComposeComponent, opts: C
     return await runContainers(component, composeYaml, opts);
   } catch (e) {
     if (e instanceof Refusal) return failed(component.name, e.code, e.message);
-    if (e instanceof TransportError) return failed(component.name, 'REGISTRY_UNREACHABLE', `§4.7: pulling ${component.properties.repository} failed: ${e.message}`);
+    if (e instanceof TransportError)
+      return failed(component.name, 'REGISTRY_UNREACHABLE', `§4.7: pulling ${component.properties.repository} failed: ${e.message}`);
     throw e;
   }
 }
@@ -74,7 +75,8 @@ export function parseRepository(repository: string): { registryUrl: string; host
 async function pullManifest(client: RegistryClient, name: string, revision: string, { vendor, onResponse }: ComposeApplyOptions) {
   const pulled = await client.getManifest(name, revision);
   onResponse?.(pulled.response.exchange, pulled.response.status === 200);
-  if (pulled.response.status !== 200) throw new Refusal('MANIFEST_UNAVAILABLE', `§4.7: GET manifest ${name}:${revision} answered ${pulled.response.status}`);
+  if (pulled.response.status !== 200)
+    throw new Refusal('MANIFEST_UNAVAILABLE', `§4.7: GET manifest ${name}:${revision} answered ${pulled.response.status}`);
   let manifest: unknown;
   try {
     manifest = JSON.parse(Buffer.from(pulled.bytes).toString('utf8'));
@@ -87,17 +89,28 @@ async function pullManifest(client: RegistryClient, name: string, revision: stri
   const annotations = layer.annotations ?? {};
   const version = annotations[mediaTypes(vendor).annotation.componentVersion];
   if (version !== revision) {
-    throw new Refusal('MANIFEST_INVALID', `§2.7: layer annotation component.version "${version}" MUST match the OCI tag and revision "${revision}"`);
+    throw new Refusal(
+      'MANIFEST_INVALID',
+      `§2.7: layer annotation component.version "${version}" MUST match the OCI tag and revision "${revision}"`,
+    );
   }
   const imageVersion = annotations['org.opencontainers.image.version'];
   if (imageVersion !== undefined && imageVersion !== version) {
-    throw new Refusal('MANIFEST_INVALID', `§2.7: org.opencontainers.image.version "${imageVersion}" MUST equal component.version "${version}"`);
+    throw new Refusal(
+      'MANIFEST_INVALID',
+      `§2.7: org.opencontainers.image.version "${imageVersion}" MUST equal component.version "${version}"`,
+    );
   }
   return layer;
 }
 
 /** §2.7 rule 8: the digest is verified after pulling and before anything reads the archive. */
-async function pullBlob(client: RegistryClient, name: string, digest: string, { onResponse, decisions }: ComposeApplyOptions): Promise<Uint8Array> {
+async function pullBlob(
+  client: RegistryClient,
+  name: string,
+  digest: string,
+  { onResponse, decisions }: ComposeApplyOptions,
+): Promise<Uint8Array> {
   const trusting = !(decisions ?? cleanComposeDecisions).verifiesBlobDigest;
   let pulled;
   try {
@@ -109,7 +122,8 @@ async function pullBlob(client: RegistryClient, name: string, digest: string, { 
   }
   onResponse?.(pulled.response.exchange, pulled.response.status === 200);
   if (pulled.response.status !== 200) throw new Refusal('BLOB_UNAVAILABLE', `§4.7: GET blob ${digest} answered ${pulled.response.status}`);
-  if (!trusting && !verifyDigest(pulled.bytes, digest)) throw new Refusal('DIGEST_MISMATCH', `§2.7 rule 8: blob bytes do not hash to ${digest}; refused before extraction`);
+  if (!trusting && !verifyDigest(pulled.bytes, digest))
+    throw new Refusal('DIGEST_MISMATCH', `§2.7 rule 8: blob bytes do not hash to ${digest}; refused before extraction`);
   return pulled.bytes;
 }
 
@@ -119,7 +133,8 @@ async function judgeArchive(blob: Uint8Array, decisions: ComposeDecisions, compo
   try {
     entries = await readTarGz(blob);
   } catch (e) {
-    if (e instanceof ArchiveReadError) throw new Refusal('ARCHIVE_INVALID', `§2.7: the compose archive cannot be read (${e.code}: ${e.message})`);
+    if (e instanceof ArchiveReadError)
+      throw new Refusal('ARCHIVE_INVALID', `§2.7: the compose archive cannot be read (${e.code}: ${e.message})`);
     throw e;
   }
   const findings = composeComponentFindings(entries).filter((f) => !decisions.overlooksArchiveFinding(f));
@@ -132,7 +147,10 @@ async function judgeArchive(blob: Uint8Array, decisions: ComposeDecisions, compo
   if (findings.length > 0) {
     const first = findings[0]!;
     const more = findings.length > 1 ? ` (+${findings.length - 1} more)` : '';
-    throw new Refusal('ARCHIVE_INVALID', `refused before extraction: ${first.message}${first.path ? ` at ${first.path}` : ''} [${first.rule}]${more}`);
+    throw new Refusal(
+      'ARCHIVE_INVALID',
+      `refused before extraction: ${first.message}${first.path ? ` at ${first.path}` : ''} [${first.rule}]${more}`,
+    );
   }
   return new TextDecoder().decode(composeFileEntry(entries)!.content!);
 }
@@ -152,7 +170,11 @@ async function runContainers(component: ComposeComponent, composeYaml: string, o
   if (wait && checked.length > 0 && opts.faults.unhealthyContainer) {
     const timeout = component.properties.timeout ?? DEFAULT_COMPONENT_TIMEOUT;
     await sleep(timeoutMs(timeout) * scale);
-    return failed(component.name, 'HEALTHCHECK_TIMEOUT', `§4.8 rule 3: service "${checked[0]!.name}" not healthy within timeout ${timeout}`);
+    return failed(
+      component.name,
+      'HEALTHCHECK_TIMEOUT',
+      `§4.8 rule 3: service "${checked[0]!.name}" not healthy within timeout ${timeout}`,
+    );
   }
   return { state: 'installed' };
 }
@@ -166,7 +188,10 @@ export function timeoutMs(timeout: string): number {
 /** Service names and whether each declares a health check that is not disabled. */
 function servicesOf(composeYaml: string): { name: string; healthcheck: boolean }[] {
   const doc = parse(composeYaml) as { services?: Record<string, { healthcheck?: { disable?: boolean } } | null> } | null;
-  return Object.entries(doc?.services ?? {}).map(([name, s]) => ({ name, healthcheck: !!s?.healthcheck && s.healthcheck.disable !== true }));
+  return Object.entries(doc?.services ?? {}).map(([name, s]) => ({
+    name,
+    healthcheck: !!s?.healthcheck && s.healthcheck.disable !== true,
+  }));
 }
 
 function failed(component: string, code: string, message: string): ApplyOutcome {

@@ -93,7 +93,13 @@ export function withdrawn(slot: DeploymentSlot, version: number): DeploymentSlot
   if (slot.adoption.held === undefined) return undefined;
   if (slot.stage === 'removing' || slot.stage === 'removed') return slot;
   const adoption = beganApplying(fetched(slot.adoption, version, false), version);
-  return { ...slot, adoption, stage: 'removing', components: slot.components.map((c) => ({ ref: c.ref, state: 'removing' })), reportDue: true };
+  return {
+    ...slot,
+    adoption,
+    stage: 'removing',
+    components: slot.components.map((c) => ({ ref: c.ref, state: 'removing' })),
+    reportDue: true,
+  };
 }
 
 /** Rules 1, 5, 6: holding the YAML and beginning to apply it adopts the pending revision. */
@@ -101,13 +107,32 @@ export function adopted(slot: DeploymentSlot, summary: DeploymentSummary, fallba
   const version = slot.adoption.fetched ?? fallbackVersion;
   let adoption = slot.resync ? resynchronized(slot.adoption, version) : beganApplying(slot.adoption, version);
   const { reportAs } = summary.placement;
-  const base = { ...slot, name: summary.name, type: summary.type, resync: false, reportDue: true, ...(reportAs !== undefined ? { reportAs } : {}) };
+  const base = {
+    ...slot,
+    name: summary.name,
+    type: summary.type,
+    resync: false,
+    reportDue: true,
+    ...(reportAs !== undefined ? { reportAs } : {}),
+  };
   if ('refusal' in summary.placement) {
     const error = summary.placement.refusal;
     adoption = applyFailed(adoption);
-    return { ...base, adoption, host: -1, stage: 'settled', components: summary.components.map((ref) => ({ ref, state: 'failed', error })) };
+    return {
+      ...base,
+      adoption,
+      host: -1,
+      stage: 'settled',
+      components: summary.components.map((ref) => ({ ref, state: 'failed', error })),
+    };
   }
-  return { ...base, adoption, host: summary.placement.host, stage: 'apply', components: summary.components.map((ref) => ({ ref, state: 'pending' })) };
+  return {
+    ...base,
+    adoption,
+    host: summary.placement.host,
+    stage: 'apply',
+    components: summary.components.map((ref) => ({ ref, state: 'pending' })),
+  };
 }
 
 /** The next component step of an adopted deployment, or undefined when it has none. */
@@ -121,16 +146,27 @@ export function nextStep(slot: DeploymentSlot): { component: number; step: 'begi
 }
 
 /** One component step done: begin -> installing; run -> installed or failed (§4.8: a failure ends the apply); remove -> removed. */
-export function stepped(slot: DeploymentSlot, component: number, step: 'begin' | 'run' | 'remove', outcome?: { state: 'installed' | 'failed'; error?: StatusError }): DeploymentSlot {
+export function stepped(
+  slot: DeploymentSlot,
+  component: number,
+  step: 'begin' | 'run' | 'remove',
+  outcome?: { state: 'installed' | 'failed'; error?: StatusError },
+): DeploymentSlot {
   if (step === 'remove') {
     return { ...slot, stage: 'removed', components: slot.components.map((c) => ({ ref: c.ref, state: 'removed' })), reportDue: true };
   }
-  const state: DeploymentState = step === 'begin' ? 'installing' : outcome?.state ?? 'failed';
+  const state: DeploymentState = step === 'begin' ? 'installing' : (outcome?.state ?? 'failed');
   const components = slot.components.map((c, i): ComponentSlot => {
     if (i !== component) return c;
     return state === 'failed' && outcome?.error ? { ref: c.ref, state, error: outcome.error } : { ref: c.ref, state };
   });
   const failed = state === 'failed';
   const done = failed || !components.some((c) => c.state === 'pending' || c.state === 'installing');
-  return { ...slot, components, adoption: failed ? applyFailed(slot.adoption) : slot.adoption, stage: done ? 'settled' : 'apply', reportDue: true };
+  return {
+    ...slot,
+    components,
+    adoption: failed ? applyFailed(slot.adoption) : slot.adoption,
+    stage: done ? 'settled' : 'apply',
+    reportDue: true,
+  };
 }

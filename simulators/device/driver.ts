@@ -8,7 +8,17 @@ import type { RegistryClient } from '../registry-client.ts';
 import { perform, type ActionContext } from './actions.ts';
 import type { Placement } from './deployment-steps.ts';
 import { capabilitiesOf, revisedCapabilities } from './documents.ts';
-import { afterResult, beginTick, capabilitiesChanged, childDeparted, initialMachine, isLive, nextAction, stopped, type MachineState } from './machine.ts';
+import {
+  afterResult,
+  beginTick,
+  capabilitiesChanged,
+  childDeparted,
+  initialMachine,
+  isLive,
+  nextAction,
+  stopped,
+  type MachineState,
+} from './machine.ts';
 import type { DeviceDescription, DeviceKind, DeviceObserver, DevicePhase, SimulatedDevice } from './types.ts';
 import { cleanClientDecisions, type ClientDecisions } from './decisions/index.ts';
 
@@ -84,8 +94,11 @@ class Device implements SeeThruGateway, ActionContext {
     const devices = desc.kind === 'see-thru-gateway' ? hierarchy(desc) : undefined;
     this.devices = devices && this.decisions.registrationOrder(devices);
     const start = initialMachine(this.devices?.length ?? 1, desc.faults);
-    this.state = env.restored ? { ...structuredClone(env.restored), capsSent: -1, pollDue: false, stalled: false, attempts: 0 }
-      : env.clientId === undefined ? start : { ...start, phase: 'onboarded', clientId: env.clientId };
+    this.state = env.restored
+      ? { ...structuredClone(env.restored), capsSent: -1, pollDue: false, stalled: false, attempts: 0 }
+      : env.clientId === undefined
+        ? start
+        : { ...start, phase: 'onboarded', clientId: env.clientId };
   }
 
   snapshot(): MachineState {
@@ -169,7 +182,9 @@ class Device implements SeeThruGateway, ActionContext {
   place(target: string | undefined): Placement {
     if (!this.devices) return { host: 0 };
     const devices = this.devices;
-    return this.decisions.placement(target, devices[0]!.id, () => placeDeployment(devices, target, (i) => isLive(this.state, i), this.disconnected));
+    return this.decisions.placement(target, devices[0]!.id, () =>
+      placeDeployment(devices, target, (i) => isLive(this.state, i), this.disconnected),
+    );
   }
 
   private async runUntil(done: (s: MachineState) => boolean): Promise<void> {

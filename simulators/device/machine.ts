@@ -118,7 +118,12 @@ export function nextAction(s: MachineState): Action {
   const toFetch = s.deployments.find((d) => d.stage === 'fetch');
   if (toFetch) {
     // With a bundle, the YAML can come from it too (when its own URL cannot serve it); the bundle must hold them all.
-    const bundle = s.bundle && { bundle: s.bundle, deployments: s.deployments.filter((d) => d.stage !== 'removing' && d.stage !== 'removed').map(({ deploymentId, digest, url }) => ({ deploymentId, digest, url })) };
+    const bundle = s.bundle && {
+      bundle: s.bundle,
+      deployments: s.deployments
+        .filter((d) => d.stage !== 'removing' && d.stage !== 'removed')
+        .map(({ deploymentId, digest, url }) => ({ deploymentId, digest, url })),
+    };
     return { type: 'fetch-deployment', deploymentId: toFetch.deploymentId, url: toFetch.url, digest: toFetch.digest, ...bundle };
   }
   for (const d of s.deployments) {

@@ -21,7 +21,9 @@ export function statusReport(slot: DeploymentSlot, vendor: string): DeploymentSt
     deploymentId: slot.deploymentId,
     adoptedManifestVersion,
     status: error ? { state: overallState(states), error } : { state: overallState(states) },
-    components: slot.components.map((c) => (c.error ? { name: c.ref.name, state: c.state, error: c.error } : { name: c.ref.name, state: c.state })),
+    components: slot.components.map((c) =>
+      c.error ? { name: c.ref.name, state: c.state, error: c.error } : { name: c.ref.name, state: c.state },
+    ),
   };
   if (slot.reportAs !== undefined) report.deviceId = slot.reportAs;
   return report;

@@ -1,11 +1,21 @@
 // The trust bundle client of interfaces.md §4.5-§4.6 (rules 1-7) over any fetch function: discovery (optional),
 // https-only bundle URI, conditional GETs, accept-or-keep (never merge), and a refresh cadence HTTP caching never defers.
-import { applyRetrieval, bundleOriginFindings, discoveryFindings, isHttpsUri, trustDomainFindings, type Anchor } from '../../spec/rules/trust-bundle.ts';
+import {
+  applyRetrieval,
+  bundleOriginFindings,
+  discoveryFindings,
+  isHttpsUri,
+  trustDomainFindings,
+  type Anchor,
+} from '../../spec/rules/trust-bundle.ts';
 import type { DiscoveryDocument, TrustBundle } from '../../spec/types.ts';
 import { cleanTrustBundleDecisions, type IdentityResource, type TrustBundleDecisions } from './decisions/index.ts';
 
 /** A GET with headers; throwing means the endpoint could not be reached. The Transport's HttpResponse fits. */
-export type BundleFetch = (url: string, headers: Record<string, string>) => Promise<{ status: number; headers: Record<string, string>; body: Uint8Array }>;
+export type BundleFetch = (
+  url: string,
+  headers: Record<string, string>,
+) => Promise<{ status: number; headers: Record<string, string>; body: Uint8Array }>;
 
 export interface TrustBundleClientOptions {
   fetch: BundleFetch;
@@ -69,7 +79,9 @@ export class TrustBundleClient {
 
   /** The accepted bundle as the client caches it locally, or undefined before one is accepted. */
   snapshot(): CachedBundle | undefined {
-    return this.bundle && this.anchors?.length ? { bundle: structuredClone(this.bundle), trustBundleUri: this.trustBundleUri, etag: this.bundleEtag } : undefined;
+    return this.bundle && this.anchors?.length
+      ? { bundle: structuredClone(this.bundle), trustBundleUri: this.trustBundleUri, etag: this.bundleEtag }
+      : undefined;
   }
 
   /** A cached bundle is judged by the rules of a retrieved one (a cache may be stale or damaged, never trusted blindly). */
@@ -143,14 +155,19 @@ export class TrustBundleClient {
     if (discovered?.result === 'misconfigured') return discovered;
     if (discovered?.result === 'unreachable' && this.trustBundleUri === undefined) return discovered;
     const uri = this.trustBundleUri;
-    if (uri === undefined) return { result: 'misconfigured', reason: '§4.5: no discovery document and no operator-configured trust bundle URI' };
-    if (!isHttpsUri(uri) && d.requiresHttpsBundleUri) return { result: 'misconfigured', reason: `§4.6: trustBundleUri ${JSON.stringify(uri)} is not https; rejected` };
+    if (uri === undefined)
+      return { result: 'misconfigured', reason: '§4.5: no discovery document and no operator-configured trust bundle URI' };
+    if (!isHttpsUri(uri) && d.requiresHttpsBundleUri)
+      return { result: 'misconfigured', reason: `§4.6: trustBundleUri ${JSON.stringify(uri)} is not https; rejected` };
     let res;
     try {
       res = await this.opts.fetch(uri, this.conditional('bundle', this.anchors ? this.bundleEtag : undefined));
     } catch (e) {
       if (!d.keepsBundleWhen('unreachable')) this.forget();
-      return { result: 'unreachable', reason: `§4.6 rule 5: bundle endpoint unreachable (${(e as Error).message}); keeping the cached bundle` };
+      return {
+        result: 'unreachable',
+        reason: `§4.6 rule 5: bundle endpoint unreachable (${(e as Error).message}); keeping the cached bundle`,
+      };
     }
     if (res.status === 304 && this.anchors) return { result: 'not-modified' };
     if (res.status !== 200) {
@@ -201,7 +218,9 @@ function maxAgeMs(cacheControl: string | undefined): number {
 
 function unknownFields(doc: unknown, known: string[]): { message: string }[] {
   if (typeof doc !== 'object' || doc === null) return [];
-  return Object.keys(doc).filter((k) => !known.includes(k)).map((k) => ({ message: `unknown field ${k} refused` }));
+  return Object.keys(doc)
+    .filter((k) => !known.includes(k))
+    .map((k) => ({ message: `unknown field ${k} refused` }));
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -3,7 +3,9 @@
 import type { ClientFaultImplementation, ClientFaultTable } from './types.ts';
 
 /** A client whose SPIFFE ID check of the server overlooks one thing (see SpiffeCheckLeniency). */
-const lenient = (leniency: 'trustDomain' | 'firstUri' | 'caLeaf'): ClientFaultImplementation => (base) => ({ serverIdLeniency: { ...base.serverIdLeniency, [leniency]: true } });
+const lenient =
+  (leniency: 'trustDomain' | 'firstUri' | 'caLeaf'): ClientFaultImplementation =>
+  (base) => ({ serverIdLeniency: { ...base.serverIdLeniency, [leniency]: true } });
 
 export const implementations: ClientFaultTable = {
   // Onboarding signed, so the client gets in; nothing after it (so no Content-Digest, which signing adds).
@@ -16,7 +18,13 @@ export const implementations: ClientFaultTable = {
   'ONB-KIND': () => ({ onboardingBody: (certificate) => ({ apiVersion: 'v1', kind: 'Onboarding', certificate }) }),
   'ONB-APIVERSION-REQUIRED': () => ({ onboardingBody: (certificate) => ({ kind: 'OnboardingRequest', certificate }) }),
   // The DER as hex: neither base64 of DER nor of PEM.
-  'ONB-CERT-BASE64': () => ({ onboardingBody: (certificate) => ({ apiVersion: 'v1', kind: 'OnboardingRequest', certificate: Buffer.from(certificate, 'base64').toString('hex') }) }),
+  'ONB-CERT-BASE64': () => ({
+    onboardingBody: (certificate) => ({
+      apiVersion: 'v1',
+      kind: 'OnboardingRequest',
+      certificate: Buffer.from(certificate, 'base64').toString('hex'),
+    }),
+  }),
   // No client certificate on the connection.
   'MIAF-CLIENT-SVID': () => ({ presentsSvid: false }),
   'MIAF-CLIENT-CHECKS-SERVER-ID': () => ({ checksServerSpiffeId: false }),

@@ -11,7 +11,8 @@ export const implementations: ClientFaultTable = {
         if (!first.has(deviceId)) first.set(deviceId, etag);
         base.manifestEtagReceived(deviceId, etag);
       },
-      manifestRevalidationEtag: (deviceId, last) => (last === undefined ? base.manifestRevalidationEtag(deviceId, last) : first.get(deviceId)),
+      manifestRevalidationEtag: (deviceId, last) =>
+        last === undefined ? base.manifestRevalidationEtag(deviceId, last) : first.get(deviceId),
     };
   },
   'DS-CLIENT-VERIFY-DEPLOYMENT-DIGEST': () => ({ verifiesDeploymentDigest: false }),

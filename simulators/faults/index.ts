@@ -12,7 +12,16 @@ import { implementations as trustBundle } from './trust-bundle.ts';
 import type { ClientFaultImplementation, ClientFaultTable, ClientStart } from './types.ts';
 
 /** The implementation tables of simulators/faults/, one per area. */
-export const CLIENT_FAULT_AREAS: Readonly<Record<string, ClientFaultTable>> = { documents, capabilities, gateways, connection, compose, status, desiredState, trustBundle };
+export const CLIENT_FAULT_AREAS: Readonly<Record<string, ClientFaultTable>> = {
+  documents,
+  capabilities,
+  gateways,
+  connection,
+  compose,
+  status,
+  desiredState,
+  trustBundle,
+};
 
 /** One table of every area's; an id implemented in two areas is a bug, named at load. */
 function joined(areas: Readonly<Record<string, ClientFaultTable>>): ClientFaultTable {

@@ -14,7 +14,10 @@ function bent(base: ClientDecisions, bend: Bend): Partial<ClientDecisions> {
 }
 
 /** A client that sends `bend(report)` instead of the report its deployment's state makes. */
-const bending = (bend: Bend): ClientFaultImplementation => (base) => bent(base, bend);
+const bending =
+  (bend: Bend): ClientFaultImplementation =>
+  (base) =>
+    bent(base, bend);
 
 function mapErrors(report: DeploymentStatusReport, f: (e: StatusError) => StatusError): DeploymentStatusReport {
   return {
@@ -31,7 +34,9 @@ function omitKey(report: DeploymentStatusReport, key: 'deploymentId' | 'status' 
 
 /** The version each deployment held in a machine's state, by deploymentId. */
 function heldVersions(machine: MachineState | undefined): Map<string, number> {
-  return new Map((machine?.deployments ?? []).flatMap((d) => (d.adoption.held ? [[d.deploymentId, d.adoption.held.version] as const] : [])));
+  return new Map(
+    (machine?.deployments ?? []).flatMap((d) => (d.adoption.held ? [[d.deploymentId, d.adoption.held.version] as const] : [])),
+  );
 }
 
 /** AMV-NO-RESERVED-VALUE: the first report of each deployment (in this run of the client) claims version 0. */
@@ -62,15 +67,29 @@ const ONE_EDITION: ClientFaultTable = {
   // A report for a device behind the gateway names only its last segment.
   'STATUS-DEVICEID-CHILD': bending((r) => (r.deviceId?.includes('/') ? { ...r, deviceId: r.deviceId.split('/').at(-1)! } : r)),
   // A failed deployment reports the version before the one it failed to apply.
-  'AMV-INDEPENDENT-OF-OUTCOME': bending((r) => (r.status.state === 'failed' ? { ...r, adoptedManifestVersion: Math.max(1, r.adoptedManifestVersion - 1) } : r)),
+  'AMV-INDEPENDENT-OF-OUTCOME': bending((r) =>
+    r.status.state === 'failed' ? { ...r, adoptedManifestVersion: Math.max(1, r.adoptedManifestVersion - 1) } : r,
+  ),
   // Component errors name the device as their source.
-  'STATUS-ERROR-SOURCE-COMPONENT': bending((r, deviceId) => ({ ...r, components: r.components.map((c) => (c.error ? { ...c, error: { ...c.error, source: deviceId } } : c)) })),
+  'STATUS-ERROR-SOURCE-COMPONENT': bending((r, deviceId) => ({
+    ...r,
+    components: r.components.map((c) => (c.error ? { ...c, error: { ...c.error, source: deviceId } } : c)),
+  })),
   // status.error names the failed component, not the deployment, as its source.
-  'STATUS-ERROR-SOURCE-DEPLOYMENT': bending((r) => (r.status.error ? { ...r, status: { ...r.status, error: { ...r.status.error, source: r.components.find((c) => c.error)?.name ?? 'component' } } } : r)),
+  'STATUS-ERROR-SOURCE-DEPLOYMENT': bending((r) =>
+    r.status.error
+      ? { ...r, status: { ...r.status, error: { ...r.status.error, source: r.components.find((c) => c.error)?.name ?? 'component' } } }
+      : r,
+  ),
   // status.error keeps its code and source but loses its message.
-  'STATUS-ERROR-FIELDS': bending((r) => (r.status.error ? { ...r, status: { ...r.status, error: { ...r.status.error, message: '' } } } : r)),
+  'STATUS-ERROR-FIELDS': bending((r) =>
+    r.status.error ? { ...r, status: { ...r.status, error: { ...r.status.error, message: '' } } } : r,
+  ),
   'STATUS-COMPONENT-NAME': bending((r) => ({ ...r, components: r.components.map((c) => ({ ...c, name: c.name.toUpperCase() })) })),
-  'STATUS-COMPONENT-STATE-VALUES': bending((r) => ({ ...r, components: r.components.map((c) => (c.state === 'installed' ? { ...c, state: 'done' as never } : c)) })),
+  'STATUS-COMPONENT-STATE-VALUES': bending((r) => ({
+    ...r,
+    components: r.components.map((c) => (c.state === 'installed' ? { ...c, state: 'done' as never } : c)),
+  })),
   // The body's deploymentId in upper case (the path keeps the real one).
   'STATUS-PATH-DEPLOYMENTID': bending((r) => (r.deploymentId ? { ...r, deploymentId: r.deploymentId.toUpperCase() } : r)),
   'AMV-ADVANCES-ON-APPLY': firstVersionForever,
@@ -89,13 +108,23 @@ const ONE_EDITION: ClientFaultTable = {
   // 101 becomes an implementation code.
   'STATUS-RESERVED-101': bending((r) => mapErrors(r, (e) => (e.code === '101' ? { ...e, code: 'UNKNOWN_CHILD' } : e))),
   // A reserved code names the child, not the gateway.
-  'STATUS-RESERVED-SOURCE': bending((r) => mapErrors(r, (e) => (isReservedGatewayCode(e.code) && r.deviceId ? { ...e, source: r.deviceId } : e))),
+  'STATUS-RESERVED-SOURCE': bending((r) =>
+    mapErrors(r, (e) => (isReservedGatewayCode(e.code) && r.deviceId ? { ...e, source: r.deviceId } : e)),
+  ),
   // One component more than the deployment has.
-  'STATUS-COMPONENTS-ONE-PER': bending((r) => ({ ...r, components: [...r.components, { name: 'sidecar', state: r.components[0]?.state ?? 'installed' }] })),
+  'STATUS-COMPONENTS-ONE-PER': bending((r) => ({
+    ...r,
+    components: [...r.components, { name: 'sidecar', state: r.components[0]?.state ?? 'installed' }],
+  })),
   // Removed as soon as removal begins, its components still removing.
-  'STATUS-PRECEDENCE-REMOVED': bending((r) => (r.components.some((c) => c.state === 'removing') ? { ...r, status: { ...r.status, state: 'removed' } } : r)),
+  'STATUS-PRECEDENCE-REMOVED': bending((r) =>
+    r.components.some((c) => c.state === 'removing') ? { ...r, status: { ...r.status, state: 'removed' } } : r,
+  ),
   // Installed from the first report on, whatever its components say.
-  'STATUS-PRECEDENCE': bending((r) => ({ ...r, status: { ...(r.status as { state: string }), state: 'installed' } as DeploymentStatusReport['status'] })),
+  'STATUS-PRECEDENCE': bending((r) => ({
+    ...r,
+    status: { ...(r.status as { state: string }), state: 'installed' } as DeploymentStatusReport['status'],
+  })),
   // Applies deployments without ever reporting their status.
   'STATUS-REPORT-WHILE-APPLYING': () => ({ reportsStatus: false }),
   // A newer manifest that leaves a deployment as it was makes it report a version newer than both manifests'.
@@ -108,7 +137,13 @@ const ONE_EDITION: ClientFaultTable = {
  * Status-shape faults run again in edition miaf (`<id>:miaf` in faults/catalog.yaml): P10's status report has the
  * seed's required fields and values, so the same checks must catch the same faults over mutual TLS.
  */
-const MIAF_RERUNS = ['STATUS-DEPLOYMENTID-REQUIRED', 'STATUS-STATUS-REQUIRED', 'AMV-PRESENT', 'STATUS-COMPONENT-NAME', 'STATUS-COMPONENT-STATE-VALUES'] as const;
+const MIAF_RERUNS = [
+  'STATUS-DEPLOYMENTID-REQUIRED',
+  'STATUS-STATUS-REQUIRED',
+  'AMV-PRESENT',
+  'STATUS-COMPONENT-NAME',
+  'STATUS-COMPONENT-STATE-VALUES',
+] as const;
 
 export const implementations: ClientFaultTable = {
   ...ONE_EDITION,

@@ -9,7 +9,9 @@ const NEVER_MS = 1e12;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A browser's Accept on one resource. */
-const acceptingHtml = (resource: IdentityResource): ClientFaultImplementation => (base) => ({ identityAccept: (r) => (r === resource ? 'text/html' : base.identityAccept(r)) });
+const acceptingHtml =
+  (resource: IdentityResource): ClientFaultImplementation =>
+  (base) => ({ identityAccept: (r) => (r === resource ? 'text/html' : base.identityAccept(r)) });
 
 /** Revalidates one resource with the first ETag it ever accepted, not the last. */
 function firstEtagForever(resource: IdentityResource): ClientFaultImplementation {
@@ -38,10 +40,13 @@ export const implementations: ClientFaultTable = {
   'BUNDLE-REFRESH-HINT': () => ({ refreshDelay: (_bundle, operatorIntervalMs) => operatorIntervalMs }),
   // Without a hint there is no cadence at all.
   'BUNDLE-REFRESH-CONFIGURED': (base) => ({
-    refreshDelay: (bundle, operatorIntervalMs, maxAgeMs) => (typeof bundle?.spiffe_refresh_hint === 'number' ? base.refreshDelay(bundle, operatorIntervalMs, maxAgeMs) : NEVER_MS),
+    refreshDelay: (bundle, operatorIntervalMs, maxAgeMs) =>
+      typeof bundle?.spiffe_refresh_hint === 'number' ? base.refreshDelay(bundle, operatorIntervalMs, maxAgeMs) : NEVER_MS,
   }),
   // HTTP caching defers the refresh the cadence asks for.
-  'BUNDLE-REFRESH-NOT-DEFERRED': (base) => ({ refreshDelay: (bundle, operatorIntervalMs, maxAgeMs) => Math.max(base.refreshDelay(bundle, operatorIntervalMs, maxAgeMs), maxAgeMs) }),
+  'BUNDLE-REFRESH-NOT-DEFERRED': (base) => ({
+    refreshDelay: (bundle, operatorIntervalMs, maxAgeMs) => Math.max(base.refreshDelay(bundle, operatorIntervalMs, maxAgeMs), maxAgeMs),
+  }),
   // The discovery document's trust domain is never compared with its own SVID's.
   'BUNDLE-TRUSTDOMAIN-MATCH': () => ({ comparesTrustDomain: false }),
   'BUNDLE-CLIENT-TOLERATE-UNKNOWN': () => ({ refusesUnknownBundleMembers: true }),
@@ -50,7 +55,10 @@ export const implementations: ClientFaultTable = {
     bundleAsRead: (served) => {
       const bundle = base.bundleAsRead(served);
       if (!isObject(bundle) || !Array.isArray(bundle['keys'])) return bundle;
-      return { ...bundle, keys: (bundle['keys'] as unknown[]).map((k) => (isObject(k) && Array.isArray(k['x5c']) ? { ...k, use: 'x509-svid' } : k)) };
+      return {
+        ...bundle,
+        keys: (bundle['keys'] as unknown[]).map((k) => (isObject(k) && Array.isArray(k['x5c']) ? { ...k, use: 'x509-svid' } : k)),
+      };
     },
   }),
   // A bundle with no x509-svid entry is taken: no anchors at all.

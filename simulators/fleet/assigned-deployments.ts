@@ -50,7 +50,9 @@ export function deploymentTargets(desc: DeviceDescription): { deviceId: string; 
   const devices = hierarchy(desc);
   // The gateway's unreachableChild explains a 102 or 103 for any deployment behind it; a host's own knobs the rest.
   const behind: DeviceMisbehaviour = desc.faults.unreachableChild ? { unreachableChild: true } : {};
-  const targets = devices.filter(hostsWorkloads).map((d) => ({ deviceId: d.id, faults: d === desc ? d.faults : { ...d.faults, ...behind } }));
+  const targets = devices
+    .filter(hostsWorkloads)
+    .map((d) => ({ deviceId: d.id, faults: d === desc ? d.faults : { ...d.faults, ...behind } }));
   if (devices.slice(1).some(hostsWorkloads)) targets.push({ deviceId: `${desc.id}/*`, faults: behind });
   return targets;
 }
@@ -86,7 +88,9 @@ export function assignerOf(hook: (input: Record<string, unknown>) => Promise<unk
 function deploymentIdOf(answer: unknown): { deploymentId: string } {
   const id = (answer as { deploymentId?: unknown } | null)?.deploymentId;
   if (typeof id !== 'string' || id === '') {
-    throw Object.assign(new Error(`hook assignDeployment: answered ${JSON.stringify(answer)?.slice(0, 200)}, not {deploymentId}`), { code: 'WFMCK_E_HOOK' });
+    throw Object.assign(new Error(`hook assignDeployment: answered ${JSON.stringify(answer)?.slice(0, 200)}, not {deploymentId}`), {
+      code: 'WFMCK_E_HOOK',
+    });
   }
   return { deploymentId: id };
 }
@@ -99,7 +103,11 @@ export async function publishSample(registryUrl: string, ca: string | undefined,
 
 /** Pushes a compose archive as component `name` at `<repository>:<version>` of a loopback registry; returns it as one. */
 export async function publishComponent(
-  registryUrl: string, ca: string | string[] | undefined, repository: string, archive: Uint8Array, o: { vendor: string; name: string; version: string },
+  registryUrl: string,
+  ca: string | string[] | undefined,
+  repository: string,
+  archive: Uint8Array,
+  o: { vendor: string; name: string; version: string },
 ): Promise<AssignedComponent> {
   const url = new URL(registryUrl);
   if (!isLoopbackHost(url.hostname)) throw new Error(`the kit only publishes into loopback registries, not ${registryUrl}`);

@@ -35,14 +35,20 @@ export interface EnvironmentSeams {
 
 export const realEnvironment: EnvironmentFactory = (target, limiter, settings) => fleetEnvironment(target, limiter, settings);
 
-export async function fleetEnvironment(target: FleetTarget, limiter: RateLimiter, settings: EnvironmentSettings, seams: EnvironmentSeams = {}): Promise<FleetEnvironment> {
+export async function fleetEnvironment(
+  target: FleetTarget,
+  limiter: RateLimiter,
+  settings: EnvironmentSettings,
+  seams: EnvironmentSeams = {},
+): Promise<FleetEnvironment> {
   const profile = target.profile ?? resolveProfile();
   // The TLS handshake is part of the request's time: a loaded loopback WFM may take seconds to finish one.
   const agent = createSharedAgent({ connectTimeoutMs: settings.timeoutMs, ...(target.ca === undefined ? {} : { ca: target.ca }) });
   const cancel = new AbortController();
   // Every request in flight listens to it: thousands, by design.
   setMaxListeners(0, cancel.signal);
-  const transport = seams.transport ?? ((baseUrl: string) => createTransport({ baseUrl, dispatcher: agent, timeoutMs: settings.timeoutMs }));
+  const transport =
+    seams.transport ?? ((baseUrl: string) => createTransport({ baseUrl, dispatcher: agent, timeoutMs: settings.timeoutMs }));
   const open = (baseUrl: string): Transport => cancellable(rateLimited(transport(baseUrl), limiter), cancel.signal);
   const wfm = open(target.wfm);
   // The shared agent carries the registries' connections too: closing it closes them.
@@ -54,10 +60,17 @@ export async function fleetEnvironment(target: FleetTarget, limiter: RateLimiter
       // Held for the device's whole life: the compact form, and no closure below captures the full one.
       const held = compactDescription(desc);
       const skew = held.faults.clockSkewSeconds;
-      const signer = { keyId: certificateKeyId(der), privateKey, algorithm: profile.signatureAlgorithm, ...(skew ? { clockSkewSeconds: skew } : {}) };
+      const signer = {
+        keyId: certificateKeyId(der),
+        privateKey,
+        algorithm: profile.signatureAlgorithm,
+        ...(skew ? { clockSkewSeconds: skew } : {}),
+      };
       const options: DeviceApiClientOptions = { transport: wfm, baseUrl: target.wfm, profile, signer };
       const onReport = ctx.onStatusReport;
-      const api = onReport ? new ReportingApi(options, (report, status) => onReport(held.id, report, status)) : new DeviceApiClient(options);
+      const api = onReport
+        ? new ReportingApi(options, (report, status) => onReport(held.id, report, status))
+        : new DeviceApiClient(options);
       return createDevice(held, {
         api,
         registry,
@@ -111,11 +124,18 @@ function cancellable(inner: Transport, stop: AbortSignal): Transport {
  * the client its SPIFFE ID names, admitted first through the target's hook when it has one.
  */
 function svidEnvironment(
-  target: FleetTarget, limiter: RateLimiter, settings: EnvironmentSettings, profile: Profile,
-  shared: { cancel: AbortController; registry: (url: string) => RegistryClient; agent: { close(): Promise<void>; destroy(): Promise<void> } },
+  target: FleetTarget,
+  limiter: RateLimiter,
+  settings: EnvironmentSettings,
+  profile: Profile,
+  shared: {
+    cancel: AbortController;
+    registry: (url: string) => RegistryClient;
+    agent: { close(): Promise<void>; destroy(): Promise<void> };
+  },
 ): FleetEnvironment {
   const spiffe = target.spiffe;
-  if (!spiffe) throw new Error('a miaf fleet needs the target\'s SPIFFE names (trust domain and wfm-id)');
+  if (!spiffe) throw new Error("a miaf fleet needs the target's SPIFFE names (trust domain and wfm-id)");
   const ca = svidCaOf(target.deviceCa, spiffe.trustDomain);
   const wfmId = wfmSpiffeId({ trustDomain: spiffe.trustDomain, vendor: profile.vendor, wfmId: spiffe.wfmId });
   const sources = target.sourceAddresses?.length ? target.sourceAddresses : undefined;
@@ -124,21 +144,40 @@ function svidEnvironment(
   return {
     async createDevice(desc, ctx) {
       const clientId = desc.id.replace(/[^A-Za-z0-9._-]/g, '-');
-      const svid = await issueSvid(ca, clientSpiffeId({ trustDomain: spiffe.trustDomain, vendor: profile.vendor, wfmId: spiffe.wfmId, clientId }), { keyAlgorithm: profile.svidKeyAlgorithm });
+      const svid = await issueSvid(
+        ca,
+        clientSpiffeId({ trustDomain: spiffe.trustDomain, vendor: profile.vendor, wfmId: spiffe.wfmId, clientId }),
+        { keyAlgorithm: profile.svidKeyAlgorithm },
+      );
       await spiffe.admit?.(svid.spiffeId);
       const transport = createTransport({
-        baseUrl: target.wfm, timeoutMs: settings.timeoutMs, connections: 1, connectTimeoutMs: settings.timeoutMs,
+        baseUrl: target.wfm,
+        timeoutMs: settings.timeoutMs,
+        connections: 1,
+        connectTimeoutMs: settings.timeoutMs,
         ...(target.ca !== undefined && { ca: target.ca }),
-        clientCert: { cert: svid.chainPem, key: svid.keyPem }, serverSpiffeId: wfmId,
+        clientCert: { cert: svid.chainPem, key: svid.keyPem },
+        serverSpiffeId: wfmId,
         ...(sources && { localAddress: sources[next++ % sources.length] }),
       });
       owned.add(transport);
       const held = compactDescription(desc);
-      const options: DeviceApiClientOptions = { transport: cancellable(rateLimited(transport, limiter), shared.cancel.signal), baseUrl: target.wfm, profile, clientId };
+      const options: DeviceApiClientOptions = {
+        transport: cancellable(rateLimited(transport, limiter), shared.cancel.signal),
+        baseUrl: target.wfm,
+        profile,
+        clientId,
+      };
       const onReport = ctx.onStatusReport;
-      const api = onReport ? new ReportingApi(options, (report, status) => onReport(held.id, report, status)) : new DeviceApiClient(options);
+      const api = onReport
+        ? new ReportingApi(options, (report, status) => onReport(held.id, report, status))
+        : new DeviceApiClient(options);
       return createDevice(held, {
-        api, registry: shared.registry, observer: ctx.observer, profile, clientId,
+        api,
+        registry: shared.registry,
+        observer: ctx.observer,
+        profile,
+        clientId,
         certificate: Buffer.from(svid.cert.rawData).toString('base64'),
         timeScale: settings.timeScale,
         sleep: (ms) => sleep(ms, ctx.signal),

@@ -100,8 +100,26 @@ class FakeDevice implements SimulatedDevice {
     const expected = status < 400;
     const exchange = expected
       ? undefined
-      : { id: `x-${deviceId}-${endpoint}`, method: 'GET', url: `/fake/${endpoint}`, requestHeaders: {}, status, responseBody: JSON.stringify({ error: `scripted ${status} for ${deviceId}` }), startedAt: new Date().toISOString(), durationMs: 1, attempt: 1 };
-    this.emit({ type: 'response', deviceId, endpoint, status, latencyMs: performance.now() - began, expected, ...(exchange ? { exchange } : {}) });
+      : {
+          id: `x-${deviceId}-${endpoint}`,
+          method: 'GET',
+          url: `/fake/${endpoint}`,
+          requestHeaders: {},
+          status,
+          responseBody: JSON.stringify({ error: `scripted ${status} for ${deviceId}` }),
+          startedAt: new Date().toISOString(),
+          durationMs: 1,
+          attempt: 1,
+        };
+    this.emit({
+      type: 'response',
+      deviceId,
+      endpoint,
+      status,
+      latencyMs: performance.now() - began,
+      expected,
+      ...(exchange ? { exchange } : {}),
+    });
     if (!expected) this.phase = 'failed';
     return expected;
   }

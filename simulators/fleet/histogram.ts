@@ -85,10 +85,12 @@ export class Histogram {
 
   /** Back from a mergeable summary; min and max come back as rounded there (to the microsecond). */
   static fromSummary(s: LatencySummary): Histogram {
-    if (!s.buckets || s.sumMs === undefined) throw new RangeError('latency summary without buckets: written by a wfmck too old to merge it exactly');
+    if (!s.buckets || s.sumMs === undefined)
+      throw new RangeError('latency summary without buckets: written by a wfmck too old to merge it exactly');
     const h = new Histogram();
     for (const [b, n] of s.buckets) {
-      if (!Number.isInteger(b) || b < 0 || b >= BUCKETS || !Number.isInteger(n) || n < 0) throw new RangeError(`latency bucket [${b}, ${n}] is not one of this histogram's`);
+      if (!Number.isInteger(b) || b < 0 || b >= BUCKETS || !Number.isInteger(n) || n < 0)
+        throw new RangeError(`latency bucket [${b}, ${n}] is not one of this histogram's`);
       h.counts[b]! += n;
       h.count += n;
     }

@@ -31,7 +31,10 @@ export function progressLine(p: FleetProgress, requestsPerSecond: number): strin
   );
 }
 
-export function progressWriter(out: { write(s: string): unknown; isTTY?: boolean }, clock: () => number = () => performance.now()): ProgressWriter {
+export function progressWriter(
+  out: { write(s: string): unknown; isTTY?: boolean },
+  clock: () => number = () => performance.now(),
+): ProgressWriter {
   const tty = out.isTTY === true;
   const every = tty ? 250 : 5000;
   let lastAt = -Infinity;

@@ -88,7 +88,9 @@ export interface FleetResult {
 export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunFleetOptions = {}): Promise<FleetResult> {
   const spec = { ...asked, deployments: asked.deployments ?? (target.deployments ? 1 : 0) };
   if (spec.deployments > 0 && !target.deployments) {
-    throw new FleetSpecError('"deployments": this target has no way to assign deployments (the embedded default, or an assignDeployment hook)');
+    throw new FleetSpecError(
+      '"deployments": this target has no way to assign deployments (the embedded default, or an assignDeployment hook)',
+    );
   }
   const startedAt = new Date();
   const t0 = performance.now();
@@ -104,7 +106,10 @@ export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunF
   if (opts.signal?.aborted) onAbort();
   const factory = opts.environment ?? (await import('./devices.ts')).realEnvironment;
   const profile = target.profile ?? resolveProfile({ quantityFormat: spec.quantityFormat });
-  const env = await factory({ ...target, profile }, tokenBucket(spec.rate, spec.burst), { timeoutMs: spec.timeout, timeScale: spec.timeScale });
+  const env = await factory({ ...target, profile }, tokenBucket(spec.rate, spec.burst), {
+    timeoutMs: spec.timeout,
+    timeScale: spec.timeScale,
+  });
   stop.signal.addEventListener('abort', () => env.abort(), { once: true });
 
   let peakRss = process.memoryUsage.rss();

@@ -103,13 +103,18 @@ export function parseFleetInput(input: Record<string, unknown>, name: (key: stri
 /** Layers (later wins) over the defaults, then checks what only the whole spec can show. */
 export function resolveFleetSpec(...layers: Partial<FleetSpec>[]): FleetSpec {
   const spec = Object.fromEntries(FLEET_KEYS.map((k) => [k, FIELDS[k].fallback()])) as unknown as FleetSpec;
-  for (const layer of layers) for (const [k, v] of Object.entries(layer)) if (v !== undefined) (spec as unknown as Record<string, unknown>)[k] = v;
-  if (spec.opaqueGateways > 0 && spec.children < 1) throw new FleetSpecError('"children": an opaque gateway aggregates at least one child (§2.2), so children must be 1 or more');
+  for (const layer of layers)
+    for (const [k, v] of Object.entries(layer)) if (v !== undefined) (spec as unknown as Record<string, unknown>)[k] = v;
+  if (spec.opaqueGateways > 0 && spec.children < 1)
+    throw new FleetSpecError('"children": an opaque gateway aggregates at least one child (§2.2), so children must be 1 or more');
   const behind = behindSeeThru(spec.children, spec.depth);
   if (spec.seeThruGateways > 0 && behind > MAX_BEHIND_GATEWAY) {
-    throw new FleetSpecError(`"children"/"depth": ${spec.children} children over ${spec.depth} levels puts ${behind} devices behind each see-thru gateway (limit ${MAX_BEHIND_GATEWAY})`);
+    throw new FleetSpecError(
+      `"children"/"depth": ${spec.children} children over ${spec.depth} levels puts ${behind} devices behind each see-thru gateway (limit ${MAX_BEHIND_GATEWAY})`,
+    );
   }
-  if (spec.devices + spec.seeThruGateways + spec.opaqueGateways === 0) throw new FleetSpecError('"devices": the fleet is empty; give devices or gateways');
+  if (spec.devices + spec.seeThruGateways + spec.opaqueGateways === 0)
+    throw new FleetSpecError('"devices": the fleet is empty; give devices or gateways');
   return spec;
 }
 
@@ -196,7 +201,8 @@ function shard(v: unknown, key: string): Shard {
 }
 
 function idPrefix(v: unknown, key: string): string {
-  if (typeof v !== 'string' || !/^[A-Za-z0-9._~-]*$/.test(v)) throw new FleetSpecError(`${key}: expected RFC 3986 unreserved characters (A-Z a-z 0-9 - . _ ~), got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || !/^[A-Za-z0-9._~-]*$/.test(v))
+    throw new FleetSpecError(`${key}: expected RFC 3986 unreserved characters (A-Z a-z 0-9 - . _ ~), got ${JSON.stringify(v)}`);
   return v;
 }
 

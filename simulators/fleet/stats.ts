@@ -81,7 +81,13 @@ export class FleetStats {
         if (event.code === 'WFMCK_E_ABORTED') return void this.requests.aborted++;
         this.requests.transportErrors++;
         bump(this.errors, event.code);
-        this.note({ endpoint: event.endpoint, code: event.code, message: event.message.split(event.deviceId).join('<deviceId>'), deviceId: event.deviceId, exchange: event.exchange });
+        this.note({
+          endpoint: event.endpoint,
+          code: event.code,
+          message: event.message.split(event.deviceId).join('<deviceId>'),
+          deviceId: event.deviceId,
+          exchange: event.exchange,
+        });
         return;
       case 'deployment':
         bump(this.deploymentStates, event.state);
@@ -94,12 +100,22 @@ export class FleetStats {
   /** A device's start() or tick() threw: a kit or device bug, listed like an unexpected answer. */
   deviceError(deviceId: string, err: unknown): void {
     this.requests.unexpected++;
-    this.note({ endpoint: 'device', code: (err as { code?: string }).code ?? 'WFMCK_E_DEVICE', message: String((err as Error)?.message ?? err), deviceId });
+    this.note({
+      endpoint: 'device',
+      code: (err as { code?: string }).code ?? 'WFMCK_E_DEVICE',
+      message: String((err as Error)?.message ?? err),
+      deviceId,
+    });
   }
 
   /** The assignDeployment hook failed for one of a client's devices: listed like an unexpected answer. */
   assignError(deviceId: string, err: unknown): void {
-    this.note({ endpoint: 'device', code: (err as { code?: string }).code ?? 'WFMCK_E_HOOK', message: `assignDeployment: ${String((err as Error)?.message ?? err)}`, deviceId });
+    this.note({
+      endpoint: 'device',
+      code: (err as { code?: string }).code ?? 'WFMCK_E_HOOK',
+      message: `assignDeployment: ${String((err as Error)?.message ?? err)}`,
+      deviceId,
+    });
   }
 
   totals(): FleetTotals {

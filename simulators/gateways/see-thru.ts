@@ -46,7 +46,12 @@ export function reservedError(code: ReservedCode, gatewayId: string): { code: st
  * gone away. `disconnected`: devices whose link went down (still registered), cut off with all behind them. A `<id>/*`
  * target lets the gateway choose: the first live, reachable, hosting device behind `<id>`.
  */
-export function placeDeployment(devices: readonly DeviceDescription[], target: string | undefined, live: (i: number) => boolean, disconnected: readonly number[] = []): Placement {
+export function placeDeployment(
+  devices: readonly DeviceDescription[],
+  target: string | undefined,
+  live: (i: number) => boolean,
+  disconnected: readonly number[] = [],
+): Placement {
   const gatewayId = devices[0]!.id;
   const fault = unreachableIndex(devices);
   const cuts = fault === undefined ? disconnected : [fault, ...disconnected];

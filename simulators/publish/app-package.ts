@@ -34,7 +34,10 @@ export async function buildAppPackage(folder: string, opts: AppPackageOptions = 
   const doc = parseDescription(description.bytes, description.path);
   const version = doc.metadata.version;
   if (!TAG.test(version)) {
-    throw new PublishError('WFMCK_E_PUBLISH_VERSION', `metadata.version ${JSON.stringify(version)} is not a valid OCI tag (${OCI_TAG_PATTERN}); §9 makes it the package's tag`);
+    throw new PublishError(
+      'WFMCK_E_PUBLISH_VERSION',
+      `metadata.version ${JSON.stringify(version)} is not a valid OCI tag (${OCI_TAG_PATTERN}); §9 makes it the package's tag`,
+    );
   }
   const layers: ArtifactBlob[] = [blobOf(description.bytes, mt.appDescription, { [TITLE]: description.path })];
   const catalog = doc.metadata.catalog?.application ?? {};
@@ -56,7 +59,10 @@ export async function buildAppPackage(folder: string, opts: AppPackageOptions = 
 export function fileFormat(path: string): string {
   const format = fileFormatOf(path);
   if (format === undefined) {
-    throw new PublishError('WFMCK_E_PUBLISH_DESCRIPTION', `${path}: a resource file needs an extension (letters and digits) to name its media type's file format`);
+    throw new PublishError(
+      'WFMCK_E_PUBLISH_DESCRIPTION',
+      `${path}: a resource file needs an extension (letters and digits) to name its media type's file format`,
+    );
   }
   return format;
 }
@@ -67,10 +73,15 @@ interface Description {
 
 function parseDescription(bytes: Uint8Array, path: string): Description {
   const doc = parseDocument(new TextDecoder().decode(bytes), { prettyErrors: false });
-  if (doc.errors.length > 0) throw new PublishError('WFMCK_E_PUBLISH_DESCRIPTION', `${path} is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
+  if (doc.errors.length > 0)
+    throw new PublishError('WFMCK_E_PUBLISH_DESCRIPTION', `${path} is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
   const value: unknown = doc.toJS({ maxAliasCount: 100 });
   const verdict = validate('ApplicationDescription', value);
-  if (!verdict.ok) throw new PublishError('WFMCK_E_PUBLISH_DESCRIPTION', `${path} is not an application description (§2.7):\n${formatSchemaErrors(verdict.errors)}`);
+  if (!verdict.ok)
+    throw new PublishError(
+      'WFMCK_E_PUBLISH_DESCRIPTION',
+      `${path} is not an application description (§2.7):\n${formatSchemaErrors(verdict.errors)}`,
+    );
   return value as Description;
 }
 
@@ -81,5 +92,8 @@ async function findDescription(folder: string): Promise<string> {
   const yaml = names.filter((n) => /\.ya?ml$/i.test(n)).sort();
   if (yaml.length === 1) return yaml[0]!;
   const found = yaml.length === 0 ? 'none' : yaml.join(', ');
-  throw new PublishError('WFMCK_E_PUBLISH_DESCRIPTION', `${folder}: expected exactly one top-level .yaml file (the application description), found ${found}; name it with --description`);
+  throw new PublishError(
+    'WFMCK_E_PUBLISH_DESCRIPTION',
+    `${folder}: expected exactly one top-level .yaml file (the application description), found ${found}; name it with --description`,
+  );
 }

@@ -36,7 +36,11 @@ export class PublishError extends Error {
     message: string,
     readonly findings: Finding[] = [],
   ) {
-    super(findings.length ? `${message}\n${findings.map((f) => `  - ${f.rule}: ${f.message}${f.path ? ` (${f.path})` : ''}`).join('\n')}` : message);
+    super(
+      findings.length
+        ? `${message}\n${findings.map((f) => `  - ${f.rule}: ${f.message}${f.path ? ` (${f.path})` : ''}`).join('\n')}`
+        : message,
+    );
     this.name = 'PublishError';
   }
 }
@@ -56,7 +60,13 @@ export function blobOf(bytes: Uint8Array, mediaType: string, annotations?: Recor
  * An image manifest with the empty config and `layers`, checked against `schema` before anything is pushed.
  * Keys are written in one fixed order so the same inputs give the same manifest digest.
  */
-export function buildManifest(opts: { tag: string; artifactType: string; layers: ArtifactBlob[]; schema: SchemaName; vendor: string }): BuiltArtifact {
+export function buildManifest(opts: {
+  tag: string;
+  artifactType: string;
+  layers: ArtifactBlob[];
+  schema: SchemaName;
+  vendor: string;
+}): BuiltArtifact {
   const manifest = {
     schemaVersion: 2,
     mediaType: OCI_MANIFEST,
@@ -71,7 +81,10 @@ export function buildManifest(opts: { tag: string; artifactType: string; layers:
   };
   const verdict = validate(opts.schema, manifest, { vendor: opts.vendor });
   if (!verdict.ok) {
-    throw new PublishError('WFMCK_E_PUBLISH_MANIFEST', `the built manifest fails the ${opts.schema} schema (a kit bug):\n${formatSchemaErrors(verdict.errors)}`);
+    throw new PublishError(
+      'WFMCK_E_PUBLISH_MANIFEST',
+      `the built manifest fails the ${opts.schema} schema (a kit bug):\n${formatSchemaErrors(verdict.errors)}`,
+    );
   }
   const bytes = new TextEncoder().encode(JSON.stringify(manifest));
   return { tag: opts.tag, blobs: [EMPTY_CONFIG_BLOB, ...opts.layers], manifest: bytes, manifestDigest: digestOf(bytes) };

@@ -25,8 +25,15 @@ interface Described {
   deploymentProfiles?: { components?: { name?: unknown }[] }[];
 }
 
-export async function composeAnnotationDefaults(folder: string, component: { name: string; version: string }, appDescription?: string): Promise<ComposeAnnotationDefaults> {
-  const fallback = { authors: `${component.name} maintainers`, description: `The ${component.name} compose component, version ${component.version}.` };
+export async function composeAnnotationDefaults(
+  folder: string,
+  component: { name: string; version: string },
+  appDescription?: string,
+): Promise<ComposeAnnotationDefaults> {
+  const fallback = {
+    authors: `${component.name} maintainers`,
+    description: `The ${component.name} compose component, version ${component.version}.`,
+  };
   if (appDescription !== undefined) {
     const doc = await readDescription(appDescription);
     if (!doc) throw new PublishError('WFMCK_E_PUBLISH_DESCRIPTION', `${appDescription} is not an application description (§2.7)`);
@@ -41,7 +48,8 @@ export async function composeAnnotationDefaults(folder: string, component: { nam
 
 function fromDescription(doc: Described, file: string, fallback: { authors: string; description: string }): ComposeAnnotationDefaults {
   const authors = authorsOf(doc.metadata.catalog?.author);
-  const description = typeof doc.metadata.description === 'string' && doc.metadata.description.trim() ? doc.metadata.description.trim() : undefined;
+  const description =
+    typeof doc.metadata.description === 'string' && doc.metadata.description.trim() ? doc.metadata.description.trim() : undefined;
   return { authors: authors ?? fallback.authors, description: description ?? fallback.description, from: file };
 }
 
@@ -67,8 +75,15 @@ function lists(doc: Described, name: string): boolean {
 async function filesBeside(folder: string): Promise<string[]> {
   const self = resolve(folder);
   const parent = dirname(self);
-  const yamlIn = async (dir: string) => (await readdir(dir).catch(() => [] as string[])).filter((n) => /\.ya?ml$/i.test(n)).sort().map((n) => join(dir, n));
-  const siblings = (await readdir(parent, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory() && e.name !== basename(self)).map((e) => join(parent, e.name)).sort();
+  const yamlIn = async (dir: string) =>
+    (await readdir(dir).catch(() => [] as string[]))
+      .filter((n) => /\.ya?ml$/i.test(n))
+      .sort()
+      .map((n) => join(dir, n));
+  const siblings = (await readdir(parent, { withFileTypes: true }).catch(() => []))
+    .filter((e) => e.isDirectory() && e.name !== basename(self))
+    .map((e) => join(parent, e.name))
+    .sort();
   return (await Promise.all([parent, ...(siblings.length > MAX_SIBLINGS ? [] : siblings)].map(yamlIn))).flat();
 }
 

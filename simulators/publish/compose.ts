@@ -33,7 +33,10 @@ export async function buildComposeArchive(folder: string, opts: { name?: string;
   const entries = await walk(folder);
   const wrong = entries.filter((e) => (INVALID_COMPOSE_NAMES as readonly string[]).includes(e.path));
   if (wrong.length > 0) {
-    throw new PublishError('WFMCK_E_PUBLISH_COMPOSE', `${wrong.map((e) => e.path).join(', ')}: §2.7 rule 2 requires the name ${COMPOSE_FILE}; rename the file (and keep only one compose file)`);
+    throw new PublishError(
+      'WFMCK_E_PUBLISH_COMPOSE',
+      `${wrong.map((e) => e.path).join(', ')}: §2.7 rule 2 requires the name ${COMPOSE_FILE}; rename the file (and keep only one compose file)`,
+    );
   }
   if (!entries.some((e) => e.path === COMPOSE_FILE && e.type === 'file')) {
     throw new PublishError('WFMCK_E_PUBLISH_COMPOSE', `${folder}: no ${COMPOSE_FILE} at the top of the folder (§2.7 rule 2)`);
@@ -87,13 +90,17 @@ export function componentVersion(version: string): string {
   const refuse = (why: string) => new PublishError('WFMCK_E_PUBLISH_VERSION', `version ${JSON.stringify(version)} ${why}`);
   if (/^v\d/i.test(version)) throw refuse('has a leading v; §2.7 wants SemVer 2.0 without it (e.g. 1.2.3)');
   if (!new RegExp(SEMVER_PATTERN).test(version)) throw refuse('is not SemVer 2.0 (MAJOR.MINOR.PATCH[-pre][+build])');
-  if (!new RegExp(OCI_TAG_PATTERN).test(version)) throw refuse('cannot be an OCI tag (a `+build` part is not allowed in tags), and §2.7 makes the version the tag');
+  if (!new RegExp(OCI_TAG_PATTERN).test(version))
+    throw refuse('cannot be an OCI tag (a `+build` part is not allowed in tags), and §2.7 makes the version the tag');
   return version;
 }
 
 function componentName(name: string): string {
   if (!COMPONENT_NAME.test(name)) {
-    throw new PublishError('WFMCK_E_PUBLISH_COMPOSE', `component name ${JSON.stringify(name)} must be one path segment of letters, digits, . _ - (it names the top-level directory)`);
+    throw new PublishError(
+      'WFMCK_E_PUBLISH_COMPOSE',
+      `component name ${JSON.stringify(name)} must be one path segment of letters, digits, . _ - (it names the top-level directory)`,
+    );
   }
   return name;
 }
@@ -111,7 +118,10 @@ function parseCompose(text: string): unknown {
 /** What the spec oracle says must not be packed (secret files, bind sources), found on the would-be file list. */
 function exclusions(composeText: string, doc: unknown, entries: FolderEntry[]): Exclusion[] {
   const out: Exclusion[] = [];
-  for (const f of composeFileFindings(composeText, entries.map((e) => e.path))) {
+  for (const f of composeFileFindings(
+    composeText,
+    entries.map((e) => e.path),
+  )) {
     const reason = EXCLUDING_RULES[f.rule];
     const ref = reason && f.path ? referencedPath(doc, f.path) : undefined;
     if (reason && ref !== undefined) out.push({ path: ref, reason });
@@ -145,7 +155,8 @@ function referencedPath(doc: unknown, pointer: string): string | undefined {
 
 async function packEntry(folder: string, name: string, e: FolderEntry): Promise<PackEntry> {
   const archivePath = `${name}/${e.path}`;
-  if (e.type === 'file') return { name: archivePath, type: 'file', content: new Uint8Array(await readFile(join(folder, ...e.path.split('/')))) };
+  if (e.type === 'file')
+    return { name: archivePath, type: 'file', content: new Uint8Array(await readFile(join(folder, ...e.path.split('/')))) };
   if (e.type === 'symlink') return { name: archivePath, type: 'symlink', linkname: e.linkname! };
   return { name: archivePath, type: 'directory' };
 }

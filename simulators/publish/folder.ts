@@ -32,7 +32,10 @@ export async function readInside(root: string, ref: string): Promise<{ path: str
 export function normalise(ref: string): string {
   if (isAbsolutePath(ref) || isAbsolute(ref)) throw refuse(`${ref}: absolute paths are not allowed in a package`);
   if (hasDotDot(ref)) throw refuse(`${ref}: paths with .. are not allowed in a package`);
-  const path = ref.split(/[/\\]/).filter((s) => s !== '' && s !== '.').join('/');
+  const path = ref
+    .split(/[/\\]/)
+    .filter((s) => s !== '' && s !== '.')
+    .join('/');
   if (path === '') throw refuse(`"${ref}" names no file`);
   return path;
 }
@@ -70,7 +73,8 @@ async function walkInto(realRoot: string, dir: string, prefix: string, out: Fold
 /** §2.7 rule 7: a symlink must stay inside the top-level directory, so its target must be relative and resolve inside. */
 async function checkedLink(realRoot: string, full: string, path: string): Promise<string> {
   const target = await readlink(full);
-  if (isAbsolutePath(target) || isAbsolute(target)) throw refuse(`${path} is a symlink to the absolute path ${target}; only relative links inside the folder are packed`);
+  if (isAbsolutePath(target) || isAbsolute(target))
+    throw refuse(`${path} is a symlink to the absolute path ${target}; only relative links inside the folder are packed`);
   const resolved = await realpath(full).catch(() => undefined);
   if (resolved === undefined) throw refuse(`${path} is a dangling symlink (${target})`);
   if (!within(realRoot, resolved)) throw refuse(`${path} is a symlink that points outside the folder (${target})`);

@@ -22,7 +22,12 @@ export interface PushResult {
 
 export type Pusher = Pick<RegistryClient, 'pushBlob' | 'pushManifest'>;
 
-export async function pushArtifact(client: Pusher, repository: string, artifact: BuiltArtifact, opts: { chunkSize?: number } = {}): Promise<PushResult> {
+export async function pushArtifact(
+  client: Pusher,
+  repository: string,
+  artifact: BuiltArtifact,
+  opts: { chunkSize?: number } = {},
+): Promise<PushResult> {
   const blobs: PushedBlob[] = [];
   const seen = new Set<string>();
   for (const blob of artifact.blobs) {
@@ -36,12 +41,18 @@ export async function pushArtifact(client: Pusher, repository: string, artifact:
   if (response.status !== 201) throw failed(`manifest ${repository}:${artifact.tag}`, response);
   const echoed = response.headers['docker-content-digest'];
   if (echoed !== undefined && echoed !== artifact.manifestDigest) {
-    throw new PublishError('WFMCK_E_PUBLISH_PUSH', `the registry stored manifest ${repository}:${artifact.tag} as ${echoed}, not ${artifact.manifestDigest}: it changed the bytes`);
+    throw new PublishError(
+      'WFMCK_E_PUBLISH_PUSH',
+      `the registry stored manifest ${repository}:${artifact.tag} as ${echoed}, not ${artifact.manifestDigest}: it changed the bytes`,
+    );
   }
   return { repository, tag: artifact.tag, manifestDigest: artifact.manifestDigest, blobs, skipped: blobs.filter((b) => b.skipped).length };
 }
 
 function failed(what: string, response: HttpResponse): PublishError {
   const body = response.text().slice(0, 500).trim();
-  return new PublishError('WFMCK_E_PUBLISH_PUSH', `pushing ${what} failed: HTTP ${response.status} ${response.exchange.method} ${response.exchange.url}${body ? `\n${body}` : ''}`);
+  return new PublishError(
+    'WFMCK_E_PUBLISH_PUSH',
+    `pushing ${what} failed: HTTP ${response.status} ${response.exchange.method} ${response.exchange.url}${body ? `\n${body}` : ''}`,
+  );
 }

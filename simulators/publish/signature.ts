@@ -18,10 +18,16 @@ export interface Subject {
 
 /** The signature artifact for `subject`, pushed by its digest (a referrer needs no tag). */
 export function buildSignature(subject: Subject, dockerReference: string, privateKey: KeyObject): BuiltArtifact {
-  const payload = Buffer.from(JSON.stringify({
-    critical: { identity: { 'docker-reference': dockerReference }, image: { 'docker-manifest-digest': subject.digest }, type: 'cosign container image signature' },
-    optional: null,
-  }));
+  const payload = Buffer.from(
+    JSON.stringify({
+      critical: {
+        identity: { 'docker-reference': dockerReference },
+        image: { 'docker-manifest-digest': subject.digest },
+        type: 'cosign container image signature',
+      },
+      optional: null,
+    }),
+  );
   const signature = sign('sha256', payload, privateKey).toString('base64');
   const layer = blobOf(payload, SIMPLE_SIGNING, { [SIGNATURE_ANNOTATION]: signature });
   const manifest = {
@@ -41,7 +47,8 @@ export function buildSignature(subject: Subject, dockerReference: string, privat
 export function signatureVerifies(payload: Uint8Array, signature: string, digest: string, publicKey: KeyObject | string): boolean {
   let named: unknown;
   try {
-    named = (JSON.parse(new TextDecoder().decode(payload)) as { critical?: { image?: { 'docker-manifest-digest'?: unknown } } }).critical?.image?.['docker-manifest-digest'];
+    named = (JSON.parse(new TextDecoder().decode(payload)) as { critical?: { image?: { 'docker-manifest-digest'?: unknown } } }).critical
+      ?.image?.['docker-manifest-digest'];
   } catch {
     return false;
   }

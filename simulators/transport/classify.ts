@@ -98,7 +98,11 @@ export function classify(error: unknown, ctx: FailureContext): Failure {
 }
 
 function timeout(ctx: FailureContext, connecting: boolean): Failure {
-  const what = connecting ? 'connecting' : ctx.afterHeaders ? `reading the body (${ctx.received} bytes so far)` : 'waiting for response headers';
+  const what = connecting
+    ? 'connecting'
+    : ctx.afterHeaders
+      ? `reading the body (${ctx.received} bytes so far)`
+      : 'waiting for response headers';
   return { code: 'WFMCK_E_TIMEOUT', message: `no complete response within ${ctx.timeoutMs} ms: timed out ${what}`, retryable: connecting };
 }
 

@@ -46,7 +46,12 @@ interface Body extends AsyncIterable<Uint8Array> {
  * Reads the body up to `limit` bytes and never buffers past it: a Content-Length over the cap fails before
  * reading, and a stream that passes it is destroyed at once. `progress` learns the running count (for evidence).
  */
-export async function readCapped(body: Body, limit: number, announced: number | undefined, progress?: (n: number) => void): Promise<Uint8Array> {
+export async function readCapped(
+  body: Body,
+  limit: number,
+  announced: number | undefined,
+  progress?: (n: number) => void,
+): Promise<Uint8Array> {
   if (announced !== undefined && announced > limit) {
     body.destroy();
     throw new ResponseTooLarge(limit, 0, announced);

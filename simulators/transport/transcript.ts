@@ -51,7 +51,6 @@ export class Transcript {
   toCurl(x: Exchange, opts: { cacert?: string } = {}): string {
     return curlOf(x, opts);
   }
-
 }
 
 function sanitise(body: string | undefined, trimBytes: number): string | undefined {

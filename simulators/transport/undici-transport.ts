@@ -118,12 +118,19 @@ export interface SpiffeCheckLeniency {
  * P10 (MIAF-CLIENT-CHECKS-SERVER-ID, MIAF-CLIENT-VERIFIES-SERVER-SVID): the server's leaf is no CA and names exactly
  * this SPIFFE ID in its one URI SAN, or the connection aborts. Chain and validity dates are the TLS stack's.
  */
-export function spiffeIdentityCheck(expected: string, lenient: SpiffeCheckLeniency = {}): (host: string, cert: PeerCertificate) => Error | undefined {
+export function spiffeIdentityCheck(
+  expected: string,
+  lenient: SpiffeCheckLeniency = {},
+): (host: string, cert: PeerCertificate) => Error | undefined {
   const pathOf = (id: string) => id.replace(/^spiffe:\/\/[^/]*/, '');
   return (_host, cert) => {
-    const uris = (cert.subjectaltname ?? '').split(', ').filter((n) => n.startsWith('URI:')).map((n) => n.slice(4));
+    const uris = (cert.subjectaltname ?? '')
+      .split(', ')
+      .filter((n) => n.startsWith('URI:'))
+      .map((n) => n.slice(4));
     const fail = (why: string) => Object.assign(new Error(`${why} (P10: a client aborts)`), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' });
-    if (!lenient.caLeaf && claimsCa(cert)) return fail(`the server's leaf is a CA certificate (basicConstraints cA true), not an X.509-SVID leaf`);
+    if (!lenient.caLeaf && claimsCa(cert))
+      return fail(`the server's leaf is a CA certificate (basicConstraints cA true), not an X.509-SVID leaf`);
     const id = lenient.firstUri || uris.length === 1 ? uris[0] : undefined;
     if (id !== undefined && (id === expected || (lenient.trustDomain && pathOf(id) === pathOf(expected)))) return undefined;
     return fail(`the server is ${uris.length === 1 ? uris[0] : `${uris.length} URI SANs`}, not the WFM ${expected}`);
@@ -277,7 +284,17 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
 function refuseOffLoopback(config: Config, method: string, url: string): void {
   if (isLoopbackHost(new URL(url).hostname)) return;
   const message = `refused: ${method} ${offLoopback(redactUrl(url))}`;
-  const exchange: Exchange = { id: randomUUID(), ...(config.testId !== undefined && { testId: config.testId }), method, url: redactUrl(url), requestHeaders: {}, startedAt: new Date().toISOString(), durationMs: 0, attempt: 0, error: { code: 'WFMCK_E_NOT_LOOPBACK', message } };
+  const exchange: Exchange = {
+    id: randomUUID(),
+    ...(config.testId !== undefined && { testId: config.testId }),
+    method,
+    url: redactUrl(url),
+    requestHeaders: {},
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    attempt: 0,
+    error: { code: 'WFMCK_E_NOT_LOOPBACK', message },
+  };
   config.transcript?.record(exchange);
   throw new TransportError('WFMCK_E_NOT_LOOPBACK', message, exchange);
 }
@@ -288,7 +305,17 @@ function held(config: Config, key: string, method: string, url: string): void {
   if (until === undefined) return;
   if (until <= Date.now()) return void config.holds!.delete(key);
   const message = `held: the server's Retry-After allows ${method} ${redactUrl(url)} again at ${new Date(until).toISOString()}`;
-  const exchange: Exchange = { id: randomUUID(), ...(config.testId !== undefined && { testId: config.testId }), method, url: redactUrl(url), requestHeaders: {}, startedAt: new Date().toISOString(), durationMs: 0, attempt: 0, error: { code: 'WFMCK_E_HELD', message } };
+  const exchange: Exchange = {
+    id: randomUUID(),
+    ...(config.testId !== undefined && { testId: config.testId }),
+    method,
+    url: redactUrl(url),
+    requestHeaders: {},
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    attempt: 0,
+    error: { code: 'WFMCK_E_HELD', message },
+  };
   throw new TransportError('WFMCK_E_HELD', message, exchange);
 }
 
@@ -309,9 +336,25 @@ function prepare(opts: RequestOptions, testId: string | undefined): { headers: R
   return { headers, body: typeof opts.body === 'string' ? Buffer.from(opts.body, 'utf8') : opts.body };
 }
 
-function sign(signer: NonNullable<RequestOptions['signer']>, method: string, url: string, headers: Record<string, string>, body: Uint8Array | undefined): Record<string, string> {
+function sign(
+  signer: NonNullable<RequestOptions['signer']>,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: Uint8Array | undefined,
+): Record<string, string> {
   const created = signer.clockSkewSeconds ? { created: Math.floor(Date.now() / 1000 + signer.clockSkewSeconds) } : {};
-  return signRequestSync({ method, url, headers, ...(body !== undefined ? { body } : {}), privateKey: signer.privateKey, keyId: signer.keyId, algorithm: signer.algorithm, ...created, ...(signer.omit && { omit: signer.omit }) });
+  return signRequestSync({
+    method,
+    url,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    privateKey: signer.privateKey,
+    keyId: signer.keyId,
+    algorithm: signer.algorithm,
+    ...created,
+    ...(signer.omit && { omit: signer.omit }),
+  });
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

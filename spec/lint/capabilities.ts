@@ -36,9 +36,23 @@ export function lintCapabilities(text: string, file: string, edition: 'seed' | '
     throw new LintInputError(`${file} is not JSON: ${(e as Error).message}`);
   }
   const schema = validate('DeviceCapabilities', doc);
-  if (!schema.ok) return { kind: 'capabilities', findings: located(schemaFindings(schema.errors, FIELD_RULES, 'capabilities-schema', '§2.1 DeviceCapabilities'), file), notes: [] };
+  if (!schema.ok)
+    return {
+      kind: 'capabilities',
+      findings: located(schemaFindings(schema.errors, FIELD_RULES, 'capabilities-schema', '§2.1 DeviceCapabilities'), file),
+      notes: [],
+    };
   const caps = doc as DeviceCapabilities;
-  const findings: Located[] = located([...semanticFindings(caps, { hostingFields: hostingFieldsOf(edition) }), ...valueFindings(caps), ...labelFindings(caps), ...(edition === 'miaf' ? closedRootFindings(caps) : [])], file, (f) => (f.rule === 'quantity-format' && f.path?.endsWith('storage') ? 'storage' : undefined));
+  const findings: Located[] = located(
+    [
+      ...semanticFindings(caps, { hostingFields: hostingFieldsOf(edition) }),
+      ...valueFindings(caps),
+      ...labelFindings(caps),
+      ...(edition === 'miaf' ? closedRootFindings(caps) : []),
+    ],
+    file,
+    (f) => (f.rule === 'quantity-format' && f.path?.endsWith('storage') ? 'storage' : undefined),
+  );
   return { kind: 'capabilities', findings, notes: notesOf(caps) };
 }
 
@@ -50,7 +64,15 @@ function valueFindings(doc: DeviceCapabilities): Finding[] {
   ] as const;
   return lists.flatMap(([field, rule, known, values]) =>
     (values ?? []).flatMap((v, i) =>
-      (known as readonly string[]).includes(v) ? [] : [finding(rule, `§2.1.1: ${field} value ${JSON.stringify(v)} is not one of ${known.join(', ')}; a WFM reads it as custom`, `/properties/${field}/${i}`)],
+      (known as readonly string[]).includes(v)
+        ? []
+        : [
+            finding(
+              rule,
+              `§2.1.1: ${field} value ${JSON.stringify(v)} is not one of ${known.join(', ')}; a WFM reads it as custom`,
+              `/properties/${field}/${i}`,
+            ),
+          ],
     ),
   );
 }
@@ -59,7 +81,13 @@ function valueFindings(doc: DeviceCapabilities): Finding[] {
 function labelFindings(doc: DeviceCapabilities): Finding[] {
   return Object.keys(doc.labels ?? {})
     .filter((k) => !DOMAIN_PREFIX.test(k))
-    .map((k) => finding('label-domain-prefix', `§2.1: label key ${JSON.stringify(k)} has no organization domain prefix (e.g. example.com/${k})`, `/labels/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+    .map((k) =>
+      finding(
+        'label-domain-prefix',
+        `§2.1: label key ${JSON.stringify(k)} has no organization domain prefix (e.g. example.com/${k})`,
+        `/labels/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      ),
+    );
 }
 
 function notesOf(doc: DeviceCapabilities): string[] {
@@ -73,7 +101,8 @@ function notesOf(doc: DeviceCapabilities): string[] {
         : 'some Y* fields but not all: neither a hosting device nor an identity-only gateway (§2.2)',
   ];
   const parts = props.id.split('/');
-  if (parts.length > 1) notes.push(`a device behind gateway ${parts.slice(0, -1).join('/')} (§2.2: the gateway's own document comes first)`);
+  if (parts.length > 1)
+    notes.push(`a device behind gateway ${parts.slice(0, -1).join('/')} (§2.2: the gateway's own document comes first)`);
   const ext = extensionKeys(doc);
   if (ext.length > 0) notes.push(`vendor extensions ${ext.join(', ')}: a WFM ignores them (§2.1)`);
   return notes;

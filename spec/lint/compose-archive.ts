@@ -7,14 +7,34 @@ import { located, type Located } from './findings.ts';
 import { LintInputError } from './input.ts';
 
 /** Findings on the archive (entries) and on its compose.yaml; `file` names the archive in the report. */
-export async function composeArchiveFindings(bytes: Uint8Array, file: string, limits: TarLimits = {}): Promise<{ findings: Located[]; notes: string[] }> {
+export async function composeArchiveFindings(
+  bytes: Uint8Array,
+  file: string,
+  limits: TarLimits = {},
+): Promise<{ findings: Located[]; notes: string[] }> {
   let entries: TarEntry[];
   try {
     entries = await readTarGz(bytes, limits);
   } catch (e) {
     if (!(e instanceof ArchiveReadError)) throw e;
-    if (e.code === 'WFMCK_E_ARCHIVE_CORRUPT') return { findings: located([finding('compose-gzip-tar', `§2.7: a compose archive is a gzip-compressed tar; ${e.message}`)], file), notes: [] };
-    if (e.code === 'WFMCK_E_ARCHIVE_AMBIGUOUS') return { findings: located([finding('tar-header-ambiguous', `§2.7 rule 7 (kit reading): ${e.message}; the archive cannot be validated as any extractor reads it`)], file), notes: [] };
+    if (e.code === 'WFMCK_E_ARCHIVE_CORRUPT')
+      return {
+        findings: located([finding('compose-gzip-tar', `§2.7: a compose archive is a gzip-compressed tar; ${e.message}`)], file),
+        notes: [],
+      };
+    if (e.code === 'WFMCK_E_ARCHIVE_AMBIGUOUS')
+      return {
+        findings: located(
+          [
+            finding(
+              'tar-header-ambiguous',
+              `§2.7 rule 7 (kit reading): ${e.message}; the archive cannot be validated as any extractor reads it`,
+            ),
+          ],
+          file,
+        ),
+        notes: [],
+      };
     throw new LintInputError(`${file}: ${e.message} (the kit's limit; §8 sets none)`, e.code);
   }
   let all: Finding[];
@@ -32,7 +52,13 @@ export async function composeArchiveFindings(bytes: Uint8Array, file: string, li
   const hardLinks = new Set(entries.filter((e) => e.type === 'link').map((e) => e.name));
   const variant = (f: Finding) => (f.rule === 'link-out-of-top' && f.path !== undefined && hardLinks.has(f.path) ? 'link' : undefined);
   return {
-    findings: [...located(all.filter(onArchive), file, variant), ...located(all.filter((f) => !onArchive(f)), composeFile)],
+    findings: [
+      ...located(all.filter(onArchive), file, variant),
+      ...located(
+        all.filter((f) => !onArchive(f)),
+        composeFile,
+      ),
+    ],
     notes: notesOf(entries),
   };
 }
@@ -42,6 +68,8 @@ function notesOf(entries: TarEntry[]): string[] {
   const compose = composeFileEntry(entries);
   return [
     `${entries.length} entries read in memory, nothing extracted`,
-    top === undefined ? 'no single top-level directory' : `top-level directory ${JSON.stringify(top)}${compose ? `, compose file ${compose.name}` : ''}`,
+    top === undefined
+      ? 'no single top-level directory'
+      : `top-level directory ${JSON.stringify(top)}${compose ? `, compose file ${compose.name}` : ''}`,
   ];
 }

@@ -21,7 +21,12 @@ const SEMVER = new RegExp(SEMVER_PATTERN);
 /** Findings on the description text; `doc` when it is a valid description (resource checks need it). */
 export function descriptionFindings(text: string): { findings: Finding[]; doc?: Description } {
   const parsed = parseDocument(text, { prettyErrors: false });
-  if (parsed.errors.length > 0) return { findings: [finding('description-yaml', `§2.7: the application description is not valid YAML (${parsed.errors[0]!.message.split('\n')[0]})`)] };
+  if (parsed.errors.length > 0)
+    return {
+      findings: [
+        finding('description-yaml', `§2.7: the application description is not valid YAML (${parsed.errors[0]!.message.split('\n')[0]})`),
+      ],
+    };
   let value: unknown;
   try {
     value = parsed.toJS({ maxAliasCount: 100 });
@@ -33,7 +38,13 @@ export function descriptionFindings(text: string): { findings: Finding[]; doc?: 
   const doc = value as Description;
   const findings: Finding[] = [];
   if (!TAG.test(doc.metadata.version)) {
-    findings.push(finding('version-oci-tag', `§9: metadata.version ${JSON.stringify(doc.metadata.version)} is the package's OCI tag, and is not a valid one (${OCI_TAG_PATTERN})`, '/metadata/version'));
+    findings.push(
+      finding(
+        'version-oci-tag',
+        `§9: metadata.version ${JSON.stringify(doc.metadata.version)} is the package's OCI tag, and is not a valid one (${OCI_TAG_PATTERN})`,
+        '/metadata/version',
+      ),
+    );
   }
   findings.push(...componentFindings(doc));
   return { findings, doc };
@@ -51,10 +62,22 @@ function componentFindings(doc: Description): Finding[] {
   for (const { component, at } of componentsOf(doc)) {
     const props = isObject(component.properties) ? component.properties : undefined;
     if (props?.repository !== undefined && !(typeof props.repository === 'string' && /^oci:\/\/[^/\s]+\/\S+$/.test(props.repository))) {
-      out.push(finding('component-repository-oci', `§2.7: components[].properties.repository ${JSON.stringify(props.repository)} is not an oci:// URI`, `${at}/properties/repository`));
+      out.push(
+        finding(
+          'component-repository-oci',
+          `§2.7: components[].properties.repository ${JSON.stringify(props.repository)} is not an oci:// URI`,
+          `${at}/properties/repository`,
+        ),
+      );
     }
     if (props?.revision !== undefined && !(typeof props.revision === 'string' && TAG.test(props.revision) && SEMVER.test(props.revision))) {
-      out.push(finding('component-revision-semver', `§2.7: components[].properties.revision ${JSON.stringify(props.revision)} is not an OCI tag matching SemVer 2.0 (no leading v)`, `${at}/properties/revision`));
+      out.push(
+        finding(
+          'component-revision-semver',
+          `§2.7: components[].properties.revision ${JSON.stringify(props.revision)} is not an OCI tag matching SemVer 2.0 (no leading v)`,
+          `${at}/properties/revision`,
+        ),
+      );
     }
   }
   return out;
@@ -63,10 +86,14 @@ function componentFindings(doc: Description): Finding[] {
 /** Components where descriptions put them: at the root, under deploymentProfiles[] (the standard), or spec.deploymentProfile. */
 function componentsOf(doc: Description): { component: Record<string, unknown>; at: string }[] {
   const lists: [unknown, string][] = [[doc.components, '/components']];
-  if (Array.isArray(doc.deploymentProfiles)) doc.deploymentProfiles.forEach((p, i) => isObject(p) && lists.push([p.components, `/deploymentProfiles/${i}/components`]));
+  if (Array.isArray(doc.deploymentProfiles))
+    doc.deploymentProfiles.forEach((p, i) => isObject(p) && lists.push([p.components, `/deploymentProfiles/${i}/components`]));
   const spec = doc.spec;
-  if (isObject(spec) && isObject(spec.deploymentProfile)) lists.push([spec.deploymentProfile.components, '/spec/deploymentProfile/components']);
-  return lists.flatMap(([list, at]) => (Array.isArray(list) ? list.flatMap((c, i) => (isObject(c) ? [{ component: c, at: `${at}/${i}` }] : [])) : []));
+  if (isObject(spec) && isObject(spec.deploymentProfile))
+    lists.push([spec.deploymentProfile.components, '/spec/deploymentProfile/components']);
+  return lists.flatMap(([list, at]) =>
+    Array.isArray(list) ? list.flatMap((c, i) => (isObject(c) ? [{ component: c, at: `${at}/${i}` }] : [])) : [],
+  );
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

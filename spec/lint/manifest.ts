@@ -21,14 +21,28 @@ const OCI = {
 /** Compose when the manifest says so (or is a compose-publish artifact), a package otherwise. */
 export function artifactKindOf(manifest: OciImageManifest, mt: MediaTypes): ArtifactKind {
   const types = [manifest.artifactType, ...(manifest.layers ?? []).map((l) => l?.mediaType)];
-  return types.some((t) => t === mt.composeArtifact || t === mt.composeLayer || t === COMPOSE_PUBLISH.artifactType || t === COMPOSE_PUBLISH.layer) ? 'compose-component' : 'package';
+  return types.some(
+    (t) => t === mt.composeArtifact || t === mt.composeLayer || t === COMPOSE_PUBLISH.artifactType || t === COMPOSE_PUBLISH.layer,
+  )
+    ? 'compose-component'
+    : 'package';
 }
 
 export function manifestFindings(manifest: unknown, kind: ArtifactKind, vendor: string): Finding[] {
   const name = kind === 'package' ? 'AppPackageManifest' : 'ComposeComponentManifest';
   const schema = validate(name, manifest, { vendor });
-  const findings = schema.ok ? [] : schemaFindings(schema.errors, fieldRules(kind, vendor), 'layer-descriptor', `§2.7 ${kind === 'package' ? 'package' : 'compose component'} manifest`);
-  return [...publishFindings(manifest as OciImageManifest), ...findings.map((f) => withVendorHint(f, manifest as OciImageManifest, vendor))];
+  const findings = schema.ok
+    ? []
+    : schemaFindings(
+        schema.errors,
+        fieldRules(kind, vendor),
+        'layer-descriptor',
+        `§2.7 ${kind === 'package' ? 'package' : 'compose component'} manifest`,
+      );
+  return [
+    ...publishFindings(manifest as OciImageManifest),
+    ...findings.map((f) => withVendorHint(f, manifest as OciImageManifest, vendor)),
+  ];
 }
 
 function fieldRules(kind: ArtifactKind, vendor: string): FieldRule[] {
@@ -55,8 +69,14 @@ function fieldRules(kind: ArtifactKind, vendor: string): FieldRule[] {
     [/^\/layers$/, (e) => (/fewer|more|must NOT have/.test(e.message) ? 'compose-one-layer' : 'layer-descriptor')],
     [/^\/layers\/\d+\/mediaType$/, 'compose-layer-media-type'],
     [/^\/layers\/\d+\/annotations$/, 'compose-annotations-on-layer'],
-    [new RegExp(`^/layers/\\d+/annotations/org\\.${v}\\.component\\.type$`), (e) => (isRequired(e) ? 'compose-annotations-on-layer' : 'compose-annot-type')],
-    [new RegExp(`^/layers/\\d+/annotations/org\\.${v}\\.component\\.version$`), (e) => (isRequired(e) ? 'compose-annotations-on-layer' : 'compose-annot-version')],
+    [
+      new RegExp(`^/layers/\\d+/annotations/org\\.${v}\\.component\\.type$`),
+      (e) => (isRequired(e) ? 'compose-annotations-on-layer' : 'compose-annot-type'),
+    ],
+    [
+      new RegExp(`^/layers/\\d+/annotations/org\\.${v}\\.component\\.version$`),
+      (e) => (isRequired(e) ? 'compose-annotations-on-layer' : 'compose-annot-version'),
+    ],
   ];
 }
 
@@ -77,11 +97,25 @@ export function composeAnnotationFindings(manifest: OciImageManifest, vendor: st
   }
   const version = annotations[mt.annotation.componentVersion];
   if (annotations[OCI.version] !== undefined && version !== undefined && annotations[OCI.version] !== version) {
-    out.push(finding('compose-oci-version-equal', `§2.7: ${OCI.version} ${JSON.stringify(annotations[OCI.version])} differs from ${mt.annotation.componentVersion} ${JSON.stringify(version)}`, `${at}/${OCI.version}`));
+    out.push(
+      finding(
+        'compose-oci-version-equal',
+        `§2.7: ${OCI.version} ${JSON.stringify(annotations[OCI.version])} differs from ${mt.annotation.componentVersion} ${JSON.stringify(version)}`,
+        `${at}/${OCI.version}`,
+      ),
+    );
   }
   if (tag !== undefined) {
-    if (!SEMVER.test(tag)) out.push(finding('compose-tag-semver', `§9: compose component tag ${JSON.stringify(tag)} is not SemVer 2.0 without a leading v`));
-    if (version !== undefined && version !== tag) out.push(finding('compose-version-matches-tag', `§2.7: ${mt.annotation.componentVersion} ${JSON.stringify(version)} does not match the tag ${JSON.stringify(tag)}`, `${at}/${mt.annotation.componentVersion}`));
+    if (!SEMVER.test(tag))
+      out.push(finding('compose-tag-semver', `§9: compose component tag ${JSON.stringify(tag)} is not SemVer 2.0 without a leading v`));
+    if (version !== undefined && version !== tag)
+      out.push(
+        finding(
+          'compose-version-matches-tag',
+          `§2.7: ${mt.annotation.componentVersion} ${JSON.stringify(version)} does not match the tag ${JSON.stringify(tag)}`,
+          `${at}/${mt.annotation.componentVersion}`,
+        ),
+      );
   }
   return out;
 }
@@ -89,7 +123,13 @@ export function composeAnnotationFindings(manifest: OciImageManifest, vendor: st
 function publishFindings(manifest: OciImageManifest): Finding[] {
   const layers = Array.isArray(manifest?.layers) ? manifest.layers : [];
   if (manifest?.artifactType !== COMPOSE_PUBLISH.artifactType && !layers.some((l) => l?.mediaType === COMPOSE_PUBLISH.layer)) return [];
-  return [finding('compose-publish-artifact', `§2.7 rule 9: this is the container tooling's compose-publish artifact (${COMPOSE_PUBLISH.artifactType}, one layer per file), which MUST NOT be used`, '/artifactType')];
+  return [
+    finding(
+      'compose-publish-artifact',
+      `§2.7 rule 9: this is the container tooling's compose-publish artifact (${COMPOSE_PUBLISH.artifactType}, one layer per file), which MUST NOT be used`,
+      '/artifactType',
+    ),
+  ];
 }
 
 /** An artifactType built with another vendor token (P1) most likely means the wrong --vendor. */

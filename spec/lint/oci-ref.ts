@@ -30,13 +30,19 @@ export function parseOciRef(input: string): { ok: true; ref: OciRef } | { ok: fa
   const path = url.pathname.replace(/^\//, '');
   const at = path.lastIndexOf('@');
   const colon = path.lastIndexOf(':');
-  const [name, reference, isDigest] = at !== -1 ? [path.slice(0, at), path.slice(at + 1), true] : colon > path.lastIndexOf('/') ? [path.slice(0, colon), path.slice(colon + 1), false] : [path, '', false];
-  if (url.protocol !== 'oci:' || url.host === '' || url.search !== '' || url.hash !== '') return { ok: false, reason: `${input} is not oci://host:port/name:tag` };
+  const [name, reference, isDigest] =
+    at !== -1
+      ? [path.slice(0, at), path.slice(at + 1), true]
+      : colon > path.lastIndexOf('/')
+        ? [path.slice(0, colon), path.slice(colon + 1), false]
+        : [path, '', false];
+  if (url.protocol !== 'oci:' || url.host === '' || url.search !== '' || url.hash !== '')
+    return { ok: false, reason: `${input} is not oci://host:port/name:tag` };
   if (!NAME.test(name)) return { ok: false, reason: `${JSON.stringify(name)} is not an OCI repository name` };
   if (reference === '') return { ok: false, reason: `${input} names no tag (oci://host:port/name:tag)` };
-  if (!(isDigest ? DIGEST : TAG).test(reference)) return { ok: false, reason: `${JSON.stringify(reference)} is not an OCI ${isDigest ? 'digest' : 'tag'}` };
+  if (!(isDigest ? DIGEST : TAG).test(reference))
+    return { ok: false, reason: `${JSON.stringify(reference)} is not an OCI ${isDigest ? 'digest' : 'tag'}` };
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   if (!isLoopbackHost(hostname)) return { ok: false, reason: offLoopback(url.host) };
   return { ok: true, ref: { registry: url.host, hostname, name, reference, isDigest } };
 }
-

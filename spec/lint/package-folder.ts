@@ -19,7 +19,16 @@ export interface PackageFolder {
 export function lintPackageFolder(folder: PackageFolder, vendor: string): LintResult {
   const path = descriptionPath(folder);
   if (path === undefined) {
-    return { kind: 'package-folder', findings: [finding('description-present', '§2.7: no application description (a top-level .yaml file) in the folder; a package has exactly one')], notes: [] };
+    return {
+      kind: 'package-folder',
+      findings: [
+        finding(
+          'description-present',
+          '§2.7: no application description (a top-level .yaml file) in the folder; a package has exactly one',
+        ),
+      ],
+      notes: [],
+    };
   }
   const { findings, doc } = descriptionFindings(folder.yamlTexts.get(path)!);
   const out = located(findings, path);
@@ -39,23 +48,34 @@ export function lintPackageFolder(folder: PackageFolder, vendor: string): LintRe
     if (!format.ok) out.push(...located([finding('resource-format', `§2.7: ${kind} ${format.reason}`, at)], path));
     else layers.push(`${kind} ${ref} (${mt.resource(kind, format.format)})`);
   }
-  notes.push(`package ${doc.metadata.name} ${doc.metadata.version}: would be tagged ${doc.metadata.version} with layers ${layers.join(', ')}`);
+  notes.push(
+    `package ${doc.metadata.name} ${doc.metadata.version}: would be tagged ${doc.metadata.version} with layers ${layers.join(', ')}`,
+  );
   return { kind: 'package-folder', findings: out, notes };
 }
 
 function descriptionPath(folder: PackageFolder): string | undefined {
   if (folder.description !== undefined) {
-    if (!folder.yamlTexts.has(folder.description)) throw new LintInputError(`--description ${folder.description}: no such YAML file in the folder`);
+    if (!folder.yamlTexts.has(folder.description))
+      throw new LintInputError(`--description ${folder.description}: no such YAML file in the folder`);
     return folder.description;
   }
   const candidates = [...folder.yamlTexts.keys()].filter((p) => !p.includes('/')).sort();
-  if (candidates.length > 1) throw new LintInputError(`the folder has several top-level YAML files (${candidates.join(', ')}); name the application description with --description`, 'WFMCK_E_USAGE');
+  if (candidates.length > 1)
+    throw new LintInputError(
+      `the folder has several top-level YAML files (${candidates.join(', ')}); name the application description with --description`,
+      'WFMCK_E_USAGE',
+    );
   return candidates[0];
 }
 
 /** A listed resource path must be relative, stay in the folder and name a file there. */
 function resourceProblem(ref: string, files: ReadonlySet<string>): { rule: string; message: string } | undefined {
-  if (isAbsolutePath(ref) || hasDotDot(ref)) return { rule: 'resource-path', message: `${JSON.stringify(ref)} must be a relative path inside the package (no absolute path, no ..)` };
+  if (isAbsolutePath(ref) || hasDotDot(ref))
+    return {
+      rule: 'resource-path',
+      message: `${JSON.stringify(ref)} must be a relative path inside the package (no absolute path, no ..)`,
+    };
   const path = segmentsOf(ref.replace(/\\/g, '/')).join('/');
   if (!files.has(path)) return { rule: 'resource-exists', message: `${ref} is listed but no such file is in the folder` };
   return undefined;

@@ -29,7 +29,12 @@ export function lintReport(input: string, result: LintResult, strictness: Strict
     strictness,
     findings,
     notes: result.notes,
-    summary: { must: count(['MUST', 'MUST NOT']), should: count(['SHOULD', 'SHOULD NOT']), may: count(['MAY']), failing: findings.filter((f) => fails(f, strictness)).length },
+    summary: {
+      must: count(['MUST', 'MUST NOT']),
+      should: count(['SHOULD', 'SHOULD NOT']),
+      may: count(['MAY']),
+      failing: findings.filter((f) => fails(f, strictness)).length,
+    },
   };
 }
 

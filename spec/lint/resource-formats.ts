@@ -27,7 +27,11 @@ export function fileFormatOf(path: string): string | undefined {
 export function knownFormat(kind: ResourceKind, path: string): { ok: true; format: string } | { ok: false; reason: string } {
   const format = fileFormatOf(path);
   if (format === undefined) return { ok: false, reason: `${path} has no file extension to name its format` };
-  if (!KNOWN_FORMATS[kind].includes(format)) return { ok: false, reason: `${path}: format ${JSON.stringify(format)} is not one the kit knows for ${kind} (${KNOWN_FORMATS[kind].join(', ')})` };
+  if (!KNOWN_FORMATS[kind].includes(format))
+    return {
+      ok: false,
+      reason: `${path}: format ${JSON.stringify(format)} is not one the kit knows for ${kind} (${KNOWN_FORMATS[kind].join(', ')})`,
+    };
   return { ok: true, format };
 }
 

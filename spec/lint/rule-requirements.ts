@@ -49,7 +49,10 @@ export const RULE_REQUIREMENTS: Readonly<Record<string, RuleRequirement>> = {
   'component-missing': r('STATUS-COMPONENTS-ONE-PER'),
   'error-partially-empty': r('STATUS-ERROR-FIELDS'),
   'reserved-code-source': r('STATUS-RESERVED-SOURCE'),
-  'error-source': r('STATUS-ERROR-SOURCE-COMPONENT', undefined, { 'status.error': 'STATUS-ERROR-SOURCE-DEPLOYMENT', gateway: 'STATUS-ERROR-SOURCE-GATEWAY' }),
+  'error-source': r('STATUS-ERROR-SOURCE-COMPONENT', undefined, {
+    'status.error': 'STATUS-ERROR-SOURCE-DEPLOYMENT',
+    gateway: 'STATUS-ERROR-SOURCE-GATEWAY',
+  }),
   'device-id-required-for-child': r('STATUS-DEVICEID-CHILD'),
   'device-id-mismatch': r('STATUS-DEVICEID-CHILD'),
   'device-id-outside-reporter': r('STATUS-DEVICEID-CHILD'),
@@ -188,7 +191,10 @@ export const RULE_REQUIREMENTS: Readonly<Record<string, RuleRequirement>> = {
 /** The requirement (and reading) of a rule; throws for a rule the table does not know, so a new rule cannot go unmapped. */
 export function requirementOfRule(rule: string, variant?: string): { requirement: string; reading?: Reading } {
   const entry = RULE_REQUIREMENTS[rule];
-  if (!entry) throw Object.assign(new Error(`rule ${JSON.stringify(rule)} has no catalog requirement in spec/lint/rule-requirements.ts`), { code: 'WFMCK_E_INTERNAL' });
+  if (!entry)
+    throw Object.assign(new Error(`rule ${JSON.stringify(rule)} has no catalog requirement in spec/lint/rule-requirements.ts`), {
+      code: 'WFMCK_E_INTERNAL',
+    });
   const requirement = (variant !== undefined && entry.variants?.[variant]) || entry.requirement;
   return entry.reading ? { requirement, reading: entry.reading } : { requirement };
 }

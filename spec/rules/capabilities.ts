@@ -84,13 +84,36 @@ function kindFindings(props: Properties, hostingFields: 'all-or-none' | 'any'): 
   if (kind === 'partial' && hostingFields === 'any') return [];
   if (kind === 'partial') {
     const missing = HOSTING_FIELDS.filter((f) => props[f] === undefined);
-    return [finding('hosting-fields-partial', `§2.2: the document has some Y* fields but lacks ${missing.join(', ')}; a see-thru gateway omits all of them, a hosting device reports all`, '/properties')];
+    return [
+      finding(
+        'hosting-fields-partial',
+        `§2.2: the document has some Y* fields but lacks ${missing.join(', ')}; a see-thru gateway omits all of them, a hosting device reports all`,
+        '/properties',
+      ),
+    ];
   }
   if (kind !== 'hosting') return [];
   const out: Finding[] = [];
-  if (props.otelCollector !== true) out.push(finding('otel-collector-required', '§2.1.1: a workload-hosting device MUST report otelCollector true', '/properties/otelCollector'));
-  if (props.supportedRuntimes?.length === 0) out.push(finding('runtimes-required', '§2.1.1: a workload-hosting device MUST report at least one supportedRuntimes entry', '/properties/supportedRuntimes'));
-  if (props.supportedDeploymentTypes?.length === 0) out.push(finding('deployment-types-required', '§2.1.1: a workload-hosting device MUST report at least one supportedDeploymentTypes entry', '/properties/supportedDeploymentTypes'));
+  if (props.otelCollector !== true)
+    out.push(
+      finding('otel-collector-required', '§2.1.1: a workload-hosting device MUST report otelCollector true', '/properties/otelCollector'),
+    );
+  if (props.supportedRuntimes?.length === 0)
+    out.push(
+      finding(
+        'runtimes-required',
+        '§2.1.1: a workload-hosting device MUST report at least one supportedRuntimes entry',
+        '/properties/supportedRuntimes',
+      ),
+    );
+  if (props.supportedDeploymentTypes?.length === 0)
+    out.push(
+      finding(
+        'deployment-types-required',
+        '§2.1.1: a workload-hosting device MUST report at least one supportedDeploymentTypes entry',
+        '/properties/supportedDeploymentTypes',
+      ),
+    );
   return out;
 }
 
@@ -110,7 +133,13 @@ function customLabelFindings(doc: DeviceCapabilities): Finding[] {
     if (values.includes('custom')) {
       out.push(finding('custom-needs-labels', `§2.1.1: ${field} has "custom" but the document has no labels`, `/properties/${field}`));
     } else if (unknown.length > 0) {
-      out.push(finding('defaulted-custom-needs-labels', `§2.1.1: ${field} has unknown ${unknown.map((v) => `"${v}"`).join(', ')}, which defaults to "custom", but the document has no labels`, `/properties/${field}`));
+      out.push(
+        finding(
+          'defaulted-custom-needs-labels',
+          `§2.1.1: ${field} has unknown ${unknown.map((v) => `"${v}"`).join(', ')}, which defaults to "custom", but the document has no labels`,
+          `/properties/${field}`,
+        ),
+      );
     }
   }
   return out;
@@ -121,14 +150,36 @@ function quantityFindings(props: Properties, field: QuantityField, formats: 'bot
   if (text === undefined) return [];
   const parsed = parseQuantity(text, field);
   if (!parsed.ok) return [finding(`${field}-quantity`, parsed.reason, `/properties/${field}`)];
-  if (formats === 'spaced' && !parsed.spaced) return [finding('quantity-format', `§2.1.1: ${field} "${text}" lacks the space of "<amount> <unit>" (P8 profile: spaced only)`, `/properties/${field}`)];
-  if (formats === 'compact' && parsed.spaced) return [finding('quantity-format', `P8: ${field} "${text}" has a space, but the profile accepts only the compact form`, `/properties/${field}`)];
+  if (formats === 'spaced' && !parsed.spaced)
+    return [
+      finding(
+        'quantity-format',
+        `§2.1.1: ${field} "${text}" lacks the space of "<amount> <unit>" (P8 profile: spaced only)`,
+        `/properties/${field}`,
+      ),
+    ];
+  if (formats === 'compact' && parsed.spaced)
+    return [
+      finding(
+        'quantity-format',
+        `P8: ${field} "${text}" has a space, but the profile accepts only the compact form`,
+        `/properties/${field}`,
+      ),
+    ];
   return [];
 }
 
 function coreFindings(props: Properties): Finding[] {
   return (props.cpus ?? []).flatMap((cpu, i) =>
-    cpu.cores > 0 ? [] : [finding('cpu-cores-positive', `§2.1.1: cpus[${i}].cores is ${cpu.cores}; an entry must offer more than 0 cores`, `/properties/cpus/${i}/cores`)],
+    cpu.cores > 0
+      ? []
+      : [
+          finding(
+            'cpu-cores-positive',
+            `§2.1.1: cpus[${i}].cores is ${cpu.cores}; an entry must offer more than 0 cores`,
+            `/properties/cpus/${i}/cores`,
+          ),
+        ],
   );
 }
 
@@ -136,7 +187,13 @@ function coreFindings(props: Properties): Finding[] {
 export function idMatchesPath(doc: DeviceCapabilities, pathDeviceId: string): Finding[] {
   const id = doc.properties.id;
   if (id === pathDeviceId) return [];
-  return [finding('id-matches-path', `§4.1: properties.id "${id}" differs from the path deviceId "${pathDeviceId}"; one request registers one device`, '/properties/id')];
+  return [
+    finding(
+      'id-matches-path',
+      `§4.1: properties.id "${id}" differs from the path deviceId "${pathDeviceId}"; one request registers one device`,
+      '/properties/id',
+    ),
+  ];
 }
 
 /** P10 (rc.3 schema): the root keys a miaf document may have; anything else (apiVersion, kind, x-Acme-extensions) breaks it. */
@@ -146,7 +203,13 @@ const MIAF_ROOT_KEY = /^(properties|labels|x-[a-z][a-z0-9-]*-extensions)$/;
 export function closedRootFindings(doc: object): Finding[] {
   return Object.keys(doc)
     .filter((k) => !MIAF_ROOT_KEY.test(k))
-    .map((k) => finding('miaf-root-closed', `P10: the miaf capabilities root is closed (properties, labels, x-<name>-extensions); ${JSON.stringify(k)} is not one of them`, `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+    .map((k) =>
+      finding(
+        'miaf-root-closed',
+        `P10: the miaf capabilities root is closed (properties, labels, x-<name>-extensions); ${JSON.stringify(k)} is not one of them`,
+        `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      ),
+    );
 }
 
 /** §2.1: the `x-<unique-name>-extensions` keys at the document root (the WFM ignores them). */

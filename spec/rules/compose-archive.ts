@@ -4,8 +4,19 @@ import { finding, type Finding } from './finding.ts';
 export interface TarEntry {
   name: string;
   type:
-    | 'file' | 'directory' | 'symlink' | 'link' | 'character-device' | 'block-device' | 'fifo' | 'contiguous-file'
-    | 'pax-header' | 'pax-global-header' | 'gnu-long-path' | 'gnu-long-link-path' | string;
+    | 'file'
+    | 'directory'
+    | 'symlink'
+    | 'link'
+    | 'character-device'
+    | 'block-device'
+    | 'fifo'
+    | 'contiguous-file'
+    | 'pax-header'
+    | 'pax-global-header'
+    | 'gnu-long-path'
+    | 'gnu-long-link-path'
+    | string;
   mode: number;
   linkname?: string;
   size: number;
@@ -129,11 +140,24 @@ function entryFindings(named: Named[], top: string | undefined): Finding[] {
   const seen = new Set<string>();
   for (const { entry, segments } of named) {
     const key = segments.join('/');
-    if (seen.has(key)) out.push(finding('no-duplicate-entry', '§2.7 rule 7: the archive holds this path twice; extraction order would decide its content', entry.name));
+    if (seen.has(key))
+      out.push(
+        finding(
+          'no-duplicate-entry',
+          '§2.7 rule 7: the archive holds this path twice; extraction order would decide its content',
+          entry.name,
+        ),
+      );
     seen.add(key);
     const refusedType = modeAndTypeFindings(out, entry);
     if (!refusedType && LINKS.has(entry.type) && !linkInside(entry, segments, top ?? segments[0]!, symlinks)) {
-      out.push(finding('link-out-of-top', `§2.7 rule 7: ${entry.type} target ${JSON.stringify(entry.linkname)} resolves outside the top-level directory`, entry.name));
+      out.push(
+        finding(
+          'link-out-of-top',
+          `§2.7 rule 7: ${entry.type} target ${JSON.stringify(entry.linkname)} resolves outside the top-level directory`,
+          entry.name,
+        ),
+      );
     }
   }
   return out;
@@ -142,12 +166,16 @@ function entryFindings(named: Named[], top: string | undefined): Finding[] {
 /** Special bits, then special or unknown types; true when the type was refused. */
 function modeAndTypeFindings(out: Finding[], entry: TarEntry): boolean {
   if ((entry.mode & SPECIAL_BITS) !== 0) {
-    out.push(finding('no-setuid-setgid-sticky', `§2.7 rule 7: mode ${entry.mode.toString(8)} carries setuid, setgid or sticky bits`, entry.name));
+    out.push(
+      finding('no-setuid-setgid-sticky', `§2.7 rule 7: mode ${entry.mode.toString(8)} carries setuid, setgid or sticky bits`, entry.name),
+    );
   }
   if (SPECIAL.has(entry.type)) {
     out.push(finding('no-special-file', `§2.7 rule 7 (kit reading, stricter than the spec): a ${entry.type} entry is refused`, entry.name));
   } else if (!KNOWN.has(entry.type)) {
-    out.push(finding('entry-type-known', `§2.7 rule 7 (kit reading): unknown entry type ${JSON.stringify(entry.type)} is refused`, entry.name));
+    out.push(
+      finding('entry-type-known', `§2.7 rule 7 (kit reading): unknown entry type ${JSON.stringify(entry.type)} is refused`, entry.name),
+    );
   } else {
     return false;
   }
@@ -159,7 +187,13 @@ function rootFindings(root: TarEntry[]): Finding[] {
   const out: Finding[] = [];
   for (const entry of root) {
     if (!modeAndTypeFindings(out, entry) && LINKS.has(entry.type)) {
-      out.push(finding('link-out-of-top', `§2.7 rule 7: a ${entry.type} named ${JSON.stringify(entry.name)} would replace the extraction directory itself`, entry.name));
+      out.push(
+        finding(
+          'link-out-of-top',
+          `§2.7 rule 7: a ${entry.type} named ${JSON.stringify(entry.name)} would replace the extraction directory itself`,
+          entry.name,
+        ),
+      );
     }
   }
   return out;
@@ -179,11 +213,19 @@ function composeNameFindings(named: Named[], top: string): Finding[] {
   const compose = atTop(COMPOSE_FILE);
   if (compose.some((n) => REGULAR.has(n.entry.type))) return [];
   if (compose.length > 0) {
-    return [finding('compose-yaml-missing', `§2.7 rule 2: ${top}/${COMPOSE_FILE} is a ${compose[0]!.entry.type}, not a regular file`, compose[0]!.entry.name)];
+    return [
+      finding(
+        'compose-yaml-missing',
+        `§2.7 rule 2: ${top}/${COMPOSE_FILE} is a ${compose[0]!.entry.type}, not a regular file`,
+        compose[0]!.entry.name,
+      ),
+    ];
   }
   const wrong = INVALID_COMPOSE_NAMES.flatMap(atTop);
   if (wrong.length > 0) {
-    return wrong.map((n) => finding('compose-yaml-name', `§2.7 rule 2: the file MUST be named compose.yaml; ${n.segments[1]} is invalid`, n.entry.name));
+    return wrong.map((n) =>
+      finding('compose-yaml-name', `§2.7 rule 2: the file MUST be named compose.yaml; ${n.segments[1]} is invalid`, n.entry.name),
+    );
   }
   return [finding('compose-yaml-missing', `§2.7 rule 2: ${top}/${COMPOSE_FILE} not found in the top-level directory`)];
 }
@@ -193,7 +235,8 @@ export function composeFileEntry(entries: TarEntry[]): TarEntry | undefined {
   const { named } = partition(entries);
   const top = topOf(named);
   if (top === undefined) return undefined;
-  return named.find((n) => n.segments.length === 2 && n.segments[0] === top && n.segments[1] === COMPOSE_FILE && REGULAR.has(n.entry.type))?.entry;
+  return named.find((n) => n.segments.length === 2 && n.segments[0] === top && n.segments[1] === COMPOSE_FILE && REGULAR.has(n.entry.type))
+    ?.entry;
 }
 
 /** Paths of the archive's entries relative to the top-level directory (the input of compose-file rules). */

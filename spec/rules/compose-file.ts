@@ -33,7 +33,9 @@ export function composeFileFindings(composeYamlText: string, archiveFileNames: s
     return [finding('compose-yaml-parse', `§2.7 rule 2: compose.yaml cannot be read (${(e as Error).message})`)];
   }
   const verdict = validateComposeSpec(value);
-  const out = verdict.ok ? [] : verdict.errors.map((e) => finding('compose-spec-conformance', `§2.7 rule 2: Compose Specification: ${e.message}`, e.path));
+  const out = verdict.ok
+    ? []
+    : verdict.errors.map((e) => finding('compose-spec-conformance', `§2.7 rule 2: Compose Specification: ${e.message}`, e.path));
   const archive = new Set(archiveFileNames.map((n) => segmentsOf(n).join('/')));
   for (const ref of isObject(value) ? referencesOf(value) : []) {
     if (/\$(?!\$)/.test(ref.path)) continue;
@@ -48,15 +50,28 @@ function judge(ref: Reference, archive: ReadonlySet<string>): Finding[] {
   const inArchive = resolved !== undefined && [...archive].some((p) => covers(resolved, p));
   switch (ref.kind) {
     case 'secret':
-      return inArchive ? [finding('secret-file-absent', `§2.7 rule 6: the file of a file-source secret (${ref.path}) MUST NOT be in the archive`, ref.at)] : [];
+      return inArchive
+        ? [finding('secret-file-absent', `§2.7 rule 6: the file of a file-source secret (${ref.path}) MUST NOT be in the archive`, ref.at)]
+        : [];
     case 'bind':
-      return inArchive ? [finding('bind-mount-absent', `§2.7 rule 5: bind-mount path ${ref.path} is a runtime path and MUST NOT be in the archive`, ref.at)] : [];
+      return inArchive
+        ? [
+            finding(
+              'bind-mount-absent',
+              `§2.7 rule 5: bind-mount path ${ref.path} is a runtime path and MUST NOT be in the archive`,
+              ref.at,
+            ),
+          ]
+        : [];
     default:
-      if (inside === undefined) return [finding('ref-inside-top', `§2.7 rules 3-4: ${ref.path} does not resolve inside the top-level directory`, ref.at)];
+      if (inside === undefined)
+        return [finding('ref-inside-top', `§2.7 rules 3-4: ${ref.path} does not resolve inside the top-level directory`, ref.at)];
       if (ref.kind === 'other' || ref.optional || archive.has(inside)) return [];
-      return [ref.kind === 'env_file'
-        ? finding('env-file-present', `§2.7 rule 4: env_file ${ref.path} MUST be in the archive`, ref.at)
-        : finding('config-file-present', `§2.7 rule 4: the file of file-source config (${ref.path}) MUST be in the archive`, ref.at)];
+      return [
+        ref.kind === 'env_file'
+          ? finding('env-file-present', `§2.7 rule 4: env_file ${ref.path} MUST be in the archive`, ref.at)
+          : finding('config-file-present', `§2.7 rule 4: the file of file-source config (${ref.path}) MUST be in the archive`, ref.at),
+      ];
   }
 }
 
@@ -110,7 +125,8 @@ function volumeRefs(volumes: unknown, at: string): Reference[] {
       // Only relative paths can name archive content; a bare word is a named volume, `/x` and `~` are host paths.
       return parts.length > 1 && source.startsWith('.') ? [{ path: source, at: `${at}/${i}`, kind: 'bind' }] : [];
     }
-    if (isObject(v) && v.type === 'bind' && typeof v.source === 'string') return [{ path: v.source, at: `${at}/${i}/source`, kind: 'bind' }];
+    if (isObject(v) && v.type === 'bind' && typeof v.source === 'string')
+      return [{ path: v.source, at: `${at}/${i}/source`, kind: 'bind' }];
     return [];
   });
 }

@@ -103,21 +103,29 @@ function opaqueTag(etag: string): string | undefined {
  * matched by digest (P4 names no file names): a finding for each entry that is no referenced YAML (or not a regular
  * file), and for each referenced deployment whose YAML is not in it.
  */
-export function bundleContentFindings(entries: readonly TarEntry[], deployments: readonly { deploymentId: string; digest: string }[]): Finding[] {
+export function bundleContentFindings(
+  entries: readonly TarEntry[],
+  deployments: readonly { deploymentId: string; digest: string }[],
+): Finding[] {
   const wanted = new Map(deployments.map((d) => [d.digest.toLowerCase(), d.deploymentId]));
   const found = new Set<string>();
   const out: Finding[] = [];
   for (const e of entries) {
     if (e.type === 'directory' || e.type === 'pax-header' || e.type === 'pax-global-header') continue;
     const digest = (e.type === 'file' || e.type === 'contiguous-file') && e.content ? digestOf(e.content) : undefined;
-    if (digest === undefined || !wanted.has(digest)) out.push(finding('bundle-extra-entry', `P4: ${e.name} is no deployment YAML of the state manifest`, `/${e.name}`));
+    if (digest === undefined || !wanted.has(digest))
+      out.push(finding('bundle-extra-entry', `P4: ${e.name} is no deployment YAML of the state manifest`, `/${e.name}`));
     else found.add(digest);
   }
-  for (const [digest, id] of wanted) if (!found.has(digest)) out.push(finding('bundle-missing-deployment', `P4: the YAML of deployment ${id} (${digest}) is not in the bundle`));
+  for (const [digest, id] of wanted)
+    if (!found.has(digest))
+      out.push(finding('bundle-missing-deployment', `P4: the YAML of deployment ${id} (${digest}) is not in the bundle`));
   return out;
 }
 
 /** The bytes of the bundle entry whose digest is `digest`, if one is. */
 export function bundleEntryBytes(entries: readonly TarEntry[], digest: string): Uint8Array | undefined {
-  return entries.find((e) => (e.type === 'file' || e.type === 'contiguous-file') && e.content && verifyDigest(e.content, digest.toLowerCase()))?.content;
+  return entries.find(
+    (e) => (e.type === 'file' || e.type === 'contiguous-file') && e.content && verifyDigest(e.content, digest.toLowerCase()),
+  )?.content;
 }

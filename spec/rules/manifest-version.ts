@@ -62,10 +62,18 @@ export function judgeReportedVersion(reported: unknown, state: AdoptionState): F
   const path = '/adoptedManifestVersion';
   const held = state.held;
   if (!held) {
-    return [finding('report-before-adoption', '§2.4.1 rule 1: a report was sent before the client adopted any revision of the deployment', path)];
+    return [
+      finding('report-before-adoption', '§2.4.1 rule 1: a report was sent before the client adopted any revision of the deployment', path),
+    ];
   }
   if (reported === undefined || reported === null) {
-    return [finding('adopted-version-present', '§2.4.1 rule 2: adoptedManifestVersion is present in every report; there is no reserved "none" value', path)];
+    return [
+      finding(
+        'adopted-version-present',
+        '§2.4.1 rule 2: adoptedManifestVersion is present in every report; there is no reserved "none" value',
+        path,
+      ),
+    ];
   }
   if (typeof reported !== 'number') {
     return [finding('adopted-version-number', `§2.4: adoptedManifestVersion is a number, got ${typeof reported}`, path)];
@@ -78,15 +86,31 @@ function mismatch(reported: number, held: HeldRevision, pending: number | undefi
   const path = '/adoptedManifestVersion';
   const got = `reported ${reported}, held ${held.version}`;
   if (pending !== undefined && reported === pending) {
-    return finding('adopted-version-not-advanced-by-fetch', `§2.4.1 rule 4: fetching manifest ${pending} does not advance the version before applying begins (${got})`, path);
+    return finding(
+      'adopted-version-not-advanced-by-fetch',
+      `§2.4.1 rule 4: fetching manifest ${pending} does not advance the version before applying begins (${got})`,
+      path,
+    );
   }
   if (held.via === 'resync') {
-    return finding('adopted-version-resync', `§2.4.1 rule 6: after losing local state the client reports the version it resynchronized against (${got})`, path);
+    return finding(
+      'adopted-version-resync',
+      `§2.4.1 rule 6: after losing local state the client reports the version it resynchronized against (${got})`,
+      path,
+    );
   }
   if (held.firstInstall && held.failed) {
-    return finding('adopted-version-first-install', `§2.4.1 rule 5: a failed first install still reports the version it adopted (${got})`, path);
+    return finding(
+      'adopted-version-first-install',
+      `§2.4.1 rule 5: a failed first install still reports the version it adopted (${got})`,
+      path,
+    );
   }
-  return finding('adopted-version-held', `§2.4.1 rule 3: adoptedManifestVersion equals the manifestVersion of the revision held (${got})`, path);
+  return finding(
+    'adopted-version-held',
+    `§2.4.1 rule 3: adoptedManifestVersion equals the manifestVersion of the revision held (${got})`,
+    path,
+  );
 }
 
 /** P4: one manifestVersion is an integer in [1, 2^64-1] (checked up to 2^53-1, see MAX_MANIFEST_VERSION). */
@@ -103,7 +127,13 @@ export function checkVersionSequence(versions: number[]): Finding[] {
     if (seen.has(v)) {
       out.push(finding('manifest-version-repeats', `§2.4.1 rule 7: manifestVersion ${v} repeats; versions never repeat`, `/${i}`));
     } else if (i > 0 && v < versions[i - 1]!) {
-      out.push(finding('manifest-version-decreases', `§2.4.1 rule 7: manifestVersion ${v} follows ${versions[i - 1]}; versions increase monotonically`, `/${i}`));
+      out.push(
+        finding(
+          'manifest-version-decreases',
+          `§2.4.1 rule 7: manifestVersion ${v} follows ${versions[i - 1]}; versions increase monotonically`,
+          `/${i}`,
+        ),
+      );
     }
     seen.add(v);
   }

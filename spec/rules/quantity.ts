@@ -19,8 +19,7 @@ export const QUANTITY_UNITS: Record<QuantityField, readonly QuantityUnit[]> = {
 const QUANTITY = /^(\d+)(?:\.(\d+))?( ?)([A-Za-z]+)$/;
 
 export type QuantityParse =
-  | { ok: true; bytes: bigint; amount: string; unit: QuantityUnit; spaced: boolean }
-  | { ok: false; reason: string };
+  { ok: true; bytes: bigint; amount: string; unit: QuantityUnit; spaced: boolean } | { ok: false; reason: string };
 
 export function unitBytes(unit: QuantityUnit): bigint {
   return 1024n ** UNIT_POWERS[unit];

@@ -26,12 +26,15 @@ export function componentsFindings(report: DeploymentStatusReport, componentName
   const seen = new Set<string>();
   const out: Finding[] = [];
   report.components.forEach((c, i) => {
-    if (!wanted.has(c.name)) out.push(finding('component-extra', `§2.4: component "${c.name}" is not in the deployment manifest`, `/components/${i}`));
-    else if (seen.has(c.name)) out.push(finding('component-duplicate', `§2.4: component "${c.name}" has more than one entry`, `/components/${i}`));
+    if (!wanted.has(c.name))
+      out.push(finding('component-extra', `§2.4: component "${c.name}" is not in the deployment manifest`, `/components/${i}`));
+    else if (seen.has(c.name))
+      out.push(finding('component-duplicate', `§2.4: component "${c.name}" has more than one entry`, `/components/${i}`));
     seen.add(c.name);
   });
   for (const name of wanted) {
-    if (!seen.has(name)) out.push(finding('component-missing', `§2.4: component "${name}" of the deployment manifest has no entry`, '/components'));
+    if (!seen.has(name))
+      out.push(finding('component-missing', `§2.4: component "${name}" of the deployment manifest has no entry`, '/components'));
   }
   return out;
 }
@@ -41,7 +44,13 @@ export function errorShapeFindings(report: DeploymentStatusReport): Finding[] {
   return errorsOf(report).flatMap(({ error, path }) => {
     const empty = (['code', 'source', 'message'] as const).filter((k) => error[k] === '');
     if (empty.length === 0 || empty.length === 3) return [];
-    return [finding('error-partially-empty', `§2.4: error has empty ${empty.join(', ')} but not all three; empty strings mean "no error" only together (P7)`, path)];
+    return [
+      finding(
+        'error-partially-empty',
+        `§2.4: error has empty ${empty.join(', ')} but not all three; empty strings mean "no error" only together (P7)`,
+        path,
+      ),
+    ];
   });
 }
 
@@ -65,9 +74,21 @@ export function errorSourceFindings(report: DeploymentStatusReport, ctx: SourceC
     const where = ownSource === undefined ? 'status.error' : `the error of component "${ownSource}"`;
     if (isReservedGatewayCode(error.code)) {
       const gateway = ctx.gatewayId === undefined ? 'the reporting gateway id' : `"${ctx.gatewayId}"`;
-      return [finding('reserved-code-source', `§2.4: reserved code ${error.code} in ${where} needs source ${gateway} (or "${local}" as an implementation code), got "${error.source}"`, `${path}/source`)];
+      return [
+        finding(
+          'reserved-code-source',
+          `§2.4: reserved code ${error.code} in ${where} needs source ${gateway} (or "${local}" as an implementation code), got "${error.source}"`,
+          `${path}/source`,
+        ),
+      ];
     }
-    return [finding('error-source', `§2.4: ${where} needs source ${accepted.map((s) => `"${s}"`).join(' or ')}, got "${error.source}"`, `${path}/source`)];
+    return [
+      finding(
+        'error-source',
+        `§2.4: ${where} needs source ${accepted.map((s) => `"${s}"`).join(' or ')}, got "${error.source}"`,
+        `${path}/source`,
+      ),
+    ];
   });
 }
 
@@ -93,7 +114,13 @@ export function deviceIdFindings(report: DeploymentStatusReport, ctx: DeviceIdCo
   const { reportingDeviceId: reporter, targetDeviceId: target } = ctx;
   if (deviceId === undefined) {
     if (target !== undefined && reporter !== undefined && target !== reporter) {
-      return [finding('device-id-required-for-child', `§2.4: the deployment targets "${target}", not the reporter "${reporter}", so deviceId is required`, '/deviceId')];
+      return [
+        finding(
+          'device-id-required-for-child',
+          `§2.4: the deployment targets "${target}", not the reporter "${reporter}", so deviceId is required`,
+          '/deviceId',
+        ),
+      ];
     }
     return [];
   }
@@ -101,10 +128,18 @@ export function deviceIdFindings(report: DeploymentStatusReport, ctx: DeviceIdCo
   if (!parsed.ok) return [finding('device-id-syntax', `§2.4 deviceId: ${parsed.reason}`, '/deviceId')];
   if (target !== undefined && !targetMatches(deviceId, target)) {
     const partial = target.endsWith(`/${deviceId}`) ? ' (not the full hierarchy)' : '';
-    return [finding('device-id-mismatch', `§2.4: deviceId "${deviceId}" is not the deployment's device "${target}"${partial}`, '/deviceId')];
+    return [
+      finding('device-id-mismatch', `§2.4: deviceId "${deviceId}" is not the deployment's device "${target}"${partial}`, '/deviceId'),
+    ];
   }
   if (reporter !== undefined && deviceId !== reporter && !isDescendantOf(deviceId, reporter)) {
-    return [finding('device-id-outside-reporter', `§2.4: deviceId "${deviceId}" is neither the reporter "${reporter}" nor a device behind it`, '/deviceId')];
+    return [
+      finding(
+        'device-id-outside-reporter',
+        `§2.4: deviceId "${deviceId}" is neither the reporter "${reporter}" nor a device behind it`,
+        '/deviceId',
+      ),
+    ];
   }
   return [];
 }

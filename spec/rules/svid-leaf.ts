@@ -54,19 +54,37 @@ export function svidLeafFindings(cert: x509.X509Certificate, opts: SvidLeafOptio
   } else {
     const parsed = parseSpiffeId(uris[0]!);
     if (!parsed.ok) {
-      out.push(finding('svid-spiffe-id', `P10, X509-SVID §2: the URI SAN ${JSON.stringify(uris[0])} is not a SPIFFE ID with a non-root path: ${parsed.message}`));
+      out.push(
+        finding(
+          'svid-spiffe-id',
+          `P10, X509-SVID §2: the URI SAN ${JSON.stringify(uris[0])} is not a SPIFFE ID with a non-root path: ${parsed.message}`,
+        ),
+      );
     } else if (opts.trustDomain !== undefined && parsed.id.trustDomain !== opts.trustDomain.toLowerCase()) {
-      out.push(finding('svid-trust-domain', `P10: the SVID is in trust domain ${parsed.id.trustDomain}, the verifier's is ${opts.trustDomain.toLowerCase()}`));
+      out.push(
+        finding(
+          'svid-trust-domain',
+          `P10: the SVID is in trust domain ${parsed.id.trustDomain}, the verifier's is ${opts.trustDomain.toLowerCase()}`,
+        ),
+      );
     }
   }
 
   const at = opts.at.getTime();
-  if (at > cert.notAfter.getTime()) out.push(finding('svid-validity', `P10: the SVID expired at ${cert.notAfter.toISOString()} (judged at ${opts.at.toISOString()})`));
-  else if (at < cert.notBefore.getTime()) out.push(finding('svid-validity', `P10: the SVID is not valid before ${cert.notBefore.toISOString()} (judged at ${opts.at.toISOString()})`));
+  if (at > cert.notAfter.getTime())
+    out.push(finding('svid-validity', `P10: the SVID expired at ${cert.notAfter.toISOString()} (judged at ${opts.at.toISOString()})`));
+  else if (at < cert.notBefore.getTime())
+    out.push(
+      finding('svid-validity', `P10: the SVID is not valid before ${cert.notBefore.toISOString()} (judged at ${opts.at.toISOString()})`),
+    );
 
   const allowed = opts.keyAlgorithms ?? SVID_KEY_ALGORITHMS;
   const key = svidKeyAlgorithm(cert);
-  if ('other' in key) out.push(finding('svid-key-algorithm', `P10: key ${key.other} is none of ${SVID_KEY_ALGORITHMS.join(', ')} (RSA of at least 3072 bits)`));
-  else if (!allowed.includes(key.known)) out.push(finding('svid-key-algorithm', `P10: key ${key.known} is not in this verifier's allow-list ${allowed.join(', ')}`));
+  if ('other' in key)
+    out.push(
+      finding('svid-key-algorithm', `P10: key ${key.other} is none of ${SVID_KEY_ALGORITHMS.join(', ')} (RSA of at least 3072 bits)`),
+    );
+  else if (!allowed.includes(key.known))
+    out.push(finding('svid-key-algorithm', `P10: key ${key.known} is not in this verifier's allow-list ${allowed.join(', ')}`));
   return out;
 }

@@ -32,7 +32,7 @@ const none = (): Pending => ({ pax: 0, paxPath: false, paxLinkpath: false, longN
 export function headerAmbiguities(tar: Uint8Array): string[] {
   const out: string[] = [];
   let pending = none();
-  for (let offset = 0; offset + BLOCK <= tar.length; ) {
+  for (let offset = 0; offset + BLOCK <= tar.length;) {
     const block = tar.subarray(offset, offset + BLOCK);
     // Zero blocks end the archive for some readers; tar-stream reads on, so the scan does too.
     if (block.every((b) => b === 0)) {
@@ -49,14 +49,20 @@ export function headerAmbiguities(tar: Uint8Array): string[] {
       pending.paxPath ||= records.has('path');
       pending.paxLinkpath ||= records.has('linkpath');
       const empty = [...GLOBAL_NAMING_KEYS].filter((k) => records.get(k) === '');
-      if (empty.length > 0) out.push(`header at byte ${offset}: a pax header with an empty ${empty.join(', ')}; some readers apply it, others keep the ustar field`);
+      if (empty.length > 0)
+        out.push(
+          `header at byte ${offset}: a pax header with an empty ${empty.join(', ')}; some readers apply it, others keep the ustar field`,
+        );
     } else if (typeflag === 'L') {
       pending.longName++;
     } else if (typeflag === 'K') {
       pending.longLink++;
     } else if (typeflag === 'g') {
       const naming = [...paxRecords(body).keys()].filter((k) => GLOBAL_NAMING_KEYS.has(k));
-      if (naming.length > 0) out.push(`header at byte ${offset}: a pax global header sets ${naming.join(', ')}; some readers apply it to every later entry, others only beside a pax header of the entry`);
+      if (naming.length > 0)
+        out.push(
+          `header at byte ${offset}: a pax global header sets ${naming.join(', ')}; some readers apply it to every later entry, others only beside a pax header of the entry`,
+        );
     } else {
       out.push(...memberAmbiguities(block, typeflag, pending).map((why) => `header at byte ${offset}: ${why}`));
       pending = none();
@@ -75,7 +81,9 @@ function memberAmbiguities(block: Uint8Array, typeflag: string, p: Pending): str
   if (p.longLink > 0 && p.paxLinkpath) out.push('both a GNU long link name and a pax linkpath; readers disagree on the link target');
   const magic = text(block.subarray(257, 263));
   if (magic !== USTAR_MAGIC && block[345] !== 0 && !PREFIX_IS_NOT_A_NAME.has(typeflag)) {
-    out.push(`a non-ustar header with a filled prefix field ${JSON.stringify(cString(block.subarray(345, 500)))}; some readers prepend it to the name, others ignore it`);
+    out.push(
+      `a non-ustar header with a filled prefix field ${JSON.stringify(cString(block.subarray(345, 500)))}; some readers prepend it to the name, others ignore it`,
+    );
   }
   return out;
 }
@@ -84,7 +92,7 @@ function memberAmbiguities(block: Uint8Array, typeflag: string, p: Pending): str
 function paxRecords(body: Uint8Array): Map<string, string> {
   const records = new Map<string, string>();
   const source = text(body);
-  for (let pos = 0; pos < source.length; ) {
+  for (let pos = 0; pos < source.length;) {
     const m = /^(\d+) ([^=]+)=/.exec(source.slice(pos));
     const length = Number(m?.[1]);
     if (!m || !(length > m[0].length)) break;

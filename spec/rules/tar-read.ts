@@ -22,7 +22,8 @@ export const DEFAULT_TAR_LIMITS: Required<TarLimits> = Object.freeze({
   maxFileBytesKept: 1024 * 1024,
 });
 
-export type ArchiveErrorCode = 'WFMCK_E_ARCHIVE_TOO_LARGE' | 'WFMCK_E_ARCHIVE_TOO_MANY_ENTRIES' | 'WFMCK_E_ARCHIVE_CORRUPT' | 'WFMCK_E_ARCHIVE_AMBIGUOUS';
+export type ArchiveErrorCode =
+  'WFMCK_E_ARCHIVE_TOO_LARGE' | 'WFMCK_E_ARCHIVE_TOO_MANY_ENTRIES' | 'WFMCK_E_ARCHIVE_CORRUPT' | 'WFMCK_E_ARCHIVE_AMBIGUOUS';
 
 export class ArchiveReadError extends Error {
   readonly code: ArchiveErrorCode;
@@ -54,9 +55,11 @@ export async function readTarGz(bytes: Uint8Array, limits: TarLimits = {}): Prom
 /** Read an uncompressed tar whose headers every reader names alike (tar-headers.ts); pax and GNU long-name records are folded into the entries they describe. */
 export async function readTar(bytes: Uint8Array, limits: TarLimits = {}): Promise<TarEntry[]> {
   const { maxEntries, maxBytes, maxFileBytesKept } = { ...DEFAULT_TAR_LIMITS, ...limits };
-  if (bytes.byteLength > maxBytes) throw new ArchiveReadError('WFMCK_E_ARCHIVE_TOO_LARGE', `tar is ${bytes.byteLength} bytes, over ${maxBytes}`);
+  if (bytes.byteLength > maxBytes)
+    throw new ArchiveReadError('WFMCK_E_ARCHIVE_TOO_LARGE', `tar is ${bytes.byteLength} bytes, over ${maxBytes}`);
   const ambiguous = headerAmbiguities(bytes);
-  if (ambiguous.length > 0) throw new ArchiveReadError('WFMCK_E_ARCHIVE_AMBIGUOUS', `tar readers would name entries differently: ${ambiguous.join('; ')}`);
+  if (ambiguous.length > 0)
+    throw new ArchiveReadError('WFMCK_E_ARCHIVE_AMBIGUOUS', `tar readers would name entries differently: ${ambiguous.join('; ')}`);
   const extract = tar.extract();
   Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]).pipe(extract);
   const entries: TarEntry[] = [];

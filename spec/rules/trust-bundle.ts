@@ -89,7 +89,13 @@ export function anchorFindings(bundle: TrustBundle): Finding[] {
   const out = x509Anchors(bundle).ignored.flatMap((e) => (e.rule ? [finding(e.rule, e.reason, `/keys/${e.index}`)] : []));
   for (const [index, key] of (Array.isArray(bundle.keys) ? bundle.keys : []).entries()) {
     if (isObject(key) && key.use === 'x509-svid' && Array.isArray(key.x5c) && key.x5c.length > 1) {
-      out.push(finding('x5c-one-certificate', '§2.6: the bundle holds trust anchors only; intermediates travel with the SVID chain', `/keys/${index}/x5c`));
+      out.push(
+        finding(
+          'x5c-one-certificate',
+          '§2.6: the bundle holds trust anchors only; intermediates travel with the SVID chain',
+          `/keys/${index}/x5c`,
+        ),
+      );
     }
   }
   return out;
@@ -97,7 +103,8 @@ export function anchorFindings(bundle: TrustBundle): Finding[] {
 
 /** §4.6 rule 1 and §2.6: a JWK Set with at least one X.509 anchor is accepted; unknown fields are tolerated. */
 export function acceptBundle(bundle: unknown): BundleAcceptance {
-  if (!isObject(bundle) || !Array.isArray(bundle.keys)) return { accepted: false, reason: '§2.6: the body is not a JWK Set (no keys array)' };
+  if (!isObject(bundle) || !Array.isArray(bundle.keys))
+    return { accepted: false, reason: '§2.6: the body is not a JWK Set (no keys array)' };
   const { anchors } = x509Anchors(bundle as TrustBundle);
   if (anchors.length === 0) return { accepted: false, reason: '§4.6 rule 1: the bundle has no X.509 trust anchor (fail closed)' };
   return { accepted: true, anchors };
@@ -105,7 +112,12 @@ export function acceptBundle(bundle: unknown): BundleAcceptance {
 
 /** §4.6 rules 2, 3, 5: failures and rejections change nothing; acceptance replaces every previous anchor. */
 export function applyRetrieval(current: Anchor[] | undefined, retrieval: Retrieval): RetrievalOutcome {
-  if (!retrieval.ok) return { anchors: current, changed: false, reason: `§4.6 rules 2 and 5: retrieval failed (${retrieval.error}); keeping the current bundle` };
+  if (!retrieval.ok)
+    return {
+      anchors: current,
+      changed: false,
+      reason: `§4.6 rules 2 and 5: retrieval failed (${retrieval.error}); keeping the current bundle`,
+    };
   const verdict = acceptBundle(retrieval.bundle);
   if (!verdict.accepted) return { anchors: current, changed: false, reason: verdict.reason };
   return { anchors: verdict.anchors, changed: true };
@@ -145,7 +157,9 @@ export function sequenceFindings(prev: TrustBundle | undefined, next: TrustBundl
   }
   if (sameAnchorSet(prev, next)) return [];
   if (seq === undefined || typeof before !== 'number' || seq <= before) {
-    return [finding('spiffe-sequence-increases', `§2.6: the anchors changed but spiffe_sequence did not increase (${before} -> ${seq})`, path)];
+    return [
+      finding('spiffe-sequence-increases', `§2.6: the anchors changed but spiffe_sequence did not increase (${before} -> ${seq})`, path),
+    ];
   }
   return [];
 }
@@ -168,10 +182,18 @@ export function discoveryFindings(doc: unknown): Finding[] {
   if (typeof trustDomain !== 'string' || trustDomain === '') {
     out.push(finding('discovery-trust-domain', '§2.5: trustDomain is a required string', '/trustDomain'));
   } else if (!isTrustDomainName(bareTrustDomain(trustDomain))) {
-    out.push(finding('trust-domain-name', `§2.5: trustDomain ${JSON.stringify(trustDomain)} is not a SPIFFE trust domain name`, '/trustDomain'));
+    out.push(
+      finding('trust-domain-name', `§2.5: trustDomain ${JSON.stringify(trustDomain)} is not a SPIFFE trust domain name`, '/trustDomain'),
+    );
   }
   if (typeof trustBundleUri !== 'string' || !isHttpsUri(trustBundleUri)) {
-    out.push(finding('discovery-trust-bundle-uri', `§2.5, §4.6: trustBundleUri is an absolute https URL, got ${JSON.stringify(trustBundleUri)}`, '/trustBundleUri'));
+    out.push(
+      finding(
+        'discovery-trust-bundle-uri',
+        `§2.5, §4.6: trustBundleUri is an absolute https URL, got ${JSON.stringify(trustBundleUri)}`,
+        '/trustBundleUri',
+      ),
+    );
   }
   return out;
 }
@@ -184,7 +206,13 @@ export function trustDomainFindings(discovery: { trustDomain: string }, ownSpiff
   const own = m[1]!.toLowerCase();
   const served = bareTrustDomain(discovery.trustDomain).toLowerCase();
   if (own === served) return [];
-  return [finding('trust-domain-mismatch', `§4.6 rule 6: discovery names trust domain ${served} but the client's SVID is in ${own} (configuration error)`, '/trustDomain')];
+  return [
+    finding(
+      'trust-domain-mismatch',
+      `§4.6 rule 6: discovery names trust domain ${served} but the client's SVID is in ${own} (configuration error)`,
+      '/trustDomain',
+    ),
+  ];
 }
 
 /** §4.6 rule 7: a bundle on another origin than the discovery document needs initial-trust material for that origin. */
@@ -192,7 +220,13 @@ export function bundleOriginFindings(discoveryUrl: string, trustBundleUri: strin
   const bundleOrigin = originOf(trustBundleUri);
   if (bundleOrigin !== undefined && bundleOrigin === originOf(discoveryUrl)) return [];
   if (bundleOrigin !== undefined && coveredOrigins.map(originOf).includes(bundleOrigin)) return [];
-  return [finding('bundle-origin-covered', `§4.6 rule 7: no initial-trust material covers the bundle origin ${bundleOrigin ?? trustBundleUri}`, '/trustBundleUri')];
+  return [
+    finding(
+      'bundle-origin-covered',
+      `§4.6 rule 7: no initial-trust material covers the bundle origin ${bundleOrigin ?? trustBundleUri}`,
+      '/trustBundleUri',
+    ),
+  ];
 }
 
 function originOf(url: string): string | undefined {

@@ -27,4 +27,3 @@ export const MEDIA_TYPE_PATTERN = '^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za
 export const BASE64_PATTERN = '^[A-Za-z0-9+/]+={0,2}$';
 
 export const stringMap: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
-

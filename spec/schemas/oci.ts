@@ -84,11 +84,9 @@ export function appPackageManifestSchema(vendor: string): JsonSchema {
   const resource = mt.annotation.resource;
   const title = { 'org.opencontainers.image.title': { type: 'string' } };
   // A package's parts are its description and its resource files, nothing else (§2.7).
-  const layer = annotatedDescriptor(
-    { type: 'string', anyOf: [{ const: mt.appDescription }, { pattern: resourceType }] },
-    title,
-    ['org.opencontainers.image.title'],
-  );
+  const layer = annotatedDescriptor({ type: 'string', anyOf: [{ const: mt.appDescription }, { pattern: resourceType }] }, title, [
+    'org.opencontainers.image.title',
+  ]);
   const resourceLayer: JsonSchema = {
     if: { type: 'object', properties: { mediaType: { type: 'string', pattern: resourceType } }, required: ['mediaType'] },
     then: {

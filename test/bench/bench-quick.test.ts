@@ -29,24 +29,45 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
   assert.equal(report.quick, true);
   const f = report.figures;
   for (const side of [f.requestRate.autocannon, f.requestRate.fleetUnsigned, f.requestRate.fleetSigned]) {
-    for (const key of ['requestsPerSecond', 'ok', 'failed', 'seconds', 'wfmCpuMsPer1000', 'clientCpuMsPer1000'] as const) assert.ok(isNumber(side[key]), key);
+    for (const key of ['requestsPerSecond', 'ok', 'failed', 'seconds', 'wfmCpuMsPer1000', 'clientCpuMsPer1000'] as const)
+      assert.ok(isNumber(side[key]), key);
   }
   assert.ok(isNumber(f.ratios.signingOff) && isNumber(f.ratios.signingOn));
-  for (const key of ['devicesPerSecond', 'seconds', 'onboarded', 'reporting', 'mintSeconds', 'wfmCpuMsPer1000'] as const) assert.ok(isNumber(f.onboarding[key]), key);
+  for (const key of ['devicesPerSecond', 'seconds', 'onboarded', 'reporting', 'mintSeconds', 'wfmCpuMsPer1000'] as const)
+    assert.ok(isNumber(f.onboarding[key]), key);
   for (const key of ['devices', 'reporting', 'heapBytesPerDevice', 'rssBytesPerDevice'] as const) assert.ok(isNumber(f.memory[key]), key);
   assert.ok(isNumber(f.suite.seconds));
-  for (const key of ['heldConcurrently', 'failed', 'handshakesPerSecond', 'connectSeconds', 'mintSeconds', 'rssBytesPerDevice', 'heapBytesPerDevice'] as const) assert.ok(isNumber(f.mtls[key]), `mtls ${key}`);
+  for (const key of [
+    'heldConcurrently',
+    'failed',
+    'handshakesPerSecond',
+    'connectSeconds',
+    'mintSeconds',
+    'rssBytesPerDevice',
+    'heapBytesPerDevice',
+  ] as const)
+    assert.ok(isNumber(f.mtls[key]), `mtls ${key}`);
   assert.match(stdout, /mTLS devices held by one process/);
-  for (const key of ['putUnsignedMsPer1000', 'putSignedMsPer1000', 'onboardingMsPer1000', 'onboardingMsPerDevice'] as const) assert.ok(isNumber(f.wfmCost[key]), key);
+  for (const key of ['putUnsignedMsPer1000', 'putSignedMsPer1000', 'onboardingMsPer1000', 'onboardingMsPerDevice'] as const)
+    assert.ok(isNumber(f.wfmCost[key]), key);
 
-  assert.deepEqual(report.targets.map((t) => t.id), ['request-rate-ratio', 'request-rate-ratio-signed', 'heap-per-device', 'onboarding-rate', 'suite-time']);
+  assert.deepEqual(
+    report.targets.map((t) => t.id),
+    ['request-rate-ratio', 'request-rate-ratio-signed', 'heap-per-device', 'onboarding-rate', 'suite-time'],
+  );
   for (const t of report.targets) {
     assert.ok(isNumber(t.value) && isNumber(t.target) && ['>=', '<=', '<'].includes(t.comparison), t.id);
     assert.equal(typeof t.met, 'boolean');
     assert.equal(t.missedBy === undefined, t.met, `${t.id}: a missed target says by how much`);
   }
-  assert.ok(report.notes.some((n) => n.includes('alive')), 'the output says what "alive" means');
-  assert.ok(report.notes.some((n) => n.includes('minted before the clock')), 'and who pays for the certificates');
+  assert.ok(
+    report.notes.some((n) => n.includes('alive')),
+    'the output says what "alive" means',
+  );
+  assert.ok(
+    report.notes.some((n) => n.includes('minted before the clock')),
+    'and who pays for the certificates',
+  );
   assert.match(stdout, /^wfmck bench --quick: /);
   for (const t of report.targets) assert.ok(stdout.includes(t.figure), `the table has a row for ${t.id}`);
 });

@@ -21,7 +21,10 @@ test('minted certificates verify against the device CA, carry the asked CN and t
     assert.equal(cert.verify(caKey), true, `${names[i]} is signed by the device CA`);
     assert.equal(cert.subject, `CN=${names[i]}`);
     assert.equal(cert.checkPrivateKey(m.privateKey), true);
-    assert.deepEqual(cert.publicKey.export({ type: 'spki', format: 'der' }), createPublicKey(m.privateKey).export({ type: 'spki', format: 'der' }));
+    assert.deepEqual(
+      cert.publicKey.export({ type: 'spki', format: 'der' }),
+      createPublicKey(m.privateKey).export({ type: 'spki', format: 'der' }),
+    );
   }
   const serials = new Set(minted.map((m) => new X509Certificate(m.der).serialNumber));
   assert.equal(serials.size, names.length);
@@ -35,7 +38,11 @@ test('the reference WFM onboards a device with a minted certificate (P3 signatur
   try {
     const { der, privateKey } = await new CertificateMint(deviceCa).mint('wfmck-dev-000042');
     const profile = resolveProfile();
-    const api = new DeviceApiClient({ transport, profile, signer: { keyId: certificateKeyId(der), privateKey, algorithm: profile.signatureAlgorithm } });
+    const api = new DeviceApiClient({
+      transport,
+      profile,
+      signer: { keyId: certificateKeyId(der), privateKey, algorithm: profile.signatureAlgorithm },
+    });
     const { response, clientId } = await api.onboard(der.toString('base64'));
     assert.equal(response.status, 201, response.text());
     assert.ok(clientId);

@@ -33,7 +33,10 @@ test('signing: --sign alone makes a key for the run, a keyFile (YAML, relative t
 
 test('signing: a certificate without its key, or a sign value that is not a boolean, is a usage error', () => {
   const cwd = folder('signing:\n  certFile: signer.pem\n');
-  assert.throws(() => resolveConfig([], {}, cwd, opts), (e: Error & { code?: string }) => e.code === 'WFMCK_E_USAGE' && /give the signing.keyFile/.test(e.message));
+  assert.throws(
+    () => resolveConfig([], {}, cwd, opts),
+    (e: Error & { code?: string }) => e.code === 'WFMCK_E_USAGE' && /give the signing.keyFile/.test(e.message),
+  );
   assert.throws(() => resolveConfig([], { WFMCK_SIGN: 'maybe' }, folder(''), opts), /WFMCK_SIGN: expected true or false/);
 });
 

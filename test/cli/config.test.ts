@@ -67,17 +67,39 @@ test('a full YAML file: targets, TLS and device CA paths relative to the file, p
   mkdirSync(sub);
   for (const f of ['ca.pem', 'dca.pem', 'dca.key']) writeFileSync(join(sub, f), 'x');
   const file = join(sub, 'run.yaml');
-  writeFileSync(file, [
-    'targets:', '  wfm: https://127.0.0.1:8443/', '  identity: https://localhost:9443', '  registry: http://[::1]:5000',
-    '  registryRepository: acme/apps',
-    'tls:', '  caFiles: [ca.pem]',
-    'deviceCa:', '  certFile: dca.pem', '  keyFile: dca.key',
-    'profile:', '  vendor: margo', '  paths: client-scoped', '  hookTimeoutMs: 5000',
-    'hooks:', '  retireClient: ./retire.sh', '  rotateTrustAnchor: { command: ./rotate.sh, timeoutMs: 90000 }',
-    'grep: CAP-', 'workers: 1',
-  ].join('\n'));
+  writeFileSync(
+    file,
+    [
+      'targets:',
+      '  wfm: https://127.0.0.1:8443/',
+      '  identity: https://localhost:9443',
+      '  registry: http://[::1]:5000',
+      '  registryRepository: acme/apps',
+      'tls:',
+      '  caFiles: [ca.pem]',
+      'deviceCa:',
+      '  certFile: dca.pem',
+      '  keyFile: dca.key',
+      'profile:',
+      '  vendor: margo',
+      '  paths: client-scoped',
+      '  hookTimeoutMs: 5000',
+      'hooks:',
+      '  retireClient: ./retire.sh',
+      '  rotateTrustAnchor: { command: ./rotate.sh, timeoutMs: 90000 }',
+      'grep: CAP-',
+      'workers: 1',
+    ].join('\n'),
+  );
   const c = resolveConfig(['--config', file], {}, dir, opts);
-  assert.deepEqual(c.targets, { wfm: 'https://127.0.0.1:8443', identity: 'https://localhost:9443', discovery: undefined, trustBundleUri: undefined, registry: 'http://[::1]:5000', registryRepository: 'acme/apps' });
+  assert.deepEqual(c.targets, {
+    wfm: 'https://127.0.0.1:8443',
+    identity: 'https://localhost:9443',
+    discovery: undefined,
+    trustBundleUri: undefined,
+    registry: 'http://[::1]:5000',
+    registryRepository: 'acme/apps',
+  });
   assert.deepEqual(c.tls.caFiles, [join(sub, 'ca.pem')]);
   assert.deepEqual(c.deviceCa, { certFile: join(sub, 'dca.pem'), keyFile: join(sub, 'dca.key') });
   assert.equal(c.profile.vendor, 'margo');
@@ -91,7 +113,12 @@ test('a full YAML file: targets, TLS and device CA paths relative to the file, p
 });
 
 test('hooks and profile values from env names', () => {
-  const c = resolveConfig([], { WFMCK_HOOK_TRUST_CLIENT_CERTIFICATE: './trust.sh', WFMCK_PROFILE_QUANTITY_FORMAT: 'compact' }, folder(), opts);
+  const c = resolveConfig(
+    [],
+    { WFMCK_HOOK_TRUST_CLIENT_CERTIFICATE: './trust.sh', WFMCK_PROFILE_QUANTITY_FORMAT: 'compact' },
+    folder(),
+    opts,
+  );
   assert.equal(c.hooks.trustClientCertificate?.command, './trust.sh');
   assert.equal(c.profile.quantityFormat, 'compact');
 });
@@ -119,17 +146,33 @@ test('bad values are usage errors with the source and a one-line reason', () => 
   usage(() => resolveConfig(['--bogus'], {}, cwd, opts), /bogus/);
   usage(() => resolveConfig(['--config', 'missing.yaml'], {}, cwd, opts), /no such file/);
   usage(() => resolveConfig([], {}, folder('tls:\n  caFiles: [nope.pem]\n'), opts), /tls\.caFiles: no such file/);
-  usage(() => resolveConfig([], {}, folder('profile:\n  deviceAuth: oauth\n'), opts), /profile\.deviceAuth: must be one of signature, mtls, none/);
+  usage(
+    () => resolveConfig([], {}, folder('profile:\n  deviceAuth: oauth\n'), opts),
+    /profile\.deviceAuth: must be one of signature, mtls, none/,
+  );
   usage(() => resolveConfig([], {}, folder('targets: [1]\n'), opts), /targets must be a mapping/);
   usage(() => resolveConfig([], {}, folder('targets: {wfm: [\n'), opts), /not valid YAML/);
 });
 
 test('only loopback targets: anything else is refused with the reason', () => {
   const cwd = folder();
-  for (const host of ['https://example.com', 'https://10.0.0.1', 'https://[::2]', 'https://128.0.0.1', 'https://127.evil.com', 'https://localhost.example']) {
-    usage(() => resolveConfig(['--wfm', host], {}, cwd, opts), /^--wfm: \S+ is not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost/);
+  for (const host of [
+    'https://example.com',
+    'https://10.0.0.1',
+    'https://[::2]',
+    'https://128.0.0.1',
+    'https://127.evil.com',
+    'https://localhost.example',
+  ]) {
+    usage(
+      () => resolveConfig(['--wfm', host], {}, cwd, opts),
+      /^--wfm: \S+ is not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost/,
+    );
   }
-  usage(() => resolveConfig(['--wfm', 'https://127.0.0.1:1'], { WFMCK_REGISTRY: 'https://registry.example' }, cwd, opts), /^WFMCK_REGISTRY: .*loopback/);
+  usage(
+    () => resolveConfig(['--wfm', 'https://127.0.0.1:1'], { WFMCK_REGISTRY: 'https://registry.example' }, cwd, opts),
+    /^WFMCK_REGISTRY: .*loopback/,
+  );
   usage(() => resolveConfig(['--wfm', 'ftp://127.0.0.1'], {}, cwd, opts), /not an http\(s\) URL/);
   usage(() => resolveConfig(['--wfm', 'not a url'], {}, cwd, opts), /not an absolute URL/);
   for (const ok of ['https://127.0.0.1:1', 'https://127.200.3.4', 'https://[::1]:9', 'http://localhost:8080']) {
@@ -143,7 +186,10 @@ test('property: an IPv4 host is a target exactly when it is in 127.0.0.0/8', () 
     fc.property(fc.ipV4(), (ip) => isLoopbackHost(ip) === ip.startsWith('127.')),
     { seed, numRuns: 500 },
   );
-  fc.assert(fc.property(fc.domain(), (d) => isLoopbackHost(d) === (d === 'localhost')), { seed, numRuns: 200 });
+  fc.assert(
+    fc.property(fc.domain(), (d) => isLoopbackHost(d) === (d === 'localhost')),
+    { seed, numRuns: 200 },
+  );
 });
 
 test('a registry named alone is a run of that registry only: no WFM, never the embedded default; faults refused', () => {
@@ -151,7 +197,10 @@ test('a registry named alone is a run of that registry only: no WFM, never the e
   assert.equal(c.targets.wfm, undefined);
   assert.equal(namesTargets(c), true);
   assert.equal(namesTargets(resolveConfig([], {}, folder(), opts)), false);
-  usage(() => resolveConfig(['--registry', 'https://127.0.0.1:5000', '--fault', 'CAP-PUT-201'], {}, folder(), opts), /cannot apply to a named target \(targets\.registry\)/);
+  usage(
+    () => resolveConfig(['--registry', 'https://127.0.0.1:5000', '--fault', 'CAP-PUT-201'], {}, folder(), opts),
+    /cannot apply to a named target \(targets\.registry\)/,
+  );
 });
 
 test('half a device CA is a usage error', () => {
@@ -161,10 +210,15 @@ test('half a device CA is a usage error', () => {
 });
 
 test('redactedConfig keeps hook commands with inline credentials masked', () => {
-  const c: Config = resolveConfig([], {
-    WFMCK_HOOK_RETIRE_CLIENT: `curl -H "Authorization: Bearer s3cr3t" https://127.0.0.1/retire`,
-    WFMCK_HOOK_ASSIGN_DEPLOYMENT: './assign.sh --token=abc123',
-  }, folder(), opts);
+  const c: Config = resolveConfig(
+    [],
+    {
+      WFMCK_HOOK_RETIRE_CLIENT: `curl -H "Authorization: Bearer s3cr3t" https://127.0.0.1/retire`,
+      WFMCK_HOOK_ASSIGN_DEPLOYMENT: './assign.sh --token=abc123',
+    },
+    folder(),
+    opts,
+  );
   const r = redactedConfig(c) as { hooks: Record<string, { command: string }>; seed: number };
   assert.equal(r.hooks.retireClient?.command, 'curl -H "Authorization: Bearer ***" https://127.0.0.1/retire');
   assert.equal(r.hooks.assignDeployment?.command, './assign.sh --token=***');
@@ -176,13 +230,24 @@ test('redactedConfig keeps hook commands with inline credentials masked', () => 
 test('attended mode: persona device only, never with a startClient hook or a client fault; the wait is in seconds', () => {
   const cwd = folder();
   assert.deepEqual(resolveConfig(['--persona', 'device', '--attend'], {}, cwd, opts).attend, { timeoutMs: 300_000 });
-  assert.deepEqual(resolveConfig(['--persona', 'device', '--attend', '--attend-timeout', '20'], {}, cwd, opts).attend, { timeoutMs: 20_000 });
+  assert.deepEqual(resolveConfig(['--persona', 'device', '--attend', '--attend-timeout', '20'], {}, cwd, opts).attend, {
+    timeoutMs: 20_000,
+  });
   assert.equal(resolveConfig(['--persona', 'device'], {}, cwd, opts).attend, undefined);
   usage(() => resolveConfig(['--attend'], {}, cwd, opts), /attend: attended mode is for --persona device/);
-  usage(() => resolveConfig(['--persona', 'device', '--attend'], { WFMCK_HOOK_START_CLIENT: './start.sh' }, cwd, opts), /give no hooks\.startClient as well/);
-  usage(() => resolveConfig(['--persona', 'device', '--attend', '--fault', 'CAP-FIRST-EXCHANGE'], {}, cwd, opts), /client faults break the kit's own client/);
+  usage(
+    () => resolveConfig(['--persona', 'device', '--attend'], { WFMCK_HOOK_START_CLIENT: './start.sh' }, cwd, opts),
+    /give no hooks\.startClient as well/,
+  );
+  usage(
+    () => resolveConfig(['--persona', 'device', '--attend', '--fault', 'CAP-FIRST-EXCHANGE'], {}, cwd, opts),
+    /client faults break the kit's own client/,
+  );
   // --attend-exec: the operator's command per folder (run/attend-exec.ts); it implies attended mode.
-  assert.deepEqual(resolveConfig(['--persona', 'device', '--attend-exec', 'my-client {folder}'], {}, cwd, opts).attend, { timeoutMs: 300_000, exec: 'my-client {folder}' });
+  assert.deepEqual(resolveConfig(['--persona', 'device', '--attend-exec', 'my-client {folder}'], {}, cwd, opts).attend, {
+    timeoutMs: 300_000,
+    exec: 'my-client {folder}',
+  });
   assert.deepEqual(resolveConfig(['--persona', 'device'], { WFMCK_ATTEND_EXEC: 'c {folder}' }, cwd, opts).attend?.exec, 'c {folder}');
   usage(() => resolveConfig(['--attend-exec', 'c {folder}'], {}, cwd, opts), /attend: attended mode is for --persona device/);
 });
@@ -192,6 +257,9 @@ test('listen: the embedded services on a loopback address only, the WFM on a fix
   assert.deepEqual(resolveConfig([], {}, cwd, opts).listen, { host: '127.0.0.1' });
   assert.deepEqual(resolveConfig(['--listen', '::1', '--wfm-port', '8443'], {}, cwd, opts).listen, { host: '::1', wfmPort: 8443 });
   assert.deepEqual(resolveConfig(['--listen', 'localhost'], {}, cwd, opts).listen, { host: '127.0.0.1' });
-  usage(() => resolveConfig(['--listen', '0.0.0.0'], {}, cwd, opts), /^--listen: 0\.0\.0\.0 is not on a loopback address; the kit only ever listens on/);
+  usage(
+    () => resolveConfig(['--listen', '0.0.0.0'], {}, cwd, opts),
+    /^--listen: 0\.0\.0\.0 is not on a loopback address; the kit only ever listens on/,
+  );
   usage(() => resolveConfig(['--wfm-port', '70000'], {}, cwd, opts), /^--wfm-port: must be a port 0-65535/);
 });

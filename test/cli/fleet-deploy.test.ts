@@ -34,17 +34,34 @@ before(async () => {
 });
 after(() => embedded.close());
 
-test('on the embedded default deployments are on: installed or failed by their fault, exit 0, counts in the summary', { timeout: 120_000 }, async () => {
-  const out = join(dir, 'embedded');
-  const r = await fleet(['--devices', '12', '--deployments', '2', '--faults', 'crashingContainer=0.5', '--duration', '0', '--seed', '51', '--out', out]);
-  assert.equal(r.code, 0, r.stderr + r.stdout);
-  const d = (await summaryIn(out)).totals.deployments;
-  assert.equal(d.assigned, 24);
-  assert.equal(d.installed + (d.failedByFault.CONTAINER_EXITED ?? 0), 24);
-  assert.ok(d.failedByFault.CONTAINER_EXITED > 0 && d.installed > 0, JSON.stringify(d));
-  assert.deepEqual(d.failed, {});
-  assert.match(r.stdout, /deployments \d+\/24 installed, \d+ failed by fault, 0 failed unexpectedly, 0 pending/);
-});
+test(
+  'on the embedded default deployments are on: installed or failed by their fault, exit 0, counts in the summary',
+  { timeout: 120_000 },
+  async () => {
+    const out = join(dir, 'embedded');
+    const r = await fleet([
+      '--devices',
+      '12',
+      '--deployments',
+      '2',
+      '--faults',
+      'crashingContainer=0.5',
+      '--duration',
+      '0',
+      '--seed',
+      '51',
+      '--out',
+      out,
+    ]);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const d = (await summaryIn(out)).totals.deployments;
+    assert.equal(d.assigned, 24);
+    assert.equal(d.installed + (d.failedByFault.CONTAINER_EXITED ?? 0), 24);
+    assert.ok(d.failedByFault.CONTAINER_EXITED > 0 && d.installed > 0, JSON.stringify(d));
+    assert.deepEqual(d.failed, {});
+    assert.match(r.stdout, /deployments \d+\/24 installed, \d+ failed by fault, 0 failed unexpectedly, 0 pending/);
+  },
+);
 
 test('a foreign WFM gets deployments through --hook-assign-deployment and --component (P5)', { timeout: 120_000 }, async () => {
   const component = await publishSample(embedded.registry, embedded.caPem, 'platform');
@@ -61,11 +78,37 @@ process.stdout.write(await res.text());
   );
   const out = join(dir, 'foreign');
   const ref = `${component.repository}:${component.revision}`;
-  const args = ['--wfm', embedded.wfm, '--ca-file', trust.caFile, '--device-ca-cert', trust.deviceCaCertFile, '--device-ca-key', trust.deviceCaKeyFile];
-  const r = await fleet([...args, '--devices', '3', '--duration', '0', '--seed', '52', '--out', out, '--hook-assign-deployment', `"${process.execPath}" "${hook}"`, '--component', ref], {
-    ADMIN_URL: embedded.admin.url,
-    ADMIN_TOKEN: embedded.admin.token,
-  });
+  const args = [
+    '--wfm',
+    embedded.wfm,
+    '--ca-file',
+    trust.caFile,
+    '--device-ca-cert',
+    trust.deviceCaCertFile,
+    '--device-ca-key',
+    trust.deviceCaKeyFile,
+  ];
+  const r = await fleet(
+    [
+      ...args,
+      '--devices',
+      '3',
+      '--duration',
+      '0',
+      '--seed',
+      '52',
+      '--out',
+      out,
+      '--hook-assign-deployment',
+      `"${process.execPath}" "${hook}"`,
+      '--component',
+      ref,
+    ],
+    {
+      ADMIN_URL: embedded.admin.url,
+      ADMIN_TOKEN: embedded.admin.token,
+    },
+  );
   assert.equal(r.code, 0, r.stderr + r.stdout);
   const summary = await summaryIn(out);
   assert.equal(summary.spec.deployments, 1, 'a hook makes the default 1');
@@ -73,7 +116,18 @@ process.stdout.write(await res.text());
 });
 
 test('a foreign WFM without a hook deploys nothing by default, and refuses --deployments with exit 2', { timeout: 120_000 }, async () => {
-  const args = ['--wfm', embedded.wfm, '--ca', trust.caFile, '--device-ca-cert', trust.deviceCaCertFile, '--device-ca-key', trust.deviceCaKeyFile, '--duration', '0'];
+  const args = [
+    '--wfm',
+    embedded.wfm,
+    '--ca',
+    trust.caFile,
+    '--device-ca-cert',
+    trust.deviceCaCertFile,
+    '--device-ca-key',
+    trust.deviceCaKeyFile,
+    '--duration',
+    '0',
+  ];
   const out = join(dir, 'bare');
   const bare = await fleet([...args, '--devices', '2', '--seed', '53', '--out', out]);
   assert.equal(bare.code, 0, bare.stderr);

@@ -42,7 +42,11 @@ test('fleet refuses a non-loopback --wfm with exit 2', async () => {
   for (const url of ['https://192.0.2.10:8443', 'https://wfm.example.com', 'https://[2001:db8::1]:443']) {
     const r = await fleet('--wfm', url, '--device-ca-cert', 'x', '--device-ca-key', 'y');
     assert.equal(r.code, 2, url);
-    assert.match(r.stderr, /^wfmck fleet: --wfm: \S+ is not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost\nsee wfmck fleet --help\n$/, 'one line, then where the options are');
+    assert.match(
+      r.stderr,
+      /^wfmck fleet: --wfm: \S+ is not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost\nsee wfmck fleet --help\n$/,
+      'one line, then where the options are',
+    );
   }
 });
 
@@ -61,8 +65,14 @@ test('fleet exits 2 on bad flags, a bad fleet file, a missing device CA, and an 
     [['--frobnicate'], /^wfmck fleet: --frobnicate: unknown option\n/],
     [['--fleet-file', file], /key "childern" is not a fleet setting/],
     [['--wfm', `https://127.0.0.1:${port}`], /needs --device-ca-cert and --device-ca-key/],
-    [['--wfm', `https://127.0.0.1:${port}`, '--device-ca-cert', join(dir, 'none.pem'), '--device-ca-key', join(dir, 'none.key')], /--device-ca-cert: no such file .*none\.pem/],
-    [['--wfm', `https://127.0.0.1:${port}`, '--device-ca-cert', join(dir, 'ca.pem'), '--device-ca-key', join(dir, 'ca.key')], /unreachable target: WFM .*ECONNREFUSED/],
+    [
+      ['--wfm', `https://127.0.0.1:${port}`, '--device-ca-cert', join(dir, 'none.pem'), '--device-ca-key', join(dir, 'none.key')],
+      /--device-ca-cert: no such file .*none\.pem/,
+    ],
+    [
+      ['--wfm', `https://127.0.0.1:${port}`, '--device-ca-cert', join(dir, 'ca.pem'), '--device-ca-key', join(dir, 'ca.key')],
+      /unreachable target: WFM .*ECONNREFUSED/,
+    ],
   ];
   for (const [args, message] of cases) {
     const r = await fleet(...args);

@@ -18,37 +18,81 @@ function fleet(args: string[]) {
   return { child, out, exit: once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]> };
 }
 
-test('fleet --edition miaf: each device its own SVID and mutual-TLS connection, no onboarding, every one reporting', { timeout: 120_000 }, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'wfmck-fleet-miaf-'));
-  const run = fleet(['--edition', 'miaf', '--devices', '30', '--see-thru-gateways', '2', '--duration', '2', '--seed', '12', '--out', dir]);
-  const [code] = await run.exit;
-  assert.equal(code, 0, run.out.stderr + run.out.stdout);
-  const summary = JSON.parse(await readFile(join(dir, 'fleet-summary.json'), 'utf8'));
-  assert.deepEqual(summary.totals.clients, { created: 32, onboarded: 32, reporting: 32, failed: 0 });
-  assert.equal(summary.totals.requests.unexpected, 0);
-  assert.equal(summary.latency.onboarding?.count ?? 0, 0, 'P10: no onboarding call');
-  assert.match(run.out.stdout, /^PASS 32\/32 devices reporting/);
-});
+test(
+  'fleet --edition miaf: each device its own SVID and mutual-TLS connection, no onboarding, every one reporting',
+  { timeout: 120_000 },
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wfmck-fleet-miaf-'));
+    const run = fleet([
+      '--edition',
+      'miaf',
+      '--devices',
+      '30',
+      '--see-thru-gateways',
+      '2',
+      '--duration',
+      '2',
+      '--seed',
+      '12',
+      '--out',
+      dir,
+    ]);
+    const [code] = await run.exit;
+    assert.equal(code, 0, run.out.stderr + run.out.stdout);
+    const summary = JSON.parse(await readFile(join(dir, 'fleet-summary.json'), 'utf8'));
+    assert.deepEqual(summary.totals.clients, { created: 32, onboarded: 32, reporting: 32, failed: 0 });
+    assert.equal(summary.totals.requests.unexpected, 0);
+    assert.equal(summary.latency.onboarding?.count ?? 0, 0, 'P10: no onboarding call');
+    assert.match(run.out.stdout, /^PASS 32\/32 devices reporting/);
+  },
+);
 
-test('fleet of 50 devices, 3 see-thru and 2 opaque gateways on the embedded default exits 0 with matching counts', { timeout: 120_000 }, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'wfmck-fleet-e2e-'));
-  const run = fleet(['--devices', '50', '--see-thru-gateways', '3', '--children', '2', '--opaque-gateways', '2', '--duration', '2', '--seed', '11', '--out', dir]);
-  const [code] = await run.exit;
-  assert.equal(code, 0, run.out.stderr + run.out.stdout);
-  const summary = JSON.parse(await readFile(join(dir, 'fleet-summary.json'), 'utf8'));
-  assert.equal(summary.passed, true);
-  assert.equal(summary.interrupted, false);
-  assert.equal(summary.seed, 11);
-  assert.equal(summary.shard, '1/1');
-  assert.deepEqual(summary.expected, { clients: 55, seeThruGateways: 3, opaqueGateways: 2, plain: 50, seeThruChildren: 6, opaqueChildren: 4, deviceIds: 61 });
-  assert.deepEqual(summary.totals.clients, { created: 55, onboarded: 55, reporting: 55, failed: 0 });
-  assert.equal(summary.totals.deviceIdsCreated, 61);
-  assert.equal(summary.totals.requests.unexpected, 0);
-  assert.equal(summary.latency.onboarding.count, 55);
-  assert.equal(summary.latency['capabilities.put'].count, 61, 'one PUT per visible deviceId; opaque children stay hidden');
-  assert.ok(summary.latency['desired-state'].count >= 55);
-  assert.match(run.out.stdout, /^PASS 55\/55 devices reporting/);
-});
+test(
+  'fleet of 50 devices, 3 see-thru and 2 opaque gateways on the embedded default exits 0 with matching counts',
+  { timeout: 120_000 },
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wfmck-fleet-e2e-'));
+    const run = fleet([
+      '--devices',
+      '50',
+      '--see-thru-gateways',
+      '3',
+      '--children',
+      '2',
+      '--opaque-gateways',
+      '2',
+      '--duration',
+      '2',
+      '--seed',
+      '11',
+      '--out',
+      dir,
+    ]);
+    const [code] = await run.exit;
+    assert.equal(code, 0, run.out.stderr + run.out.stdout);
+    const summary = JSON.parse(await readFile(join(dir, 'fleet-summary.json'), 'utf8'));
+    assert.equal(summary.passed, true);
+    assert.equal(summary.interrupted, false);
+    assert.equal(summary.seed, 11);
+    assert.equal(summary.shard, '1/1');
+    assert.deepEqual(summary.expected, {
+      clients: 55,
+      seeThruGateways: 3,
+      opaqueGateways: 2,
+      plain: 50,
+      seeThruChildren: 6,
+      opaqueChildren: 4,
+      deviceIds: 61,
+    });
+    assert.deepEqual(summary.totals.clients, { created: 55, onboarded: 55, reporting: 55, failed: 0 });
+    assert.equal(summary.totals.deviceIdsCreated, 61);
+    assert.equal(summary.totals.requests.unexpected, 0);
+    assert.equal(summary.latency.onboarding.count, 55);
+    assert.equal(summary.latency['capabilities.put'].count, 61, 'one PUT per visible deviceId; opaque children stay hidden');
+    assert.ok(summary.latency['desired-state'].count >= 55);
+    assert.match(run.out.stdout, /^PASS 55\/55 devices reporting/);
+  },
+);
 
 test('SIGINT stops the fleet cleanly: exit 1 and a summary with interrupted true', { timeout: 120_000 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'wfmck-fleet-int-'));

@@ -21,7 +21,8 @@ async function redirectingRegistry(): Promise<{ url: string; server: Server }> {
     const path = req.url ?? '/';
     if (path === '/v2/' || path === '/v2') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     if (req.method === 'HEAD') return void res.writeHead(404).end();
-    if (req.method === 'POST' && path.includes('/blobs/uploads/')) return void res.writeHead(202, { location: `${ELSEWHERE}/upload/1` }).end();
+    if (req.method === 'POST' && path.includes('/blobs/uploads/'))
+      return void res.writeHead(202, { location: `${ELSEWHERE}/upload/1` }).end();
     res.writeHead(307, { location: `${ELSEWHERE}${path}` }).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -40,30 +41,41 @@ test('publish: an upload Location off loopback is refused, naming the rule; no c
   const { url, server } = await redirectingRegistry();
   t.after(() => server.close());
   const w = watched();
-  const r = await runWfmck(['publish', 'compose', HELLO_COMPOSE, '--registry', url, '--repository', 'acme/hello', '--version', '1.0.0'], w.env);
+  const r = await runWfmck(
+    ['publish', 'compose', HELLO_COMPOSE, '--registry', url, '--repository', 'acme/hello', '--version', '1.0.0'],
+    w.env,
+  );
   assert.notEqual(r.code, 0, r.stdout);
   assert.match(r.stdout + r.stderr, RULE);
   assert.equal(w.attempts(), '', 'no socket towards refused.invalid');
 });
 
-test('lint oci://: a manifest redirected off loopback is refused, naming the rule; no connection is attempted', { timeout: 60_000 }, async (t) => {
-  const { url, server } = await redirectingRegistry();
-  t.after(() => server.close());
-  const w = watched();
-  const r = await runWfmck(['lint', `oci://${new URL(url).host}/acme/hello:1.0.0`], w.env);
-  assert.equal(r.code, 2, r.stdout + r.stderr);
-  assert.match(r.stdout + r.stderr, RULE);
-  assert.equal(w.attempts(), '');
-});
+test(
+  'lint oci://: a manifest redirected off loopback is refused, naming the rule; no connection is attempted',
+  { timeout: 60_000 },
+  async (t) => {
+    const { url, server } = await redirectingRegistry();
+    t.after(() => server.close());
+    const w = watched();
+    const r = await runWfmck(['lint', `oci://${new URL(url).host}/acme/hello:1.0.0`], w.env);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stdout + r.stderr, RULE);
+    assert.equal(w.attempts(), '');
+  },
+);
 
-test('the registry persona: every push and read redirected off loopback is refused with evidence; no connection is attempted', { timeout: 300_000 }, async (t) => {
-  const { url, server } = await redirectingRegistry();
-  t.after(() => server.close());
-  const w = watched();
-  const out = join(mkdtempSync(join(tmpdir(), 'wfmck-redirect-run-')), 'out');
-  const r = await runWfmck(['run', '--persona', 'registry', '--registry', url, '--out', out], w.env);
-  assert.equal(r.code, 1, r.stdout + r.stderr);
-  const report = readFileSync(join(out, 'conformance.json'), 'utf8');
-  assert.match(report, RULE);
-  assert.equal(w.attempts(), '');
-});
+test(
+  'the registry persona: every push and read redirected off loopback is refused with evidence; no connection is attempted',
+  { timeout: 300_000 },
+  async (t) => {
+    const { url, server } = await redirectingRegistry();
+    t.after(() => server.close());
+    const w = watched();
+    const out = join(mkdtempSync(join(tmpdir(), 'wfmck-redirect-run-')), 'out');
+    const r = await runWfmck(['run', '--persona', 'registry', '--registry', url, '--out', out], w.env);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const report = readFileSync(join(out, 'conformance.json'), 'utf8');
+    assert.match(report, RULE);
+    assert.equal(w.attempts(), '');
+  },
+);

@@ -14,7 +14,21 @@ import { parseArgv, type Option } from '../../run/options.ts';
 import { runWfmck } from '../support/wfmck-cli.ts';
 import { createRootCa } from '../../protocol/pki.ts';
 
-const COMMANDS = ['run', 'serve', 'fleet', 'init', 'lint', 'publish', 'sign', 'cert', 'client', 'merge', 'merge-reports', 'faults', 'verify-report'];
+const COMMANDS = [
+  'run',
+  'serve',
+  'fleet',
+  'init',
+  'lint',
+  'publish',
+  'sign',
+  'cert',
+  'client',
+  'merge',
+  'merge-reports',
+  'faults',
+  'verify-report',
+];
 /** The commands that take a CA file. */
 const CA_COMMANDS = ['run', 'init', 'fleet', 'lint', 'publish', 'sign'];
 const HELLO_APP = new URL('../../fixtures/packages/hello-app', import.meta.url).pathname;
@@ -35,7 +49,11 @@ describe('every command', { concurrency: 2, timeout: 120_000 }, () => {
       assert.match(viaFlag.stdout, new RegExp(`^usage: wfmck ${cmd}\\b`));
       assert.match(viaFlag.stdout, /^ {2}-h, --help +print this help/m);
       assert.doesNotMatch(viaFlag.stdout, /--ca\b(?!-)|--cacert|--host\b/, 'old spellings are never documented');
-      assert.equal(/--ca-file FILE/.test(viaFlag.stdout), CA_COMMANDS.includes(cmd), 'every command that takes a CA file documents --ca-file');
+      assert.equal(
+        /--ca-file FILE/.test(viaFlag.stdout),
+        CA_COMMANDS.includes(cmd),
+        'every command that takes a CA file documents --ca-file',
+      );
     });
   }
 });
@@ -58,12 +76,24 @@ test('bad values: one line `wfmck <cmd>: <option>: <what is wrong>`, then `see w
     [['run', '--sign=yes'], /^wfmck run: --sign: takes no value$/],
     [['run', 'stray'], /^wfmck run: stray: unexpected argument/],
     [['serve', '--wfm-port', 'x'], /^wfmck serve: --wfm-port: expected an integer, not "x"$/],
-    [['serve', '--listen', '10.0.0.1'], /^wfmck serve: --listen: 10\.0\.0\.1 is not on a loopback address; the kit only ever listens on 127\.0\.0\.0\/8, ::1 or localhost$/],
+    [
+      ['serve', '--listen', '10.0.0.1'],
+      /^wfmck serve: --listen: 10\.0\.0\.1 is not on a loopback address; the kit only ever listens on 127\.0\.0\.0\/8, ::1 or localhost$/,
+    ],
     [['fleet', '--edition', 'gold'], /^wfmck fleet: --edition: must be one of seed, miaf, not "gold"$/],
     [['lint', CAPABILITIES, '--vendor', 'ACME'], /^wfmck lint: --vendor: must be lowercase letters and digits, not "ACME"$/],
-    [['publish', 'app', HELLO_APP, '--dry-run', '--chunk-size', '0'], /^wfmck publish: --chunk-size: must be a positive number of bytes, not "0"$/],
-    [['publish', 'app', HELLO_APP, '--registry', 'http://registry.example.com', '--repository', 'a/b'], /^wfmck publish: --registry: registry\.example\.com is not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost$/],
-    [['sign', '--cert', '/no/such.pem', '--key', '/no/such.key', 'GET', 'http://127.0.0.1/'], /^wfmck sign: --cert: no such file \/no\/such\.pem$/],
+    [
+      ['publish', 'app', HELLO_APP, '--dry-run', '--chunk-size', '0'],
+      /^wfmck publish: --chunk-size: must be a positive number of bytes, not "0"$/,
+    ],
+    [
+      ['publish', 'app', HELLO_APP, '--registry', 'http://registry.example.com', '--repository', 'a/b'],
+      /^wfmck publish: --registry: registry\.example\.com is not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost$/,
+    ],
+    [
+      ['sign', '--cert', '/no/such.pem', '--key', '/no/such.key', 'GET', 'http://127.0.0.1/'],
+      /^wfmck sign: --cert: no such file \/no\/such\.pem$/,
+    ],
     [['cert', '--ca-dir', '/no/such/dir', '--id', 'x'], /^wfmck cert: --ca-dir: no such folder \/no\/such\/dir$/],
     [['faults', '--concurrency', '0'], /^wfmck faults: --concurrency: must be at least 1, not 0$/],
     [['verify-report', '/tmp', '--key', '/no/such.pem'], /^wfmck verify-report: --key: no such file \/no\/such\.pem$/],
@@ -83,7 +113,16 @@ test('bad values: one line `wfmck <cmd>: <option>: <what is wrong>`, then `see w
 test('a missing input is exit 2 in every command, one line with the input named and no pointer to --help', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'wfmck-missing-'));
   const missing = join(dir, 'nothing-here');
-  const runs = await Promise.all([['merge', missing], ['merge-reports', missing], ['verify-report', missing], ['client', missing], ['lint', `${missing}.json`], ['publish', 'app', missing, '--dry-run']].map((a) => runWfmck(a)));
+  const runs = await Promise.all(
+    [
+      ['merge', missing],
+      ['merge-reports', missing],
+      ['verify-report', missing],
+      ['client', missing],
+      ['lint', `${missing}.json`],
+      ['publish', 'app', missing, '--dry-run'],
+    ].map((a) => runWfmck(a)),
+  );
   for (const r of runs) {
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /^wfmck [a-z-]+: WFMCK_E_[A-Z_]+: .*nothing-here/);
@@ -93,7 +132,13 @@ test('a missing input is exit 2 in every command, one line with the input named 
 
 describe('--ca-file wherever a CA file applies; --ca and --cacert still accepted', { concurrency: 2, timeout: 120_000 }, () => {
   test('each command checks --ca-file as a file, and reads the old spellings as the same option', async () => {
-    const runs = await Promise.all(CA_COMMANDS.flatMap((cmd) => ['--ca-file', '--ca', '--cacert'].map((flag) => runWfmck([cmd, flag, '/no/such/ca.pem', ...(cmd === 'init' ? ['--out', join(tmpdir(), 'never-written.yaml')] : [])]))));
+    const runs = await Promise.all(
+      CA_COMMANDS.flatMap((cmd) =>
+        ['--ca-file', '--ca', '--cacert'].map((flag) =>
+          runWfmck([cmd, flag, '/no/such/ca.pem', ...(cmd === 'init' ? ['--out', join(tmpdir(), 'never-written.yaml')] : [])]),
+        ),
+      ),
+    );
     runs.forEach((r, i) => {
       const [cmd, flag] = [CA_COMMANDS[Math.floor(i / 3)]!, ['--ca-file', '--ca', '--cacert'][i % 3]!];
       assert.equal(r.code, 2, `${cmd} ${flag}`);
@@ -134,7 +179,17 @@ describe('--ca-file wherever a CA file applies; --ca and --cacert still accepted
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
     server.close();
-    const r = await runWfmck(['fleet', '--wfm', `https://127.0.0.1:${port}`, '--ca-file', join(dir, 'ca.pem'), '--device-ca-cert', join(dir, 'ca.pem'), '--device-ca-key', join(dir, 'ca.key')]);
+    const r = await runWfmck([
+      'fleet',
+      '--wfm',
+      `https://127.0.0.1:${port}`,
+      '--ca-file',
+      join(dir, 'ca.pem'),
+      '--device-ca-cert',
+      join(dir, 'ca.pem'),
+      '--device-ca-key',
+      join(dir, 'ca.key'),
+    ]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^wfmck fleet: WFMCK_E_UNREACHABLE: unreachable target: WFM https:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/);
   });
@@ -147,9 +202,13 @@ test('run --help: every setting of FIELDS on a row with its flag (or -), env nam
   for (const f of FIELDS) {
     const flag = f.flag ? `--${f.flag}${f.value ? ` ${f.value}` : ''}${f.multiple ? ' ...' : ''}` : '-';
     const row = new RegExp(`^ {2}${escape(flag)} +${f.env} +${escape(f.key)}$`);
-    assert.ok(rows.some((line) => row.test(line)), `run --help has no row "${flag}  ${f.env}  ${f.key}"`);
+    assert.ok(
+      rows.some((line) => row.test(line)),
+      `run --help has no row "${flag}  ${f.env}  ${f.key}"`,
+    );
   }
-  for (const flag of ['--shard i/n', '--fault ID ...', '--kit-registry', '--ca-file FILE ...', '--config FILE']) assert.match(r.stdout, new RegExp(`^ {2}${escape(flag)} `, 'm'), flag);
+  for (const flag of ['--shard i/n', '--fault ID ...', '--kit-registry', '--ca-file FILE ...', '--config FILE'])
+    assert.match(r.stdout, new RegExp(`^ {2}${escape(flag)} `, 'm'), flag);
 });
 
 test('parseArgv: --flag value, --flag=value, repeats, hidden aliases, switches, positionals after --', () => {
@@ -159,10 +218,16 @@ test('parseArgv: --flag value, --flag=value, repeats, hidden aliases, switches, 
     { flag: 'sign', doc: '' },
   ];
   const p = parseArgv(['--ca=x.pem', '--fault', 'A', '--fault=B', '--sign', 'pos', '--', '--not-a-flag'], options, true);
-  assert.deepEqual([p.flags.get('ca-file'), p.spelling.get('ca-file'), p.flags.get('fault'), p.flags.get('sign'), p.positionals], ['x.pem', '--ca', ['A', 'B'], true, ['pos', '--not-a-flag']]);
+  assert.deepEqual(
+    [p.flags.get('ca-file'), p.spelling.get('ca-file'), p.flags.get('fault'), p.flags.get('sign'), p.positionals],
+    ['x.pem', '--ca', ['A', 'B'], true, ['pos', '--not-a-flag']],
+  );
   assert.equal(parseArgv(['--nope', '-h'], options, false).help, true, '--help wins over everything else');
   assert.throws(() => parseArgv(['--ca-file', '--sign'], options, false), /^Error: --ca-file: needs a value \(--ca-file FILE\)$/);
-  assert.throws(() => parseArgv(['-x'], options, false), (e: Error & { code?: string }) => e.code === 'WFMCK_E_USAGE' && e.message === '-x: unknown option');
+  assert.throws(
+    () => parseArgv(['-x'], options, false),
+    (e: Error & { code?: string }) => e.code === 'WFMCK_E_USAGE' && e.message === '-x: unknown option',
+  );
 });
 
 function escape(s: string): string {

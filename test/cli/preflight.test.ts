@@ -52,43 +52,58 @@ test('connectionProblem: refused, no TLS trust, or reachable; what the server de
   assert.equal(await connectionProblem(new URL(`http://127.0.0.1:${port}`), []), 'connection refused');
 });
 
-test('a hook file that does not exist: exit 2 naming it, before Playwright starts or any report is written', { timeout: 30_000 }, async () => {
-  const dir = tmp();
-  const out = join(dir, 'out');
-  const started = Date.now();
-  const r = await runWfmck(['run', '--persona', 'device', '--out', out], { WFMCK_HOOK_START_CLIENT: join(dir, 'no-such-hook.sh') });
-  assert.equal(r.code, 2, r.stdout + r.stderr);
-  assert.match(r.stderr, /hooks\.startClient: ".*no-such-hook\.sh" runs .*no-such-hook\.sh, which does not exist/);
-  assert.equal(existsSync(out), false, 'nothing ran');
-  assert.ok(Date.now() - started < 20_000);
-});
+test(
+  'a hook file that does not exist: exit 2 naming it, before Playwright starts or any report is written',
+  { timeout: 30_000 },
+  async () => {
+    const dir = tmp();
+    const out = join(dir, 'out');
+    const started = Date.now();
+    const r = await runWfmck(['run', '--persona', 'device', '--out', out], { WFMCK_HOOK_START_CLIENT: join(dir, 'no-such-hook.sh') });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /hooks\.startClient: ".*no-such-hook\.sh" runs .*no-such-hook\.sh, which does not exist/);
+    assert.equal(existsSync(out), false, 'nothing ran');
+    assert.ok(Date.now() - started < 20_000);
+  },
+);
 
 test('a device CA key that is not the key of its certificate: exit 2 naming both files', { timeout: 30_000 }, async () => {
   const dir = tmp();
   const [a, b] = [await createRootCa('a'), await createRootCa('b')];
   writeFileSync(join(dir, 'ca.pem'), a.certPem);
   writeFileSync(join(dir, 'other.key'), b.keyPem);
-  const r = await runWfmck(['run', '--out', join(dir, 'out')], { WFMCK_DEVICE_CA_CERT: join(dir, 'ca.pem'), WFMCK_DEVICE_CA_KEY: join(dir, 'other.key') });
+  const r = await runWfmck(['run', '--out', join(dir, 'out')], {
+    WFMCK_DEVICE_CA_CERT: join(dir, 'ca.pem'),
+    WFMCK_DEVICE_CA_KEY: join(dir, 'other.key'),
+  });
   assert.equal(r.code, 2);
   assert.match(r.stderr, /deviceCa\.keyFile: .*other\.key is not the key of .*ca\.pem/);
 });
 
-test('a startClient hook that fails mid-run: every check it serves is a kit error, exit 2, and no key it echoed reaches a report', { timeout: 120_000 }, async () => {
-  const dir = tmp();
-  const hook = join(dir, 'start.sh');
-  // A broken hook of the kind the issue met: it prints its input (the client's key) to stderr and exits 1.
-  writeFileSync(hook, '#!/bin/sh\ncat >&2\nexit 1\n');
-  chmodSync(hook, 0o755);
-  const out = join(dir, 'out');
-  const r = await runWfmck(['run', '--persona', 'device', '--out', out, '--grep', 'CAP-FIRST-EXCHANGE'], { WFMCK_HOOK_START_CLIENT: hook });
-  assert.equal(r.code, 2, r.stdout.slice(-2000) + r.stderr);
-  assert.match(r.stdout, /^wfmck run: KIT ERROR, no verdict for 1 requirement; .* 1 kit error$/m);
-  const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as { requirements: { id: string; status: string; tests: { errorCode?: string }[] }[] };
-  const first = report.requirements.find((q) => q.id === 'CAP-FIRST-EXCHANGE')!;
-  assert.deepEqual([first.status, first.tests[0]!.errorCode], ['error', 'WFMCK_E_HOOK']);
-  for (const file of ['conformance.json', 'conformance.html', 'junit.xml']) {
-    const text = readFileSync(join(out, file), 'utf8');
-    assert.doesNotMatch(text, /BEGIN (EC |)PRIVATE KEY|BEGIN CERTIFICATE/, `${file} carries no PEM the hook echoed`);
-  }
-  assert.match(readFileSync(join(out, 'conformance.json'), 'utf8'), /\[private key removed\]/, 'the evidence says what was taken out');
-});
+test(
+  'a startClient hook that fails mid-run: every check it serves is a kit error, exit 2, and no key it echoed reaches a report',
+  { timeout: 120_000 },
+  async () => {
+    const dir = tmp();
+    const hook = join(dir, 'start.sh');
+    // A broken hook of the kind the issue met: it prints its input (the client's key) to stderr and exits 1.
+    writeFileSync(hook, '#!/bin/sh\ncat >&2\nexit 1\n');
+    chmodSync(hook, 0o755);
+    const out = join(dir, 'out');
+    const r = await runWfmck(['run', '--persona', 'device', '--out', out, '--grep', 'CAP-FIRST-EXCHANGE'], {
+      WFMCK_HOOK_START_CLIENT: hook,
+    });
+    assert.equal(r.code, 2, r.stdout.slice(-2000) + r.stderr);
+    assert.match(r.stdout, /^wfmck run: KIT ERROR, no verdict for 1 requirement; .* 1 kit error$/m);
+    const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as {
+      requirements: { id: string; status: string; tests: { errorCode?: string }[] }[];
+    };
+    const first = report.requirements.find((q) => q.id === 'CAP-FIRST-EXCHANGE')!;
+    assert.deepEqual([first.status, first.tests[0]!.errorCode], ['error', 'WFMCK_E_HOOK']);
+    for (const file of ['conformance.json', 'conformance.html', 'junit.xml']) {
+      const text = readFileSync(join(out, file), 'utf8');
+      assert.doesNotMatch(text, /BEGIN (EC |)PRIVATE KEY|BEGIN CERTIFICATE/, `${file} carries no PEM the hook echoed`);
+    }
+    assert.match(readFileSync(join(out, 'conformance.json'), 'utf8'), /\[private key removed\]/, 'the evidence says what was taken out');
+  },
+);

@@ -10,33 +10,51 @@ import type { ConformanceReport } from '../../reports/conformance-json.ts';
 import { runWfmck } from '../support/wfmck-cli.ts';
 import { startServe, targetConfig } from '../support/serve-target.ts';
 
-test('serve --fault CAP-PUT-201 as a target: CAP-PUT-201 and CAP-LIFE-CREATED fail, every check it disturbs is blocked by it', { timeout: 240_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'wfmck-root-cause-'));
-  const served = await startServe(['--fault', 'CAP-PUT-201', '--state-dir', join(dir, 'serve')]);
-  try {
-    const out = join(dir, 'out');
-    const r = await runWfmck(['run', '--config', targetConfig(served, dir), '--out', out, '--seed', '7'], served.env);
-    assert.equal(r.code, 1, r.stdout.slice(-3000) + r.stderr);
-    const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
-    const failed = report.requirements.filter((q) => q.status === 'fail').map((q) => q.id).sort();
-    assert.deepEqual(failed, ['CAP-LIFE-CREATED', 'CAP-PUT-201'], 'the fault and its §3 twin, nothing else');
-    const blocked = report.requirements.filter((q) => q.status === 'blocked');
-    assert.ok(blocked.length >= 10, `the checks that stand on a creation are blocked (${blocked.length})`);
-    for (const q of blocked) assert.ok(q.blockedBy!.every((c) => c === 'CAP-PUT-201' || c === 'CAP-LIFE-CREATED'), `${q.id} is blocked by ${q.blockedBy}`);
-    assert.equal(report.rootCauses[0]!.id, 'CAP-PUT-201');
-    assert.equal(report.rootCauses[0]!.status, 'fail');
-    assert.deepEqual([report.summary.mustFailed, report.summary.error, report.problems], [2, 0, []]);
-    assert.match(r.stdout, /^  CAP-PUT-201 \(MUST\) failed: .*Expected: 201 · Received: 200/m, 'the console names the cause with its reason');
-    assert.match(r.stdout, /^    \d+ requirements blocked by it: /m);
-    assert.match(r.stdout, /^wfmck run: NOT CONFORMANT: 2 requirements failed, 2 of them MUST; \d+ requirements: .* \d+ blocked, .* 0 kit error$/m);
-    const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
-    assert.match(junit, /<skipped message="blocked by CAP-PUT-201: /);
-    const html = readFileSync(join(out, 'conformance.html'), 'utf8');
-    assert.match(html, /Findings by cause/);
-    assert.match(html, /requirements blocked by it: <a href="#/);
-    const replay = readFileSync(join(out, 'replay.yaml'), 'utf8');
-    assert.match(replay, new RegExp(`wfm: ${String(served.info.wfm).replace(/[.]/g, '\\.')}`), 'replay.yaml names the same target');
-  } finally {
-    await served.stop();
-  }
-});
+test(
+  'serve --fault CAP-PUT-201 as a target: CAP-PUT-201 and CAP-LIFE-CREATED fail, every check it disturbs is blocked by it',
+  { timeout: 240_000 },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wfmck-root-cause-'));
+    const served = await startServe(['--fault', 'CAP-PUT-201', '--state-dir', join(dir, 'serve')]);
+    try {
+      const out = join(dir, 'out');
+      const r = await runWfmck(['run', '--config', targetConfig(served, dir), '--out', out, '--seed', '7'], served.env);
+      assert.equal(r.code, 1, r.stdout.slice(-3000) + r.stderr);
+      const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
+      const failed = report.requirements
+        .filter((q) => q.status === 'fail')
+        .map((q) => q.id)
+        .sort();
+      assert.deepEqual(failed, ['CAP-LIFE-CREATED', 'CAP-PUT-201'], 'the fault and its §3 twin, nothing else');
+      const blocked = report.requirements.filter((q) => q.status === 'blocked');
+      assert.ok(blocked.length >= 10, `the checks that stand on a creation are blocked (${blocked.length})`);
+      for (const q of blocked)
+        assert.ok(
+          q.blockedBy!.every((c) => c === 'CAP-PUT-201' || c === 'CAP-LIFE-CREATED'),
+          `${q.id} is blocked by ${q.blockedBy}`,
+        );
+      assert.equal(report.rootCauses[0]!.id, 'CAP-PUT-201');
+      assert.equal(report.rootCauses[0]!.status, 'fail');
+      assert.deepEqual([report.summary.mustFailed, report.summary.error, report.problems], [2, 0, []]);
+      assert.match(
+        r.stdout,
+        /^  CAP-PUT-201 \(MUST\) failed: .*Expected: 201 · Received: 200/m,
+        'the console names the cause with its reason',
+      );
+      assert.match(r.stdout, /^    \d+ requirements blocked by it: /m);
+      assert.match(
+        r.stdout,
+        /^wfmck run: NOT CONFORMANT: 2 requirements failed, 2 of them MUST; \d+ requirements: .* \d+ blocked, .* 0 kit error$/m,
+      );
+      const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+      assert.match(junit, /<skipped message="blocked by CAP-PUT-201: /);
+      const html = readFileSync(join(out, 'conformance.html'), 'utf8');
+      assert.match(html, /Findings by cause/);
+      assert.match(html, /requirements blocked by it: <a href="#/);
+      const replay = readFileSync(join(out, 'replay.yaml'), 'utf8');
+      assert.match(replay, new RegExp(`wfm: ${String(served.info.wfm).replace(/[.]/g, '\\.')}`), 'replay.yaml names the same target');
+    } finally {
+      await served.stop();
+    }
+  },
+);

@@ -30,15 +30,30 @@ test('CAP-PUT-403 a check whose hook is not configured', req('CAP-PUT-403'), asy
   'bare.spec.ts': `${head}test.skip('CAP-PUT-201 declared without req()', async () => {});`,
 };
 
-interface JsonResult { status: string; annotations: { type: string; description?: string }[]; attachments: { name: string; contentType: string; body?: string }[] }
-interface JsonSpec { title: string; file: string; line: number; tests: { results: JsonResult[]; annotations: { type: string; description?: string }[] }[] }
-interface JsonSuite { specs: JsonSpec[]; suites?: JsonSuite[] }
+interface JsonResult {
+  status: string;
+  annotations: { type: string; description?: string }[];
+  attachments: { name: string; contentType: string; body?: string }[];
+}
+interface JsonSpec {
+  title: string;
+  file: string;
+  line: number;
+  tests: { results: JsonResult[]; annotations: { type: string; description?: string }[] }[];
+}
+interface JsonSuite {
+  specs: JsonSpec[];
+  suites?: JsonSuite[];
+}
 
 function specs(suites: JsonSuite[]): JsonSpec[] {
   return suites.flatMap((s) => [...s.specs, ...specs(s.suites ?? [])]);
 }
 
-interface JsonReport { errors: { message: string }[]; suites: JsonSuite[] }
+interface JsonReport {
+  errors: { message: string }[];
+  suites: JsonSuite[];
+}
 
 describe('suite fixtures under Playwright', { timeout: 90_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfmck-inline-'));
@@ -49,7 +64,9 @@ describe('suite fixtures under Playwright', { timeout: 90_000 }, () => {
   // Asynchronous: the embedded services answer from this process's event loop.
   const playwright = async (...filters: string[]): Promise<JsonReport> => {
     const child = spawn(process.execPath, [cli, 'test', '--config', join(dir, 'playwright.config.mjs'), ...filters], {
-      cwd: dir, stdio: 'ignore', env: { ...process.env, WFMCK_CONTEXT: join(dir, 'run-context.json'), CI: '' },
+      cwd: dir,
+      stdio: 'ignore',
+      env: { ...process.env, WFMCK_CONTEXT: join(dir, 'run-context.json'), CI: '' },
     });
     await once(child, 'exit');
     return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as JsonReport;
@@ -57,15 +74,27 @@ describe('suite fixtures under Playwright', { timeout: 90_000 }, () => {
 
   before(async () => {
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
-    writeFileSync(join(dir, 'playwright.config.mjs'), `export default { testDir: '.', workers: 1, reporter: [['json', { outputFile: 'results.json' }]], outputDir: 'test-results' };\n`);
+    writeFileSync(
+      join(dir, 'playwright.config.mjs'),
+      `export default { testDir: '.', workers: 1, reporter: [['json', { outputFile: 'results.json' }]], outputDir: 'test-results' };\n`,
+    );
     for (const [name, text] of Object.entries(SPECS)) writeFileSync(join(dir, name), text);
     embedded = await startEmbedded();
     const files = await writeTrustFiles(embedded, dir);
     caFile = files.caFile;
     const ctx: RunContext = {
-      kit: { name: 'wfmck', version: 'test' }, embedded: true, targets: { wfm: embedded.wfm }, tls: { caFiles: [files.caFile] },
-      deviceCa: { certFile: files.deviceCaCertFile, keyFile: files.deviceCaKeyFile }, profile: resolveProfile(), strictness: 'default',
-      seed: 1, runs: 1, hooks: {}, outDir: dir, startedAt: new Date().toISOString(),
+      kit: { name: 'wfmck', version: 'test' },
+      embedded: true,
+      targets: { wfm: embedded.wfm },
+      tls: { caFiles: [files.caFile] },
+      deviceCa: { certFile: files.deviceCaCertFile, keyFile: files.deviceCaKeyFile },
+      profile: resolveProfile(),
+      strictness: 'default',
+      seed: 1,
+      runs: 1,
+      hooks: {},
+      outDir: dir,
+      startedAt: new Date().toISOString(),
     };
     writeFileSync(join(dir, 'run-context.json'), JSON.stringify(ctx));
     evidenceRun = await playwright('evidence.spec');
@@ -90,7 +119,12 @@ describe('suite fixtures under Playwright', { timeout: 90_000 }, () => {
     assert.equal(result.status, 'failed');
     const evidence = result.attachments.find((a) => a.name === 'evidence')!;
     assert.equal(evidence.contentType, 'application/json');
-    const exchanges = JSON.parse(Buffer.from(evidence.body!, 'base64').toString('utf8')) as { method: string; url: string; status: number; requestHeaders: Record<string, string> }[];
+    const exchanges = JSON.parse(Buffer.from(evidence.body!, 'base64').toString('utf8')) as {
+      method: string;
+      url: string;
+      status: number;
+      requestHeaders: Record<string, string>;
+    }[];
     assert.equal(exchanges[0]!.method, 'POST', 'onboarding is part of the evidence');
     const last = exchanges.at(-1)!;
     assert.deepEqual([last.method, last.status], ['DELETE', 404]);
@@ -104,6 +138,9 @@ describe('suite fixtures under Playwright', { timeout: 90_000 }, () => {
   test('hooks.require on a hook that is not configured skips with "needs hook <name>"', () => {
     const skipped = specs(evidenceRun.suites).find((s) => s.title.startsWith('CAP-PUT-403'))!.tests[0]!;
     assert.equal(skipped.results[0]!.status, 'skipped');
-    assert.deepEqual(skipped.annotations.filter((a) => a.type === 'skip').map((a) => a.description), ['needs hook retireClient']);
+    assert.deepEqual(
+      skipped.annotations.filter((a) => a.type === 'skip').map((a) => a.description),
+      ['needs hook retireClient'],
+    );
   });
 });

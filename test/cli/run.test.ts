@@ -6,7 +6,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { replayCommand, verdict } from '../../cli/run.ts';
 
-const summary = { requirements: 10, pass: 7, fail: 0, warn: 1, blocked: 0, skip: 1, untestable: 1, notCovered: 0, error: 0, judged: 8, mustFailed: 0 };
+const summary = {
+  requirements: 10,
+  pass: 7,
+  fail: 0,
+  warn: 1,
+  blocked: 0,
+  skip: 1,
+  untestable: 1,
+  notCovered: 0,
+  error: 0,
+  judged: 8,
+  mustFailed: 0,
+};
 
 function report(content: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'wfmck-verdict-')), 'conformance.json');
@@ -32,7 +44,11 @@ test('verdict: a kit error, a problem of the kit itself or a run that judged not
   assert.equal((await verdict(report(JSON.stringify({ summary: { ...summary, fail: 2, mustFailed: 2 }, problems })))).code, 2);
   const kitError = await verdict(report(JSON.stringify({ summary: { ...summary, error: 3 } })));
   assert.deepEqual([kitError.code, /^KIT ERROR, no verdict for 3 requirements; .* 3 kit error$/.test(kitError.line)], [2, true]);
-  assert.equal((await verdict(report(JSON.stringify({ summary: { ...summary, fail: 1, mustFailed: 1, error: 1 } })))).code, 2, 'a kit error is never hidden behind a failure');
+  assert.equal(
+    (await verdict(report(JSON.stringify({ summary: { ...summary, fail: 1, mustFailed: 1, error: 1 } })))).code,
+    2,
+    'a kit error is never hidden behind a failure',
+  );
   const nothing = await verdict(report(JSON.stringify({ summary: { ...summary, pass: 0, warn: 0, judged: 0, skip: 10, mustFailed: 0 } })));
   assert.deepEqual([nothing.code, nothing.line.startsWith('NO VERDICT: nothing was judged')], [2, true]);
 });
@@ -44,7 +60,10 @@ test('verdict: a missing, unreadable or incomplete report is exit 2 with the rea
   assert.match((await verdict(report(JSON.stringify({ summary: { requirements: 1 } })))).line, /has no summary of this kit's version/);
 });
 
-test('replayCommand names the run\'s replay.yaml and fixes the seed', () => {
+test("replayCommand names the run's replay.yaml and fixes the seed", () => {
   assert.equal(replayCommand({ out: '/tmp/run 1', seed: 77 }), `npx wfmck run --config '/tmp/run 1/replay.yaml' --seed 77`);
-  assert.equal(replayCommand({ out: '/o', seed: -3, grep: 'CAP-PUT 201' }), `npx wfmck run --config /o/replay.yaml --seed -3 --grep 'CAP-PUT 201'`);
+  assert.equal(
+    replayCommand({ out: '/o', seed: -3, grep: 'CAP-PUT 201' }),
+    `npx wfmck run --config /o/replay.yaml --seed -3 --grep 'CAP-PUT 201'`,
+  );
 });

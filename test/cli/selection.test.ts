@@ -29,7 +29,11 @@ test('the grep matches whole ids only, and a user --grep must hold as well', () 
   const both = new RegExp(selectionGrep({ grep: 'random', ids: ['CAP-PUT-201'] }, catalog)!);
   assert.equal(both.test('CAP-PUT-201 CAP-PUT-200 random valid documents'), true);
   assert.equal(both.test('CAP-PUT-201 PUT for a deviceId with no document creates it: 201'), false);
-  assert.equal(new RegExp(selectionGrep({ sections: ['99'] }, catalog)!).test('CAP-PUT-201 x'), false, 'an empty selection matches nothing');
+  assert.equal(
+    new RegExp(selectionGrep({ sections: ['99'] }, catalog)!).test('CAP-PUT-201 x'),
+    false,
+    'an empty selection matches nothing',
+  );
 });
 
 function wfmck(args: string[], cwd: string) {
@@ -40,8 +44,14 @@ test('--list --level MUST --section 4.1 prints ids and titles and starts nothing
   const r = wfmck(['run', '--list', '--level', 'MUST', '--section', '4.1'], mkdtempSync(join(tmpdir(), 'wfmck-list-')));
   assert.equal(r.status, 0, r.stderr);
   const lines = r.stdout.trim().split('\n');
-  assert.ok(lines.some((l) => /^CAP-PUT-201 PUT for a deviceId with no document creates it: 201 {2}\(capabilities\.spec\.ts:\d+\)$/.test(l)), r.stdout);
-  assert.ok(lines.slice(0, -1).every((l) => /^[A-Z][A-Z0-9-]+ .* {2}\(\S+\.spec\.ts:\d+\)$/.test(l)), 'each line: a title starting with its ids, and its file');
+  assert.ok(
+    lines.some((l) => /^CAP-PUT-201 PUT for a deviceId with no document creates it: 201 {2}\(capabilities\.spec\.ts:\d+\)$/.test(l)),
+    r.stdout,
+  );
+  assert.ok(
+    lines.slice(0, -1).every((l) => /^[A-Z][A-Z0-9-]+ .* {2}\(\S+\.spec\.ts:\d+\)$/.test(l)),
+    'each line: a title starting with its ids, and its file',
+  );
   assert.match(lines.at(-1)!, /^wfmck run: \d+ checks of \d+ requirements \(persona wfm\); nothing was started$/);
   assert.doesNotMatch(r.stdout, /embedded reference services/);
 });
@@ -50,7 +60,15 @@ test('--last-failed runs again what the newest run under reports/out failed, wit
   const cwd = mkdtempSync(join(tmpdir(), 'wfmck-last-'));
   const old = join(cwd, 'reports', 'out', '2026-01-01T00-00-00-000Z');
   mkdirSync(old, { recursive: true });
-  writeFileSync(join(old, 'conformance.json'), JSON.stringify({ requirements: [{ id: 'CAP-DELETE-204', status: 'fail' }, { id: 'CAP-PUT-201', status: 'pass' }] }));
+  writeFileSync(
+    join(old, 'conformance.json'),
+    JSON.stringify({
+      requirements: [
+        { id: 'CAP-DELETE-204', status: 'fail' },
+        { id: 'CAP-PUT-201', status: 'pass' },
+      ],
+    }),
+  );
   writeFileSync(join(old, 'replay.yaml'), 'persona: wfm\nstrictness: default\n');
   const r = wfmck(['run', '--last-failed', '--list'], cwd);
   assert.equal(r.status, 0, r.stderr + r.stdout);

@@ -35,7 +35,12 @@ test('serve prints its URLs, answers on each, and exits 0 on SIGTERM', { timeout
     await v2.body.dump();
     const hooks = await request(`${info.admin}/`);
     assert.deepEqual(((await hooks.body.json()) as { hooks: string[] }).hooks.sort(), [
-      'assignDeployment', 'removeDeployment', 'retireClient', 'rotateTrustAnchor', 'trustClientCertificate', 'withdrawIdentityDocument',
+      'assignDeployment',
+      'removeDeployment',
+      'retireClient',
+      'rotateTrustAnchor',
+      'trustClientCertificate',
+      'withdrawIdentityDocument',
     ]);
     const noToken = await request(`${info.admin}/hooks/retireClient`, { method: 'POST', body: '{}' });
     assert.equal(noToken.statusCode, 401);

@@ -28,88 +28,120 @@ function signedFolder(): string {
   return dir;
 }
 
-test('verify-report exit codes: 0 verified, 1 tampered or wrong pinned key, 2 usage and unreadable input', { timeout: 60_000 }, async () => {
-  const dir = signedFolder();
-  try {
-    const ok = await runWfmck(['verify-report', dir]);
-    assert.equal(ok.code, 0, ok.stderr);
-    assert.match(ok.stdout, /integrity, not identity/);
-    assert.match(ok.stdout, /verified: the signature and 3 signed files/);
+test(
+  'verify-report exit codes: 0 verified, 1 tampered or wrong pinned key, 2 usage and unreadable input',
+  { timeout: 60_000 },
+  async () => {
+    const dir = signedFolder();
+    try {
+      const ok = await runWfmck(['verify-report', dir]);
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.match(ok.stdout, /integrity, not identity/);
+      assert.match(ok.stdout, /verified: the signature and 3 signed files/);
 
-    const other = join(dir, 'other.pub.pem');
-    writeFileSync(other, generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ type: 'spki', format: 'pem' }));
-    const wrongKey = await runWfmck(['verify-report', dir, '--key', other]);
-    assert.equal(wrongKey.code, 1);
-    assert.match(wrongKey.stdout, /^FAIL conformance\.dsse\.json: the signature does not verify with the pinned key/m);
+      const other = join(dir, 'other.pub.pem');
+      writeFileSync(other, generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ type: 'spki', format: 'pem' }));
+      const wrongKey = await runWfmck(['verify-report', dir, '--key', other]);
+      assert.equal(wrongKey.code, 1);
+      assert.match(wrongKey.stdout, /^FAIL conformance\.dsse\.json: the signature does not verify with the pinned key/m);
 
-    const noArgs = await runWfmck(['verify-report']);
-    assert.equal(noArgs.code, 2);
-    assert.match(noArgs.stderr, /takes one report folder/);
-    const noDir = await runWfmck(['verify-report', join(dir, 'nope')]);
-    assert.equal(noDir.code, 2);
-    const badKey = await runWfmck(['verify-report', dir, '--key', join(dir, 'junit.xml')]);
-    assert.equal(badKey.code, 2);
-    assert.match(badKey.stderr, /not a PEM public key/);
+      const noArgs = await runWfmck(['verify-report']);
+      assert.equal(noArgs.code, 2);
+      assert.match(noArgs.stderr, /takes one report folder/);
+      const noDir = await runWfmck(['verify-report', join(dir, 'nope')]);
+      assert.equal(noDir.code, 2);
+      const badKey = await runWfmck(['verify-report', dir, '--key', join(dir, 'junit.xml')]);
+      assert.equal(badKey.code, 2);
+      assert.match(badKey.stderr, /not a PEM public key/);
 
-    flipByte(join(dir, 'conformance.json'));
-    const tampered = await runWfmck(['verify-report', dir]);
-    assert.equal(tampered.code, 1);
-    assert.deepEqual(tampered.stdout.split('\n').filter((l) => l.startsWith('FAIL')).map((l) => l.split(':')[0]), ['FAIL conformance.json']);
+      flipByte(join(dir, 'conformance.json'));
+      const tampered = await runWfmck(['verify-report', dir]);
+      assert.equal(tampered.code, 1);
+      assert.deepEqual(
+        tampered.stdout
+          .split('\n')
+          .filter((l) => l.startsWith('FAIL'))
+          .map((l) => l.split(':')[0]),
+        ['FAIL conformance.json'],
+      );
 
-    rmSync(join(dir, 'conformance.dsse.json'));
-    const unsigned = await runWfmck(['verify-report', dir]);
-    assert.equal(unsigned.code, 2);
-    assert.match(unsigned.stderr, /no envelope/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+      rmSync(join(dir, 'conformance.dsse.json'));
+      const unsigned = await runWfmck(['verify-report', dir]);
+      assert.equal(unsigned.code, 2);
+      assert.match(unsigned.stderr, /no envelope/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
-test('end to end: wfmck run --sign on the embedded services, then verify-report; one edited byte of the HTML fails it', { timeout: 120_000 }, async () => {
-  const out = mkdtempSync(join(tmpdir(), 'wfmck-signed-run-'));
-  try {
-    const run = await runWfmck(['run', '--sign', '--grep', 'CAP-PUT-201 PUT for a deviceId', '--out', out,
-      '--component-vendor', 'Acme', '--component-name', 'acme-wfm', '--component-version', '1.2.3']);
-    assert.equal(run.code, 0, run.stdout + run.stderr);
-    assert.match(run.stdout, /wfmck run: signed 3 files with a key made for this run/);
-    const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8'));
-    assert.deepEqual([report.persona, report.edition, report.component, report.signing],
-      ['wfm', 'seed', { vendor: 'Acme', name: 'acme-wfm', version: '1.2.3' }, { envelope: 'conformance.dsse.json' }]);
-    const html = readFileSync(join(out, 'conformance.html'), 'utf8');
-    assert.match(html, /<dt>Component<\/dt><dd>Acme acme-wfm 1\.2\.3<\/dd>/);
-    assert.match(html, /signed: see <code>conformance\.dsse\.json<\/code>/);
+test(
+  'end to end: wfmck run --sign on the embedded services, then verify-report; one edited byte of the HTML fails it',
+  { timeout: 120_000 },
+  async () => {
+    const out = mkdtempSync(join(tmpdir(), 'wfmck-signed-run-'));
+    try {
+      const run = await runWfmck([
+        'run',
+        '--sign',
+        '--grep',
+        'CAP-PUT-201 PUT for a deviceId',
+        '--out',
+        out,
+        '--component-vendor',
+        'Acme',
+        '--component-name',
+        'acme-wfm',
+        '--component-version',
+        '1.2.3',
+      ]);
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.match(run.stdout, /wfmck run: signed 3 files with a key made for this run/);
+      const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8'));
+      assert.deepEqual(
+        [report.persona, report.edition, report.component, report.signing],
+        ['wfm', 'seed', { vendor: 'Acme', name: 'acme-wfm', version: '1.2.3' }, { envelope: 'conformance.dsse.json' }],
+      );
+      const html = readFileSync(join(out, 'conformance.html'), 'utf8');
+      assert.match(html, /<dt>Component<\/dt><dd>Acme acme-wfm 1\.2\.3<\/dd>/);
+      assert.match(html, /signed: see <code>conformance\.dsse\.json<\/code>/);
 
-    const pinned = await runWfmck(['verify-report', out, '--key', join(out, 'conformance.pub.pem')]);
-    assert.equal(pinned.code, 0, pinned.stdout + pinned.stderr);
-    assert.match(pinned.stdout, /^key: pinned /m);
+      const pinned = await runWfmck(['verify-report', out, '--key', join(out, 'conformance.pub.pem')]);
+      assert.equal(pinned.code, 0, pinned.stdout + pinned.stderr);
+      assert.match(pinned.stdout, /^key: pinned /m);
 
-    flipByte(join(out, 'conformance.html'), 200);
-    const tampered = await runWfmck(['verify-report', out]);
-    assert.equal(tampered.code, 1);
-    assert.match(tampered.stdout, /^FAIL conformance\.html: sha256 /m);
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-});
+      flipByte(join(out, 'conformance.html'), 200);
+      const tampered = await runWfmck(['verify-report', out]);
+      assert.equal(tampered.code, 1);
+      assert.match(tampered.stdout, /^FAIL conformance\.html: sha256 /m);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  },
+);
 
-test('end to end with a fault: the failing check writes evidence/<id>.json, signed; one edited byte of it fails verification', { timeout: 120_000 }, async () => {
-  const out = mkdtempSync(join(tmpdir(), 'wfmck-signed-fault-'));
-  try {
-    const run = await runWfmck(['run', '--sign', '--fault', 'CAP-PUT-201', '--grep', 'CAP-PUT-201 PUT for a deviceId', '--out', out]);
-    assert.equal(run.code, 1, run.stdout + run.stderr);
-    const evidence = join(out, 'evidence', 'CAP-PUT-201.json');
-    assert.ok(existsSync(evidence), 'the failing requirement has an evidence file');
-    const ok = await runWfmck(['verify-report', out]);
-    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
-    assert.match(ok.stdout, /evidence\/CAP-PUT-201\.json/);
-    flipByte(evidence);
-    const tampered = await runWfmck(['verify-report', out]);
-    assert.equal(tampered.code, 1);
-    assert.match(tampered.stdout, /^FAIL evidence\/CAP-PUT-201\.json: sha256 /m);
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-});
+test(
+  'end to end with a fault: the failing check writes evidence/<id>.json, signed; one edited byte of it fails verification',
+  { timeout: 120_000 },
+  async () => {
+    const out = mkdtempSync(join(tmpdir(), 'wfmck-signed-fault-'));
+    try {
+      const run = await runWfmck(['run', '--sign', '--fault', 'CAP-PUT-201', '--grep', 'CAP-PUT-201 PUT for a deviceId', '--out', out]);
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      const evidence = join(out, 'evidence', 'CAP-PUT-201.json');
+      assert.ok(existsSync(evidence), 'the failing requirement has an evidence file');
+      const ok = await runWfmck(['verify-report', out]);
+      assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+      assert.match(ok.stdout, /evidence\/CAP-PUT-201\.json/);
+      flipByte(evidence);
+      const tampered = await runWfmck(['verify-report', out]);
+      assert.equal(tampered.code, 1);
+      assert.match(tampered.stdout, /^FAIL evidence\/CAP-PUT-201\.json: sha256 /m);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  },
+);
 
 test('an interrupted signed run is signed too: what the reporter wrote on SIGINT verifies', { timeout: 120_000 }, async () => {
   const out = mkdtempSync(join(tmpdir(), 'wfmck-signed-interrupted-'));

@@ -2,7 +2,15 @@
 // refused with a reason.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FAULT_SERVICES, UnknownFaultError, faultCatalog, faultIdsOf, parseFaultCatalog, requirementOf, resolveFaultIds } from '../../faults/catalog.ts';
+import {
+  FAULT_SERVICES,
+  UnknownFaultError,
+  faultCatalog,
+  faultIdsOf,
+  parseFaultCatalog,
+  requirementOf,
+  resolveFaultIds,
+} from '../../faults/catalog.ts';
 import { loadRequirements } from '../../spec/requirements.ts';
 
 const requirements = loadRequirements();
@@ -18,8 +26,14 @@ test('the catalog loads: unique ids, each breaking its own requirement first, ev
 });
 
 test('ids resolve in the order given; an unknown id is a usage error', () => {
-  assert.deepEqual(resolveFaultIds(['CAP-PUT-200', 'CAP-PUT-201']).map((f) => f.id), ['CAP-PUT-200', 'CAP-PUT-201']);
-  assert.throws(() => resolveFaultIds(['NO-SUCH-FAULT']), (e: unknown) => e instanceof UnknownFaultError && /unknown fault "NO-SUCH-FAULT"/.test(e.message));
+  assert.deepEqual(
+    resolveFaultIds(['CAP-PUT-200', 'CAP-PUT-201']).map((f) => f.id),
+    ['CAP-PUT-200', 'CAP-PUT-201'],
+  );
+  assert.throws(
+    () => resolveFaultIds(['NO-SUCH-FAULT']),
+    (e: unknown) => e instanceof UnknownFaultError && /unknown fault "NO-SUCH-FAULT"/.test(e.message),
+  );
   assert.deepEqual(faultIdsOf('identity', ['CAP-PUT-201', 'DISC-304']), ['DISC-304']);
 });
 

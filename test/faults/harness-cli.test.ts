@@ -10,30 +10,49 @@ import type { FaultsReport } from '../../faults/harness/faults-json.ts';
 import type { ConformanceReport } from '../../reports/conformance-json.ts';
 import { runWfmck, type CliResult } from '../support/wfmck-cli.ts';
 
-
 const wfmck = (args: string[]): Promise<CliResult> => runWfmck(args);
 
 const outDir = () => join(mkdtempSync(join(tmpdir(), 'wfmck-faults-')), 'out');
 
-test('end to end: --only CAP-PUT-201 is caught, the clean services fail nothing, faults.json and the table say so', { timeout: 180_000 }, async () => {
-  const out = outDir();
-  const r = await wfmck(['faults', '--only', 'CAP-PUT-201', '--out', out, '--seed', '11']);
-  assert.equal(r.code, 0, r.stdout + r.stderr);
-  const report = JSON.parse(readFileSync(join(out, 'faults.json'), 'utf8')) as FaultsReport;
-  assert.deepEqual(report.faults.map((f) => [f.id, f.service, f.requirements, f.caught, f.failedRequirements.includes('CAP-PUT-201'), f.seed]), [
-    ['CAP-PUT-201', 'wfm', ['CAP-PUT-201', 'CAP-LIFE-CREATED'], true, true, 11],
-  ]);
-  assert.deepEqual(report.summary, { total: 1, caught: 1, missed: 0, falseFailuresOnClean: 0, flaky: 0, exactness: { wfm: { exact: 1, total: 1 } } });
-  assert.equal(report.clean.scope, faultCatalog().length === 1 ? 'all' : 'selected', 'a subset checks its own tests on the clean services');
-  assert.match(r.stdout, /^CAP-PUT-201 +wfm +✓ += +\S*CAP-PUT-201\S* +\d+ +\d+\.\d s$/m);
-  assert.match(r.stdout, /faults: 1 passed, 0 failed\n$/);
-  const run = JSON.parse(readFileSync(join(out, 'CAP-PUT-201', 'conformance.json'), 'utf8')) as ConformanceReport;
-  const put = run.requirements.find((q) => q.id === 'CAP-PUT-201')!;
-  assert.deepEqual([put.status, put.faults?.map((f) => f.id)], ['fail', ['CAP-PUT-201']], 'the faulted run failed it, and its report names the fault');
-  assert.ok(existsSync(join(out, 'clean', 'conformance.json')), 'the clean control ran into its own folder');
-});
+test(
+  'end to end: --only CAP-PUT-201 is caught, the clean services fail nothing, faults.json and the table say so',
+  { timeout: 180_000 },
+  async () => {
+    const out = outDir();
+    const r = await wfmck(['faults', '--only', 'CAP-PUT-201', '--out', out, '--seed', '11']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const report = JSON.parse(readFileSync(join(out, 'faults.json'), 'utf8')) as FaultsReport;
+    assert.deepEqual(
+      report.faults.map((f) => [f.id, f.service, f.requirements, f.caught, f.failedRequirements.includes('CAP-PUT-201'), f.seed]),
+      [['CAP-PUT-201', 'wfm', ['CAP-PUT-201', 'CAP-LIFE-CREATED'], true, true, 11]],
+    );
+    assert.deepEqual(report.summary, {
+      total: 1,
+      caught: 1,
+      missed: 0,
+      falseFailuresOnClean: 0,
+      flaky: 0,
+      exactness: { wfm: { exact: 1, total: 1 } },
+    });
+    assert.equal(
+      report.clean.scope,
+      faultCatalog().length === 1 ? 'all' : 'selected',
+      'a subset checks its own tests on the clean services',
+    );
+    assert.match(r.stdout, /^CAP-PUT-201 +wfm +✓ += +\S*CAP-PUT-201\S* +\d+ +\d+\.\d s$/m);
+    assert.match(r.stdout, /faults: 1 passed, 0 failed\n$/);
+    const run = JSON.parse(readFileSync(join(out, 'CAP-PUT-201', 'conformance.json'), 'utf8')) as ConformanceReport;
+    const put = run.requirements.find((q) => q.id === 'CAP-PUT-201')!;
+    assert.deepEqual(
+      [put.status, put.faults?.map((f) => f.id)],
+      ['fail', ['CAP-PUT-201']],
+      'the faulted run failed it, and its report names the fault',
+    );
+    assert.ok(existsSync(join(out, 'clean', 'conformance.json')), 'the clean control ran into its own folder');
+  },
+);
 
-test('--list prints every fault of the catalog (the services\' and the kit client\'s) and exits 0 without running anything', async () => {
+test("--list prints every fault of the catalog (the services' and the kit client's) and exits 0 without running anything", async () => {
   const r = await wfmck(['faults', '--list']);
   assert.equal(r.code, 0, r.stderr);
   const all = faultCatalog();

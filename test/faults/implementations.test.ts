@@ -22,7 +22,11 @@ test('every service implementation is of a catalog fault, and changes its own se
     assert.ok(f, `${id} is implemented but faults/catalog.yaml has no such service fault`);
     const forms = Object.keys(implementation).filter((k) => implementation[k as keyof typeof implementation] !== undefined);
     assert.ok(forms.length > 0, `${id} changes nothing`);
-    assert.deepEqual(forms.filter((k) => k !== 'rewrite'), forms.includes(f.service) ? [f.service] : [], `${id} is a ${f.service} fault`);
+    assert.deepEqual(
+      forms.filter((k) => k !== 'rewrite'),
+      forms.includes(f.service) ? [f.service] : [],
+      `${id} is a ${f.service} fault`,
+    );
   }
 });
 
@@ -33,7 +37,8 @@ test('every client fault of the catalog has one implementation, in one area, and
   assert.equal(ids.length, new Set(ids).size, 'an id implemented in two areas');
   for (const f of clientFaults) assert.ok(CLIENT_FAULTS[f.id], `${f.id} has no implementation in simulators/faults/`);
   const known = new Set(clientFaults.map((f) => f.id));
-  for (const id of Object.keys(CLIENT_FAULTS)) assert.ok(known.has(id), `${id} is implemented but faults/catalog.yaml has no such client fault`);
+  for (const id of Object.keys(CLIENT_FAULTS))
+    assert.ok(known.has(id), `${id} is implemented but faults/catalog.yaml has no such client fault`);
 });
 
 test('every client fault changes at least one decision of the clean client', () => {

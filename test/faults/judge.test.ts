@@ -18,7 +18,13 @@ test('a check failed: status fail, or warn because the level or the errata weigh
 
 test('caught iff every requirement in breaks failed; failedRequirements lists every failure, sorted', () => {
   const report: RunReport = { requirements: [req('CAP-PUT-201', 'fail'), req('CAP-PUT-200', 'fail'), req('CAP-PUT-400', 'pass')] };
-  assert.deepEqual(judgeRun(['CAP-PUT-201'], report, run), { caught: true, failedRequirements: ['CAP-PUT-200', 'CAP-PUT-201'], blockedRequirements: [], durationMs: 1200, seed: 42 });
+  assert.deepEqual(judgeRun(['CAP-PUT-201'], report, run), {
+    caught: true,
+    failedRequirements: ['CAP-PUT-200', 'CAP-PUT-201'],
+    blockedRequirements: [],
+    durationMs: 1200,
+    seed: 42,
+  });
   const missed = judgeRun(['CAP-PUT-201', 'CAP-PUT-400'], report, run);
   assert.equal(missed.caught, false);
   assert.equal(missed.reason, 'CAP-PUT-400: pass');
@@ -31,11 +37,21 @@ test('a fault that only makes a test err or skip, or whose requirement no test c
   };
   const r = judgeRun(['A-1', 'A-2', 'A-3', 'A-4'], report, run);
   assert.equal(r.caught, false);
-  assert.equal(r.reason, 'A-1: error, A-2: skip, A-3: not-covered (no test ran), A-4: not in the report; kit problems: run error: fixture crashed');
+  assert.equal(
+    r.reason,
+    'A-1: error, A-2: skip, A-3: not-covered (no test ran), A-4: not in the report; kit problems: run error: fixture crashed',
+  );
 });
 
 test('a run without a report catches nothing and says why', () => {
-  assert.deepEqual(judgeRun(['A-1'], undefined, { ...run, error: 'wfmck run exited 2' }), { caught: false, failedRequirements: [], blockedRequirements: [], durationMs: 1200, seed: 42, reason: 'wfmck run exited 2' });
+  assert.deepEqual(judgeRun(['A-1'], undefined, { ...run, error: 'wfmck run exited 2' }), {
+    caught: false,
+    failedRequirements: [],
+    blockedRequirements: [],
+    durationMs: 1200,
+    seed: 42,
+    reason: 'wfmck run exited 2',
+  });
 });
 
 test('errored requirements and result equality', () => {

@@ -45,20 +45,59 @@ test('property: a title starting with an id is selected iff that id is in the se
 });
 
 test('quick subset: the first fault of each service, in the order wfm, identity, registry', () => {
-  const faults = [fault('REG-A', 'registry'), fault('CAP-A', 'wfm'), fault('CAP-B', 'wfm'), fault('ID-A', 'identity'), fault('REG-B', 'registry')];
-  assert.deepEqual(quickSubset(faults).map((f) => f.id), ['CAP-A', 'ID-A', 'REG-A']);
-  assert.deepEqual(quickSubset([fault('CAP-A', 'wfm')]).map((f) => f.id), ['CAP-A'], 'a service without faults is left out');
+  const faults = [
+    fault('REG-A', 'registry'),
+    fault('CAP-A', 'wfm'),
+    fault('CAP-B', 'wfm'),
+    fault('ID-A', 'identity'),
+    fault('REG-B', 'registry'),
+  ];
+  assert.deepEqual(
+    quickSubset(faults).map((f) => f.id),
+    ['CAP-A', 'ID-A', 'REG-A'],
+  );
+  assert.deepEqual(
+    quickSubset([fault('CAP-A', 'wfm')]).map((f) => f.id),
+    ['CAP-A'],
+    'a service without faults is left out',
+  );
   const miaf = { ...fault('MIAF-A', 'wfm'), edition: 'miaf' as const };
-  assert.deepEqual(quickSubset([miaf, ...faults]).map((f) => f.id), ['CAP-A', 'ID-A', 'REG-A', 'MIAF-A'], 'and the first fault of edition miaf, after them');
+  assert.deepEqual(
+    quickSubset([miaf, ...faults]).map((f) => f.id),
+    ['CAP-A', 'ID-A', 'REG-A', 'MIAF-A'],
+    'and the first fault of edition miaf, after them',
+  );
 });
 
 test('run folders, repeat seeds and the arguments of wfmck run', () => {
   assert.equal(runDirName('CAP-PUT-201:zero-length'), 'CAP-PUT-201_zero-length');
   assert.deepEqual([repeatSeed(7, 1), repeatSeed(7, 3), repeatSeed(2 ** 31 - 1, 2)], [7, 9, -(2 ** 31)]);
   assert.deepEqual(runArgs({ fault: 'CAP-PUT-201', requirements: ['CAP-PUT-201'], out: '/o/CAP-PUT-201', seed: 3 }), [
-    'run', '--out', '/o/CAP-PUT-201', '--seed', '3', '--fault', 'CAP-PUT-201', '--grep', '(^| )(CAP-PUT-201)(?![-A-Z0-9])', '--workers', '1',
+    'run',
+    '--out',
+    '/o/CAP-PUT-201',
+    '--seed',
+    '3',
+    '--fault',
+    'CAP-PUT-201',
+    '--grep',
+    '(^| )(CAP-PUT-201)(?![-A-Z0-9])',
+    '--workers',
+    '1',
   ]);
-  assert.deepEqual(runArgs({ out: '/o/clean', seed: 3 }), ['run', '--out', '/o/clean', '--seed', '3'], 'the clean control: the whole suite, no fault');
-  assert.deepEqual(runArgs({ out: '/o/clean-miaf', seed: 3, edition: 'miaf' }), ['run', '--out', '/o/clean-miaf', '--seed', '3', '--edition', 'miaf'], 'a miaf run names its edition');
-  assert.deepEqual(runArgs({ out: '/o/clean', seed: 3, edition: 'seed' }), ['run', '--out', '/o/clean', '--seed', '3'], 'seed is the default');
+  assert.deepEqual(
+    runArgs({ out: '/o/clean', seed: 3 }),
+    ['run', '--out', '/o/clean', '--seed', '3'],
+    'the clean control: the whole suite, no fault',
+  );
+  assert.deepEqual(
+    runArgs({ out: '/o/clean-miaf', seed: 3, edition: 'miaf' }),
+    ['run', '--out', '/o/clean-miaf', '--seed', '3', '--edition', 'miaf'],
+    'a miaf run names its edition',
+  );
+  assert.deepEqual(
+    runArgs({ out: '/o/clean', seed: 3, edition: 'seed' }),
+    ['run', '--out', '/o/clean', '--seed', '3'],
+    'seed is the default',
+  );
 });

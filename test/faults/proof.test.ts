@@ -14,7 +14,14 @@ const FAULTS_HERE = [fault('CAP-PUT-201'), fault('CAP-PUT-201:twice', 'wfm', ['C
 
 test('each requirement lists the faults whose breaks name it; checked with none is unproven, unchecked is not', () => {
   const meta = syntheticReport();
-  const records = ['CAP-PUT-201', 'CAP-PUT-400'].map((id) => ({ requirementIds: [id], title: `${id} t`, file: 'suites/capabilities.spec.ts', line: 1, status: 'pass' as const, durationMs: 1 }));
+  const records = ['CAP-PUT-201', 'CAP-PUT-400'].map((id) => ({
+    requirementIds: [id],
+    title: `${id} t`,
+    file: 'suites/capabilities.spec.ts',
+    line: 1,
+    status: 'pass' as const,
+    durationMs: 1,
+  }));
   const r = buildReport({ meta, catalog: loadRequirements(), records, endedAt: meta.endedAt, interrupted: false, faults: FAULTS_HERE });
   const byId = (id: string) => r.requirements.find((q) => q.id === id)!;
   assert.deepEqual(byId('CAP-PUT-201').faults, [
@@ -22,13 +29,26 @@ test('each requirement lists the faults whose breaks name it; checked with none 
     { id: 'CAP-PUT-201:twice', description: 'breaks CAP-PUT-201, CAP-PUT-200' },
   ]);
   assert.equal(byId('CAP-PUT-201').unproven, undefined);
-  assert.deepEqual([byId('CAP-PUT-400').faults, byId('CAP-PUT-400').unproven], [[], true], 'checked, but no fault shows the check can fail');
-  assert.deepEqual([byId('CAP-PUT-200').faults?.length, byId('CAP-PUT-200').unproven], [1, undefined], 'not checked in this run: nothing to distrust');
+  assert.deepEqual(
+    [byId('CAP-PUT-400').faults, byId('CAP-PUT-400').unproven],
+    [[], true],
+    'checked, but no fault shows the check can fail',
+  );
+  assert.deepEqual(
+    [byId('CAP-PUT-200').faults?.length, byId('CAP-PUT-200').unproven],
+    [1, undefined],
+    'not checked in this run: nothing to distrust',
+  );
 });
 
-test('by default the report links the kit\'s own fault catalog', () => {
+test("by default the report links the kit's own fault catalog", () => {
   const r = syntheticReport();
-  for (const f of faultCatalog()) for (const id of f.breaks) assert.ok(r.requirements.find((q) => q.id === id)?.faults?.some((p) => p.id === f.id), `${f.id} listed under ${id}`);
+  for (const f of faultCatalog())
+    for (const id of f.breaks)
+      assert.ok(
+        r.requirements.find((q) => q.id === id)?.faults?.some((p) => p.id === f.id),
+        `${f.id} listed under ${id}`,
+      );
   assert.deepEqual(faultsProving('NO-SUCH-REQ', faultCatalog()), []);
 });
 
@@ -47,12 +67,40 @@ test('the HTML shows the faults in the row details and flags an unproven row vis
   assert.match(row(unproven.id), /<span class="label">Faults<\/span>none: checked by tests, but no fault/);
 });
 
-test('checked requirements come from the req annotations of Playwright\'s listing, nested suites included', () => {
+test("checked requirements come from the req annotations of Playwright's listing, nested suites included", () => {
   const listing = {
-    suites: [{
-      specs: [{ tests: [{ annotations: [{ type: 'req', description: 'CAP-PUT-201' }, { type: 'skip', description: 'x' }] }] }],
-      suites: [{ specs: [{ tests: [{ annotations: [{ type: 'req', description: 'CAP-PUT-200' }, { type: 'req', description: 'CAP-PUT-201' }] }] }] }],
-    }],
+    suites: [
+      {
+        specs: [
+          {
+            tests: [
+              {
+                annotations: [
+                  { type: 'req', description: 'CAP-PUT-201' },
+                  { type: 'skip', description: 'x' },
+                ],
+              },
+            ],
+          },
+        ],
+        suites: [
+          {
+            specs: [
+              {
+                tests: [
+                  {
+                    annotations: [
+                      { type: 'req', description: 'CAP-PUT-200' },
+                      { type: 'req', description: 'CAP-PUT-201' },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
     errors: [{ message: 'Error: suites/status.spec.ts: Cannot find module\n  at ...' }],
   };
   assert.deepEqual(checkedRequirements(listing), ['CAP-PUT-200', 'CAP-PUT-201']);

@@ -7,10 +7,20 @@ import { fault, outcome } from './helpers.ts';
 
 function sample() {
   return buildFaultsReport({
-    startedAt: '2025-01-01T00:00:00.000Z', endedAt: '2025-01-01T00:01:00.000Z', seed: 1, repeat: 2, full: false,
+    startedAt: '2025-01-01T00:00:00.000Z',
+    endedAt: '2025-01-01T00:01:00.000Z',
+    seed: 1,
+    repeat: 2,
+    full: false,
     faults: [
-      faultResult(fault('CAP-PUT-201'), [outcome(true, ['CAP-PUT-201'], { durationMs: 4200 }), outcome(true, ['CAP-PUT-201'], { durationMs: 4000 })]),
-      faultResult(fault('DISC-ETAG', 'identity'), [outcome(false, [], { reason: 'DISC-ETAG: pass' }), outcome(false, [], { reason: 'DISC-ETAG: pass' })]),
+      faultResult(fault('CAP-PUT-201'), [
+        outcome(true, ['CAP-PUT-201'], { durationMs: 4200 }),
+        outcome(true, ['CAP-PUT-201'], { durationMs: 4000 }),
+      ]),
+      faultResult(fault('DISC-ETAG', 'identity'), [
+        outcome(false, [], { reason: 'DISC-ETAG: pass' }),
+        outcome(false, [], { reason: 'DISC-ETAG: pass' }),
+      ]),
       faultResult(fault('REG-TAGS-LAST', 'registry'), [outcome(true, ['REG-TAGS-LAST']), outcome(false, [])]),
     ],
     clean: { scope: 'all', failedRequirements: ['CAP-PUT-400'], erroredRequirements: [], durationMs: 9000 },
@@ -41,7 +51,9 @@ test('a long list of failed requirements is cut in the table (faults.json keeps 
   const report = { ...sample(), unprovenRequirements: many };
   report.faults = [faultResult(fault('REQ-00'), [outcome(true, many.slice(0, 6))])];
   assert.match(faultsTable(report), /REQ-00,REQ-01,REQ-02,REQ-03 \+2 more/);
-  const wrapped = notes(report).split('\n').filter((l) => l.startsWith('  REQ-'));
+  const wrapped = notes(report)
+    .split('\n')
+    .filter((l) => l.startsWith('  REQ-'));
   assert.ok(wrapped.length > 1 && wrapped.every((l) => l.length <= 100), 'wrapped at 100 columns');
   assert.equal(wrapped.join(' ').trim().split(/\s+/).length, 40, 'every id is printed once');
 });

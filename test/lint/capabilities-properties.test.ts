@@ -11,7 +11,10 @@ const fcOpts = { seed: process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) :
 const report = (doc: unknown) => lintReport('caps.json', lintCapabilities(JSON.stringify(doc), 'caps.json'), 'default');
 
 test('§2.1: a valid document (hosting or identity-only, either quantity form) passes at default strictness', () => {
-  fc.assert(fc.property(validCapabilities(), (doc) => assert.equal(exitCodeOf(report(doc)), 0, JSON.stringify(report(doc).findings))), fcOpts);
+  fc.assert(
+    fc.property(validCapabilities(), (doc) => assert.equal(exitCodeOf(report(doc)), 0, JSON.stringify(report(doc).findings))),
+    fcOpts,
+  );
 });
 
 test('§2.1: each document a WFM must refuse fails lint with a MUST finding that names its requirement', () => {

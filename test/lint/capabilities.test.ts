@@ -9,7 +9,8 @@ import type { Strictness } from '../../spec/profile.ts';
 
 const GOOD = JSON.parse(readFileSync(new URL('../../fixtures/documents/capabilities-dev1.json', import.meta.url), 'utf8'));
 const props = GOOD.properties;
-const lint = (doc: unknown, strictness: Strictness = 'default') => lintReport('caps.json', lintCapabilities(JSON.stringify(doc), 'caps.json'), strictness);
+const lint = (doc: unknown, strictness: Strictness = 'default') =>
+  lintReport('caps.json', lintCapabilities(JSON.stringify(doc), 'caps.json'), strictness);
 const ids = (doc: unknown) => lint(doc).findings.map((f) => f.requirement);
 const withProps = (over: Record<string, unknown>, drop: string[] = []) => ({
   ...GOOD,
@@ -53,7 +54,10 @@ const DEFECTS: [string, unknown, string][] = [
 for (const [what, doc, id] of DEFECTS) {
   test(`${id}: ${what} is a failing finding`, () => {
     const report = lint(doc);
-    assert.ok(report.findings.some((f) => f.requirement === id), JSON.stringify(report.findings));
+    assert.ok(
+      report.findings.some((f) => f.requirement === id),
+      JSON.stringify(report.findings),
+    );
     assert.equal(exitCodeOf(report), 1);
   });
 }
@@ -76,7 +80,10 @@ test('ENUM-CUSTOM-NEEDS-LABELS: an unknown value read as custom without labels i
 test('CAP-LABELS-DOMAIN-PREFIX: a label key without a domain is a SHOULD: passes in default, fails in strict', () => {
   const doc = { ...GOOD, labels: { site: 'plant-7' } };
   const report = lint(doc);
-  assert.deepEqual(report.findings.map((f) => [f.requirement, f.level]), [['CAP-LABELS-DOMAIN-PREFIX', 'SHOULD']]);
+  assert.deepEqual(
+    report.findings.map((f) => [f.requirement, f.level]),
+    [['CAP-LABELS-DOMAIN-PREFIX', 'SHOULD']],
+  );
   assert.equal(exitCodeOf(report), 0);
   assert.equal(exitCodeOf(lint(doc, 'strict')), 1);
 });
@@ -94,8 +101,16 @@ test('text that is not JSON cannot be judged (exit 2 in the CLI), never a pass',
 
 test('MIAF-CLIENT-CAP-ROOT-CLOSED: in miaf apiVersion, kind and an upper-case extension name break the closed root; seed takes them', () => {
   const doc = { apiVersion: 'wfm.margo.org/v1', kind: 'DeviceCapabilities', ...GOOD, 'x-Acme-extensions': {}, 'x-acme-extensions': {} };
-  const miaf = lintReport('caps.json', lintCapabilities(JSON.stringify(doc), 'caps.json', 'miaf'), 'default').findings.filter((f) => f.requirement === 'MIAF-CLIENT-CAP-ROOT-CLOSED');
-  assert.deepEqual(miaf.map((f) => f.path), ['/apiVersion', '/kind', '/x-Acme-extensions']);
-  assert.deepEqual(ids(doc).filter((id) => id === 'MIAF-CLIENT-CAP-ROOT-CLOSED'), []);
+  const miaf = lintReport('caps.json', lintCapabilities(JSON.stringify(doc), 'caps.json', 'miaf'), 'default').findings.filter(
+    (f) => f.requirement === 'MIAF-CLIENT-CAP-ROOT-CLOSED',
+  );
+  assert.deepEqual(
+    miaf.map((f) => f.path),
+    ['/apiVersion', '/kind', '/x-Acme-extensions'],
+  );
+  assert.deepEqual(
+    ids(doc).filter((id) => id === 'MIAF-CLIENT-CAP-ROOT-CLOSED'),
+    [],
+  );
   assert.deepEqual(lintReport('caps.json', lintCapabilities(JSON.stringify(GOOD), 'caps.json', 'miaf'), 'default').findings, []);
 });

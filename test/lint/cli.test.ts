@@ -7,7 +7,6 @@ import { HOSTILE_ARCHIVES, writeTarGz } from '../../fixtures/archives/build.ts';
 import { tempDir, writePackageFolder } from './fixtures.ts';
 import { runWfmck, type CliResult } from '../support/wfmck-cli.ts';
 
-
 const wfmck = (...args: string[]): Promise<CliResult> => runWfmck(['lint', ...args]);
 
 describe('wfmck lint exit codes', { concurrency: true, timeout: 60_000 }, () => {
@@ -22,7 +21,10 @@ describe('wfmck lint exit codes', { concurrency: true, timeout: 60_000 }, () => 
     await writeTarGz(file, HOSTILE_ARCHIVES['absolute-path']!.entries);
     const r = await wfmck(file, '--json');
     assert.equal(r.code, 1, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout).findings.map((f: { requirement: string }) => f.requirement), ['COMPOSE-NO-ABS-PATH']);
+    assert.deepEqual(
+      JSON.parse(r.stdout).findings.map((f: { requirement: string }) => f.requirement),
+      ['COMPOSE-NO-ABS-PATH'],
+    );
   });
 
   test('2: input that does not exist or cannot be told apart, bad flags, a non-loopback registry', async (t) => {
@@ -36,7 +38,13 @@ describe('wfmck lint exit codes', { concurrency: true, timeout: 60_000 }, () => 
       wfmck(join(dir, 'broken.json'), '--strictness', 'loose'),
       wfmck('oci://registry.example.com/hello:1.0.0'),
     ]);
-    const why = [/no such file or folder/, /lint reads a \.json/, /is not JSON/, /--strictness: must be one of/, /is not on a loopback address/];
+    const why = [
+      /no such file or folder/,
+      /lint reads a \.json/,
+      /is not JSON/,
+      /--strictness: must be one of/,
+      /is not on a loopback address/,
+    ];
     runs.forEach((r, i) => {
       assert.equal(r.code, 2, `${i}: ${r.stderr}`);
       assert.match(r.stderr, why[i]!);

@@ -55,7 +55,10 @@ for (const [name, { entries, rule }] of Object.entries(HOSTILE_ARCHIVES)) {
   test(`§2.7: hostile archive ${name} exits 1 with ${id ?? `an expectation for ${rule}`}`, async () => {
     assert.ok(id, `add the requirement of ${rule} to EXPECTED`);
     const { code, report } = await lintArchive(name, entries);
-    assert.deepEqual(report.findings.map((f) => [f.rule, f.requirement]), [[rule, id]]);
+    assert.deepEqual(
+      report.findings.map((f) => [f.rule, f.requirement]),
+      [[rule, id]],
+    );
     assert.equal(code, 1);
     assert.equal(report.summary.failing, 1);
   });
@@ -63,18 +66,27 @@ for (const [name, { entries, rule }] of Object.entries(HOSTILE_ARCHIVES)) {
 
 test('COMPOSE-GZIP-TAR: bytes that are not a gzip tar are a failing finding, not a crash', async () => {
   const { code, report } = await lintBytes('plain.tgz', new TextEncoder().encode('not an archive'));
-  assert.deepEqual(report.findings.map((f) => f.requirement), ['COMPOSE-GZIP-TAR']);
+  assert.deepEqual(
+    report.findings.map((f) => f.requirement),
+    ['COMPOSE-GZIP-TAR'],
+  );
   assert.equal(code, 1);
 });
 
 test('an archive tar readers would name differently is refused (kit reading of validate-before-extract)', async () => {
   const { code, report } = await lintBytes('ambiguous.tgz', gzipSync(rawTar(KIT_BUG_REGRESSIONS['two-pax-headers-first-escapes']!)));
-  assert.deepEqual(report.findings.map((f) => [f.requirement, f.reading]), [['COMPOSE-VALIDATE-BEFORE-EXTRACT', 'kit']]);
+  assert.deepEqual(
+    report.findings.map((f) => [f.requirement, f.reading]),
+    [['COMPOSE-VALIDATE-BEFORE-EXTRACT', 'kit']],
+  );
   assert.equal(code, 1);
 });
 
 test('compose file findings are grouped under the compose file, archive findings under the archive', async () => {
-  const { report } = await lintArchive('two-kinds', [...HOSTILE_ARCHIVES['compose-not-conformant']!.entries, { name: 'web-app/../x', content: 'x' }]);
+  const { report } = await lintArchive('two-kinds', [
+    ...HOSTILE_ARCHIVES['compose-not-conformant']!.entries,
+    { name: 'web-app/../x', content: 'x' },
+  ]);
   const byFile = Object.fromEntries(report.findings.map((f) => [f.requirement, f.file]));
   assert.match(byFile['COMPOSE-SPEC-CONFORMANT']!, /two-kinds\.tar\.gz: web-app\/compose\.yaml$/);
   assert.match(byFile['COMPOSE-NO-DOTDOT']!, /two-kinds\.tar\.gz$/);

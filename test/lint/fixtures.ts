@@ -37,7 +37,11 @@ export async function tempDir(t: { after(fn: () => Promise<void>): void }, prefi
 }
 
 /** The package as a folder in a fresh temporary directory (description at `app.yaml`), removed after the test. */
-export async function writePackageFolder(t: Parameters<typeof tempDir>[0], description = DESCRIPTION, resources = RESOURCES): Promise<string> {
+export async function writePackageFolder(
+  t: Parameters<typeof tempDir>[0],
+  description = DESCRIPTION,
+  resources = RESOURCES,
+): Promise<string> {
   const dir = await tempDir(t, 'wfmck-lint-pkg-');
   for (const [path, text] of Object.entries({ 'app.yaml': description, ...resources })) {
     await mkdir(dirname(join(dir, path)), { recursive: true });

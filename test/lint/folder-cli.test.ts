@@ -23,7 +23,10 @@ test('a resource that is a symlink to a file inside the folder counts; one that 
   await rename(join(dir, 'resources/icon.png'), join(dir, 'resources/old-link'));
   await symlink(outside, join(dir, 'resources/icon.png'));
   const { code, report } = await lintDir(dir);
-  assert.deepEqual(report.findings.map((f) => f.requirement), ['PKG-RESOURCE-LAYER']);
+  assert.deepEqual(
+    report.findings.map((f) => f.requirement),
+    ['PKG-RESOURCE-LAYER'],
+  );
   assert.equal(code, 1);
 });
 

@@ -28,16 +28,31 @@ const DEFECTS: [string, PackageFolder, string][] = [
   ['a version that cannot be an OCI tag', folder(DESCRIPTION.replace('version: 1.2.0', 'version: "1.2 beta"')), 'PKG-TAG-EQUALS-VERSION'],
   ['a listed resource that is missing', folder(DESCRIPTION, Object.keys(RESOURCES).slice(1)), 'PKG-RESOURCE-LAYER'],
   ['a resource outside the folder', folder(DESCRIPTION.replace('resources/license.txt', '../license.txt')), 'PKG-RESOURCE-LAYER'],
-  ['an icon in a format the kit does not know', folder(DESCRIPTION.replace('icon.png', 'icon.bmp'), ['resources/icon.bmp', ...Object.keys(RESOURCES).slice(1)]), 'PKG-RESOURCE-LAYER'],
+  [
+    'an icon in a format the kit does not know',
+    folder(DESCRIPTION.replace('icon.png', 'icon.bmp'), ['resources/icon.bmp', ...Object.keys(RESOURCES).slice(1)]),
+    'PKG-RESOURCE-LAYER',
+  ],
   ['a resource path that is not a string', folder(DESCRIPTION.replace('icon: resources/icon.png', 'icon: 7')), 'PKG-RESOURCES-LISTED'],
-  ['a component repository that is not oci://', folder(DESCRIPTION.replace('oci://registry.example.com/hello-compose', 'https://registry.example.com/hello')), 'PKG-COMPONENT-REPOSITORY-OCI'],
-  ['a component revision with a leading v', folder(DESCRIPTION.replace('revision: 1.0.0', 'revision: v1.0.0')), 'PKG-COMPONENT-REVISION-SEMVER'],
+  [
+    'a component repository that is not oci://',
+    folder(DESCRIPTION.replace('oci://registry.example.com/hello-compose', 'https://registry.example.com/hello')),
+    'PKG-COMPONENT-REPOSITORY-OCI',
+  ],
+  [
+    'a component revision with a leading v',
+    folder(DESCRIPTION.replace('revision: 1.0.0', 'revision: v1.0.0')),
+    'PKG-COMPONENT-REVISION-SEMVER',
+  ],
 ];
 
 for (const [what, f, id] of DEFECTS) {
   test(`${id}: ${what} is a failing finding`, () => {
     const report = lint(f);
-    assert.ok(report.findings.some((x) => x.requirement === id), JSON.stringify(report.findings));
+    assert.ok(
+      report.findings.some((x) => x.requirement === id),
+      JSON.stringify(report.findings),
+    );
     assert.equal(exitCodeOf(report), 1);
   });
 }

@@ -9,7 +9,13 @@ import { DESCRIPTION } from './fixtures.ts';
 import { appManifest } from './registry-helpers.ts';
 
 const REF: OciRef = { registry: '127.0.0.1:5000', hostname: '127.0.0.1', name: 'hello', reference: '1.2.0', isDigest: false };
-const artifact = appManifest([{ mediaType: 'application/vnd.platform.app.description.v1+yaml', bytes: DESCRIPTION.replace(/  catalog:[\s\S]*?deploymentProfiles/, 'deploymentProfiles'), title: 'app.yaml' }]);
+const artifact = appManifest([
+  {
+    mediaType: 'application/vnd.platform.app.description.v1+yaml',
+    bytes: DESCRIPTION.replace(/  catalog:[\s\S]*?deploymentProfiles/, 'deploymentProfiles'),
+    title: 'app.yaml',
+  },
+]);
 const manifestBytes = new TextEncoder().encode(JSON.stringify(artifact.manifest));
 const [config, description] = artifact.blobs as [Uint8Array, Uint8Array];
 const CONFIG_DIGEST = (artifact.manifest.config as { digest: string }).digest;
@@ -39,7 +45,11 @@ test('PKG-MANIFEST-MEDIATYPE: a manifest that is not JSON', async () => {
 
 test('PKG-TAG-EQUALS-VERSION is not judged for a reference by digest: there is no tag', async () => {
   const byDigest = { ...REF, reference: `sha256:${'a'.repeat(64)}`, isDigest: true };
-  const result = await lintPushed(byDigest, stub(async () => ({ bytes: description })), 'platform');
+  const result = await lintPushed(
+    byDigest,
+    stub(async () => ({ bytes: description })),
+    'platform',
+  );
   assert.deepEqual(result.findings, []);
 });
 
@@ -49,7 +59,13 @@ test('oci:// references: tags, digests, nested names, loopback hosts only', () =
     assert.ok(r.ok, text);
     return r.ref;
   };
-  assert.deepEqual(ok('oci://127.0.0.1:5000/team/hello:1.2.0'), { registry: '127.0.0.1:5000', hostname: '127.0.0.1', name: 'team/hello', reference: '1.2.0', isDigest: false });
+  assert.deepEqual(ok('oci://127.0.0.1:5000/team/hello:1.2.0'), {
+    registry: '127.0.0.1:5000',
+    hostname: '127.0.0.1',
+    name: 'team/hello',
+    reference: '1.2.0',
+    isDigest: false,
+  });
   assert.equal(ok(`oci://localhost:5000/hello@sha256:${'0'.repeat(64)}`).isDigest, true);
   assert.equal(ok('oci://[::1]:5000/hello:v1').hostname, '::1');
   for (const [text, why] of [

@@ -31,7 +31,10 @@ test('an https registry without --ca-file: exit 2 naming --ca-file, never a fall
   const r = await wfmck(['lint', ref(tls.registry.url)]);
   assert.equal(r.code, 2);
   assert.equal(r.stdout, '');
-  assert.equal(r.stderr, `wfmck lint: WFMCK_E_TLS: ${ref(tls.registry.url)}: the registry's certificate is not trusted (${/\((\w+)\)/.exec(r.stderr)?.[1]}): give its CA with --ca-file FILE\n`);
+  assert.equal(
+    r.stderr,
+    `wfmck lint: WFMCK_E_TLS: ${ref(tls.registry.url)}: the registry's certificate is not trusted (${/\((\w+)\)/.exec(r.stderr)?.[1]}): give its CA with --ca-file FILE\n`,
+  );
 });
 
 test('an https registry with --ca-file: read over https, every blob verified, no finding', async () => {
@@ -45,7 +48,12 @@ test('an https registry with --ca-file: read over https, every blob verified, no
 test('a plain http registry: read over http, and stderr says so', async () => {
   const r = await wfmck(['lint', ref(plain.url), '--json']);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, new RegExp(`^wfmck lint: ${new URL(plain.url).host.replace(/\./g, '\\.')} did not complete a TLS handshake \\(\\w+\\); reading it over plain http\\n$`));
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `^wfmck lint: ${new URL(plain.url).host.replace(/\./g, '\\.')} did not complete a TLS handshake \\(\\w+\\); reading it over plain http\\n$`,
+    ),
+  );
   assert.deepEqual((JSON.parse(r.stdout) as { findings: unknown[] }).findings, []);
 });
 

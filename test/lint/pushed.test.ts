@@ -23,11 +23,30 @@ async function lintRef(ref: string, ...flags: string[]): Promise<{ code: number;
 }
 const ids = (r: LintReport) => r.findings.map((f) => f.requirement);
 const resourceParts = (): Part[] => [
-  { mediaType: 'application/vnd.platform.app.icon.v1+png', bytes: RESOURCES['resources/icon.png']!, title: 'resources/icon.png', resource: 'icon' },
-  { mediaType: 'application/vnd.platform.app.releaseNotes.v1+md', bytes: RESOURCES['resources/release-notes.md']!, title: 'resources/release-notes.md', resource: 'releaseNotes' },
-  { mediaType: 'application/vnd.platform.app.licenseFile.v1+txt', bytes: RESOURCES['resources/license.txt']!, title: 'resources/license.txt', resource: 'licenseFile' },
+  {
+    mediaType: 'application/vnd.platform.app.icon.v1+png',
+    bytes: RESOURCES['resources/icon.png']!,
+    title: 'resources/icon.png',
+    resource: 'icon',
+  },
+  {
+    mediaType: 'application/vnd.platform.app.releaseNotes.v1+md',
+    bytes: RESOURCES['resources/release-notes.md']!,
+    title: 'resources/release-notes.md',
+    resource: 'releaseNotes',
+  },
+  {
+    mediaType: 'application/vnd.platform.app.licenseFile.v1+txt',
+    bytes: RESOURCES['resources/license.txt']!,
+    title: 'resources/license.txt',
+    resource: 'licenseFile',
+  },
 ];
-const descriptionPart = (text = DESCRIPTION): Part => ({ mediaType: 'application/vnd.platform.app.description.v1+yaml', bytes: text, title: 'app.yaml' });
+const descriptionPart = (text = DESCRIPTION): Part => ({
+  mediaType: 'application/vnd.platform.app.description.v1+yaml',
+  bytes: text,
+  title: 'app.yaml',
+});
 const ANNOTATIONS = {
   'org.platform.component.type': 'compose',
   'org.platform.component.version': '1.0.0',
@@ -54,7 +73,12 @@ test('PKG-TAG-EQUALS-VERSION: a package tagged other than its metadata.version',
 });
 
 test('PKG-RESOURCE-LAYER and PKG-RESOURCES-LISTED: a listed resource with no layer, a layer nobody lists', async () => {
-  const unlisted: Part = { mediaType: 'application/vnd.platform.app.descriptionFile.v1+md', bytes: '# Hello\n', title: 'resources/description.md', resource: 'descriptionFile' };
+  const unlisted: Part = {
+    mediaType: 'application/vnd.platform.app.descriptionFile.v1+md',
+    bytes: '# Hello\n',
+    title: 'resources/description.md',
+    resource: 'descriptionFile',
+  };
   await pushArtifact(registry.url, 'hello', '1.2.0', appManifest([descriptionPart(), ...resourceParts().slice(1), unlisted]));
   const { code, report } = await lintRef('hello:1.2.0');
   assert.deepEqual(ids(report).sort(), ['PKG-RESOURCE-LAYER', 'PKG-RESOURCES-LISTED']);
@@ -63,7 +87,12 @@ test('PKG-RESOURCE-LAYER and PKG-RESOURCES-LISTED: a listed resource with no lay
 
 test('PKG-ARTIFACTTYPE and PKG-RESOURCE-ANNOTATION come from the manifest schema, per field; another vendor gets a hint', async () => {
   const parts = resourceParts().map((p, i) => (i === 0 ? { ...p, resource: undefined } : p));
-  await pushArtifact(registry.url, 'hello', '1.2.0', appManifest([descriptionPart(), ...parts], { artifactType: 'application/vnd.margo.app.v1+json' }));
+  await pushArtifact(
+    registry.url,
+    'hello',
+    '1.2.0',
+    appManifest([descriptionPart(), ...parts], { artifactType: 'application/vnd.margo.app.v1+json' }),
+  );
   const { report } = await lintRef('hello:1.2.0');
   assert.deepEqual(ids(report).sort(), ['PKG-ARTIFACTTYPE', 'PKG-RESOURCE-ANNOTATION']);
   assert.match(report.findings.find((f) => f.requirement === 'PKG-ARTIFACTTYPE')!.message, /--vendor margo/);
@@ -88,7 +117,16 @@ test('COMPOSE-NO-SYMLINK-OUT inside a pushed archive; COMPOSE-ANNOT-VERSION-MATC
 
 test('COMPOSE-ANNOT-TITLE and friends are SHOULDs: they pass in default and fail in strict', async () => {
   const fewer = Object.fromEntries(Object.entries(ANNOTATIONS).filter(([k]) => !/authors|description/.test(k)));
-  await pushArtifact(registry.url, 'web', '1.0.1', composeManifest(await buildTarGz(benignEntries()), { ...fewer, 'org.platform.component.version': '1.0.1', 'org.opencontainers.image.version': '1.0.1' }));
+  await pushArtifact(
+    registry.url,
+    'web',
+    '1.0.1',
+    composeManifest(await buildTarGz(benignEntries()), {
+      ...fewer,
+      'org.platform.component.version': '1.0.1',
+      'org.opencontainers.image.version': '1.0.1',
+    }),
+  );
   const plain = await lintRef('web:1.0.1');
   assert.deepEqual(ids(plain.report).sort(), ['COMPOSE-ANNOT-AUTHORS', 'COMPOSE-ANNOT-DESCRIPTION']);
   assert.equal(plain.code, 0);
@@ -97,7 +135,10 @@ test('COMPOSE-ANNOT-TITLE and friends are SHOULDs: they pass in default and fail
 
 test('COMPOSE-ANNOT-TYPE and COMPOSE-NO-COMPOSE-PUBLISH: a compose-publish artifact is named as such', async () => {
   const artifact = composeManifest(await buildTarGz(benignEntries()), { ...ANNOTATIONS, 'org.platform.component.type': 'helm' });
-  await pushArtifact(registry.url, 'web', '1.0.0', { ...artifact, manifest: { ...artifact.manifest, artifactType: 'application/vnd.docker.compose.project' } });
+  await pushArtifact(registry.url, 'web', '1.0.0', {
+    ...artifact,
+    manifest: { ...artifact.manifest, artifactType: 'application/vnd.docker.compose.project' },
+  });
   const { report } = await lintRef('web:1.0.0');
   assert.deepEqual(ids(report).sort(), ['COMPOSE-ANNOT-TYPE', 'COMPOSE-ARTIFACTTYPE', 'COMPOSE-NO-COMPOSE-PUBLISH']);
 });

@@ -25,18 +25,35 @@ const CONFIG = { mediaType: OCI_EMPTY_DESCRIPTOR.mediaType, digest: OCI_EMPTY_DE
 
 function layer(p: Part): Record<string, unknown> {
   const b = bytesOf(p.bytes);
-  const annotations = { ...(p.title ? { 'org.opencontainers.image.title': p.title } : {}), ...(p.resource ? { 'org.platform.app.resource': p.resource } : {}), ...p.annotations };
+  const annotations = {
+    ...(p.title ? { 'org.opencontainers.image.title': p.title } : {}),
+    ...(p.resource ? { 'org.platform.app.resource': p.resource } : {}),
+    ...p.annotations,
+  };
   return { mediaType: p.mediaType, digest: digest(b), size: b.byteLength, annotations };
 }
 
 export function appManifest(parts: Part[], over: Record<string, unknown> = {}): Artifact {
-  const manifest = { schemaVersion: 2, mediaType: OCI_MANIFEST, artifactType: 'application/vnd.platform.app.v1+json', config: CONFIG, layers: parts.map(layer), ...over };
+  const manifest = {
+    schemaVersion: 2,
+    mediaType: OCI_MANIFEST,
+    artifactType: 'application/vnd.platform.app.v1+json',
+    config: CONFIG,
+    layers: parts.map(layer),
+    ...over,
+  };
   return { manifest, blobs: [EMPTY, ...parts.map((p) => bytesOf(p.bytes))] };
 }
 
 export function composeManifest(archive: Uint8Array, annotations: Record<string, string>): Artifact {
   const part = { mediaType: 'application/vnd.org.platform.component.compose.tar+gzip', bytes: archive, annotations };
-  const manifest = { schemaVersion: 2, mediaType: OCI_MANIFEST, artifactType: 'application/vnd.org.platform.component.compose+json', config: CONFIG, layers: [layer(part)] };
+  const manifest = {
+    schemaVersion: 2,
+    mediaType: OCI_MANIFEST,
+    artifactType: 'application/vnd.org.platform.component.compose+json',
+    config: CONFIG,
+    layers: [layer(part)],
+  };
   return { manifest, blobs: [EMPTY, archive] };
 }
 

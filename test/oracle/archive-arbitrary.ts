@@ -13,11 +13,20 @@ const SPECIAL_BITS = [0o4000, 0o2000, 0o1000, 0o6000];
 
 type Kind = 'file' | 'directory' | 'symlink' | 'link' | 'fifo' | 'character-device' | 'block-device' | 'contiguous-file' | 'unknown';
 const TYPEFLAG: Record<Kind, string> = {
-  file: '0', link: '1', symlink: '2', 'character-device': '3', 'block-device': '4', directory: '5', fifo: '6', 'contiguous-file': '7', unknown: 'Z',
+  file: '0',
+  link: '1',
+  symlink: '2',
+  'character-device': '3',
+  'block-device': '4',
+  directory: '5',
+  fifo: '6',
+  'contiguous-file': '7',
+  unknown: 'Z',
 };
 
 /** How a name (or link name) reaches the header: the readers' ways of spelling long and overridden names. */
-type Encoding = 'plain' | 'ustar-prefix' | 'pax' | 'pax-over-decoy' | 'gnu-long' | 'v7' | 'two-pax' | 'gnu-long-and-pax' | 'gnu-prefix-field';
+type Encoding =
+  'plain' | 'ustar-prefix' | 'pax' | 'pax-over-decoy' | 'gnu-long' | 'v7' | 'two-pax' | 'gnu-long-and-pax' | 'gnu-prefix-field';
 
 export interface EntrySpec {
   kind: Kind;
@@ -60,9 +69,38 @@ const linkTarget = fc.oneof(
 /** Mostly plain modes; one in five carries setuid, setgid or sticky bits. */
 const mode = fc.tuple(fc.constantFrom(...MODES), rarely(fc.constantFrom(...SPECIAL_BITS), 4)).map(([m, bits]) => m | (bits ?? 0));
 
-const kind = fc.constantFrom<Kind>('file', 'file', 'file', 'directory', 'directory', 'symlink', 'symlink', 'symlink', 'link', 'link', 'fifo', 'character-device', 'block-device', 'contiguous-file', 'unknown');
+const kind = fc.constantFrom<Kind>(
+  'file',
+  'file',
+  'file',
+  'directory',
+  'directory',
+  'symlink',
+  'symlink',
+  'symlink',
+  'link',
+  'link',
+  'fifo',
+  'character-device',
+  'block-device',
+  'contiguous-file',
+  'unknown',
+);
 
-const encoding = fc.constantFrom<Encoding>('plain', 'plain', 'plain', 'plain', 'ustar-prefix', 'pax', 'pax-over-decoy', 'gnu-long', 'v7', 'two-pax', 'gnu-long-and-pax', 'gnu-prefix-field');
+const encoding = fc.constantFrom<Encoding>(
+  'plain',
+  'plain',
+  'plain',
+  'plain',
+  'ustar-prefix',
+  'pax',
+  'pax-over-decoy',
+  'gnu-long',
+  'v7',
+  'two-pax',
+  'gnu-long-and-pax',
+  'gnu-prefix-field',
+);
 
 const benignEntry: fc.Arbitrary<EntrySpec> = fc.record({
   kind: fc.constantFrom<Kind>('file', 'file', 'directory', 'symlink', 'link'),
@@ -74,29 +112,25 @@ const benignEntry: fc.Arbitrary<EntrySpec> = fc.record({
   zeroBlockBefore: fc.constant(false),
 });
 
-const hostileEntry: fc.Arbitrary<EntrySpec> = fc.record(
-  {
-    kind,
-    path: fc.oneof(benignPath, hostilePath),
-    mode,
-    linkname: linkTarget,
-    encoding,
-    decoy: fc.oneof(benignPath, hostilePath),
-    duplicateOf: rarely(fc.nat(), 4),
-    zeroBlockBefore: fc.nat({ max: 11 }).map((n) => n === 0),
-  },
-);
+const hostileEntry: fc.Arbitrary<EntrySpec> = fc.record({
+  kind,
+  path: fc.oneof(benignPath, hostilePath),
+  mode,
+  linkname: linkTarget,
+  encoding,
+  decoy: fc.oneof(benignPath, hostilePath),
+  duplicateOf: rarely(fc.nat(), 4),
+  zeroBlockBefore: fc.nat({ max: 11 }).map((n) => n === 0),
+});
 
-export const archiveSpec: fc.Arbitrary<ArchiveSpec> = fc.record(
-  {
-    topDirectory: fc.boolean(),
-    entries: fc.oneof(
-      fc.array(benignEntry, { maxLength: 8 }),
-      fc.tuple(fc.array(benignEntry, { maxLength: 6 }), fc.array(hostileEntry, { minLength: 1, maxLength: 3 })).map(([b, h]) => [...b, ...h]),
-    ),
-    globalPax: rarely(fc.constantFrom<Record<string, string>>({ mtime: '1' }, { path: `${TOP}/global` }, { size: '1' }), 12),
-  },
-);
+export const archiveSpec: fc.Arbitrary<ArchiveSpec> = fc.record({
+  topDirectory: fc.boolean(),
+  entries: fc.oneof(
+    fc.array(benignEntry, { maxLength: 8 }),
+    fc.tuple(fc.array(benignEntry, { maxLength: 6 }), fc.array(hostileEntry, { minLength: 1, maxLength: 3 })).map(([b, h]) => [...b, ...h]),
+  ),
+  globalPax: rarely(fc.constantFrom<Record<string, string>>({ mtime: '1' }, { path: `${TOP}/global` }, { size: '1' }), 12),
+});
 
 /** `arb` once in `1 + odds` draws, null otherwise. */
 function rarely<T>(arb: fc.Arbitrary<T>, odds: number): fc.Arbitrary<T | null> {
@@ -126,7 +160,9 @@ function entryRecords(e: EntrySpec): RawRecord[] {
   const pre: RawRecord[] = [];
   let linkname = isLink ? (e.linkname ?? '') : undefined;
   if (linkname !== undefined && bytes(linkname) > 100) {
-    pre.push(e.encoding.startsWith('gnu') ? { kind: 'gnu-long', link: true, value: linkname } : { kind: 'pax', records: { linkpath: linkname } });
+    pre.push(
+      e.encoding.startsWith('gnu') ? { kind: 'gnu-long', link: true, value: linkname } : { kind: 'pax', records: { linkpath: linkname } },
+    );
     linkname = linkname.slice(0, 100);
   }
   const withLink = linkname === undefined ? member : { ...member, linkname };
@@ -139,7 +175,9 @@ function entryRecords(e: EntrySpec): RawRecord[] {
       if (split) return [...pre, { ...withLink, ...split }];
       return [...pre, { kind: 'pax', records: { path: e.path } }, { ...withLink, name: truncate(e.path) }];
     case 'ustar-prefix':
-      return split ? [...pre, { ...withLink, ...split }] : [...pre, { kind: 'pax', records: { path: e.path } }, { ...withLink, name: truncate(e.path) }];
+      return split
+        ? [...pre, { ...withLink, ...split }]
+        : [...pre, { kind: 'pax', records: { path: e.path } }, { ...withLink, name: truncate(e.path) }];
     case 'pax':
       return [...pre, { kind: 'pax', records: { path: e.path } }, { ...withLink, name: truncate(e.path) }];
     case 'pax-over-decoy':
@@ -147,9 +185,19 @@ function entryRecords(e: EntrySpec): RawRecord[] {
     case 'gnu-long':
       return [...pre, { kind: 'gnu-long', value: e.path }, { ...withLink, name: truncate(e.path), format: 'gnu' }];
     case 'two-pax':
-      return [...pre, { kind: 'pax', records: { path: e.decoy } }, { kind: 'pax', records: { path: e.path } }, { ...withLink, name: truncate(e.path) }];
+      return [
+        ...pre,
+        { kind: 'pax', records: { path: e.decoy } },
+        { kind: 'pax', records: { path: e.path } },
+        { ...withLink, name: truncate(e.path) },
+      ];
     case 'gnu-long-and-pax':
-      return [...pre, { kind: 'gnu-long', value: e.decoy }, { kind: 'pax', records: { path: e.path } }, { ...withLink, name: truncate(e.path), format: 'gnu' }];
+      return [
+        ...pre,
+        { kind: 'gnu-long', value: e.decoy },
+        { kind: 'pax', records: { path: e.path } },
+        { ...withLink, name: truncate(e.path), format: 'gnu' },
+      ];
     case 'gnu-prefix-field':
       return [...pre, { ...withLink, name: truncate(e.path), prefix: truncate(e.decoy, 155), format: 'gnu' }];
   }

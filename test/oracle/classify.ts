@@ -54,7 +54,8 @@ type Why = { why: string };
 
 function findingClass(f: Finding, entries: TarEntry[], py: PythonVerdict): DifferenceClass | Why {
   const pyNames = py.members.map((m) => bare(m.name));
-  if (!entries.every((e, i) => i >= pyNames.length || pyNames[i] === bare(e.name))) return { why: `tarfile names the entries differently: ${describePython(py)}` };
+  if (!entries.every((e, i) => i >= pyNames.length || pyNames[i] === bare(e.name)))
+    return { why: `tarfile names the entries differently: ${describePython(py)}` };
   // A duplicated name: the finding is about one of the entries that carry it and that the rule applies to.
   const candidates = entries.flatMap((e, i) => (e.name === f.path && applies(f.rule, e) ? [i] : []));
   if (candidates.length === 0) return { why: 'no entry with that name is one the rule applies to' };
@@ -109,7 +110,8 @@ function linkClass(entries: TarEntry[], index: number, seen: number): Difference
   const top = topLevelDirectory(entries) ?? segments[0]!;
   const all = symlinkMap(entries, entries.length);
   const outcome = resolve(base, target, all, top);
-  if (outcome === 'inside-top' && (/\\|^[A-Za-z]:/.test(target) || [...all.values()].some((t) => t.includes('\\')))) return 'windows-spelling';
+  if (outcome === 'inside-top' && (/\\|^[A-Za-z]:/.test(target) || [...all.values()].some((t) => t.includes('\\'))))
+    return 'windows-spelling';
   if (outcome === 'outside-top') return 'link-outside-top-directory';
   if (outcome === 'loop') return 'link-loop';
   if (!escapes(outcome)) return { why: `the link resolves ${outcome} by POSIX rules, and no backslash explains the kit's finding` };

@@ -20,9 +20,13 @@ for (const [name, records] of Object.entries(KIT_BUG_REGRESSIONS)) {
 }
 
 test('§2.7 rule 7: a link, a device file or special bits on an entry named ./ are findings', () => {
-  const at = (type: string, mode = 0o755, linkname?: string) => archiveFindings([{ name: './', type, mode, size: 0, ...(linkname ? { linkname } : {}) }]).map((f) => f.rule);
+  const at = (type: string, mode = 0o755, linkname?: string) =>
+    archiveFindings([{ name: './', type, mode, size: 0, ...(linkname ? { linkname } : {}) }]).map((f) => f.rule);
   assert.ok(at('link', 0o644, '/app/a').includes('link-out-of-top'));
-  assert.ok(at('symlink', 0o777, 'app').includes('link-out-of-top'), 'even a target inside: the link would replace the extraction directory');
+  assert.ok(
+    at('symlink', 0o777, 'app').includes('link-out-of-top'),
+    'even a target inside: the link would replace the extraction directory',
+  );
   assert.ok(at('fifo').includes('no-special-file'));
   assert.ok(at('directory', 0o1777).includes('no-setuid-setgid-sticky'));
   assert.ok(!at('directory').some((r) => r !== 'one-top-level-directory'), 'a plain ./ directory is fine');
@@ -44,7 +48,9 @@ test('ordinary long names are not ambiguous: one pax header, GNU long names, ust
 });
 
 test('each ambiguity names the header it found it at', () => {
-  const found = headerAmbiguities(rawTar([file('app/a'), { kind: 'member', name: 'x', prefix: '../..', typeflag: '0', mode: 0o644, format: 'gnu' }]));
+  const found = headerAmbiguities(
+    rawTar([file('app/a'), { kind: 'member', name: 'x', prefix: '../..', typeflag: '0', mode: 0o644, format: 'gnu' }]),
+  );
   assert.equal(found.length, 1);
   assert.match(found[0]!, /^header at byte 1024: a non-ustar header with a filled prefix field "\.\.\/\.\."/);
 });

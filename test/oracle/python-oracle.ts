@@ -29,7 +29,8 @@ export function pythonVerdicts(paths: string[]): PythonVerdict[] {
   if (run.error) throw run.error;
   if (run.status !== 0) throw new Error(`tarfile_verdict.py exited ${run.status}: ${run.stderr}`);
   const verdicts = JSON.parse(run.stdout) as PythonVerdict[];
-  if (verdicts.length !== paths.length) throw new Error(`tarfile_verdict.py answered ${verdicts.length} verdicts for ${paths.length} archives`);
+  if (verdicts.length !== paths.length)
+    throw new Error(`tarfile_verdict.py answered ${verdicts.length} verdicts for ${paths.length} archives`);
   return verdicts;
 }
 

@@ -4,7 +4,16 @@
 export type HeaderFormat = 'ustar' | 'gnu' | 'v7';
 
 export type RawRecord =
-  | { kind: 'member'; name: string; prefix?: string; typeflag: string; mode: number; linkname?: string; content?: string; format?: HeaderFormat }
+  | {
+      kind: 'member';
+      name: string;
+      prefix?: string;
+      typeflag: string;
+      mode: number;
+      linkname?: string;
+      content?: string;
+      format?: HeaderFormat;
+    }
   /** A pax extended header ('x') for the next member, or a global one ('g'). */
   | { kind: 'pax'; global?: boolean; records: Record<string, string> }
   /** GNU long name ('L') or long link name ('K') for the next member. */
@@ -19,8 +28,14 @@ export function rawTar(records: readonly RawRecord[]): Uint8Array {
   const blocks: Uint8Array[] = [];
   for (const r of records) {
     if (r.kind === 'zero-block') blocks.push(new Uint8Array(BLOCK));
-    else if (r.kind === 'pax') pushWithBody(blocks, header({ name: 'PaxHeader/x', typeflag: r.global ? 'g' : 'x', mode: 0o644 }), paxBody(r.records));
-    else if (r.kind === 'gnu-long') pushWithBody(blocks, header({ name: '././@LongLink', typeflag: r.link ? 'K' : 'L', mode: 0o644, format: 'gnu' }), encoder.encode(`${r.value}\0`));
+    else if (r.kind === 'pax')
+      pushWithBody(blocks, header({ name: 'PaxHeader/x', typeflag: r.global ? 'g' : 'x', mode: 0o644 }), paxBody(r.records));
+    else if (r.kind === 'gnu-long')
+      pushWithBody(
+        blocks,
+        header({ name: '././@LongLink', typeflag: r.link ? 'K' : 'L', mode: 0o644, format: 'gnu' }),
+        encoder.encode(`${r.value}\0`),
+      );
     else pushWithBody(blocks, header(r), encoder.encode(r.typeflag === '0' || r.typeflag === '7' ? (r.content ?? '') : ''));
   }
   blocks.push(new Uint8Array(BLOCK * 2));

@@ -45,7 +45,11 @@ async function judge(batch: RawRecord[][]): Promise<Judged[]> {
 }
 
 function evidence(j: Judged): string {
-  const kitEntries = j.kit.readable ? j.kit.entries.map((e) => `${e.type} ${JSON.stringify(e.name)}${e.linkname ? ` -> ${JSON.stringify(e.linkname)}` : ''} ${e.mode.toString(8)}`) : [`unreadable: ${j.kit.readError?.message}`];
+  const kitEntries = j.kit.readable
+    ? j.kit.entries.map(
+        (e) => `${e.type} ${JSON.stringify(e.name)}${e.linkname ? ` -> ${JSON.stringify(e.linkname)}` : ''} ${e.mode.toString(8)}`,
+      )
+    : [`unreadable: ${j.kit.readError?.message}`];
   return [
     `kit refusals: ${JSON.stringify(j.kit.refusals)}`,
     `kit entries:\n  ${kitEntries.join('\n  ')}`,
@@ -54,42 +58,48 @@ function evidence(j: Judged): string {
   ].join('\n');
 }
 
-test(`§2.7 rule 7: on ${RUNS} generated archives the kit refuses all tarfile refuses, and differs only as DIFFERENCES.md says`, { skip }, async (t) => {
-  const counts = { tried: 0, bothRefused: 0, bothAccepted: 0, documented: 0, tarfileErrors: 0 };
-  const byClass = new Map<string, number>();
-  const batch = fc.array(archiveSpec.map(toRecords), { minLength: BATCH, maxLength: BATCH });
-  let undocumented: string | undefined;
-  try {
-    await fc.assert(
-      fc.asyncProperty(batch, async (archives) => {
-        for (const j of await judge(archives)) {
-          counts.tried++;
-          if (j.py.errors.length > 0) counts.tarfileErrors++;
-          const c = j.comparison;
-          if (c.outcome === 'undocumented') {
-            undocumented = `undocumented disagreement: ${c.reason}\n${evidence(j)}`;
-            return false;
+test(
+  `§2.7 rule 7: on ${RUNS} generated archives the kit refuses all tarfile refuses, and differs only as DIFFERENCES.md says`,
+  { skip },
+  async (t) => {
+    const counts = { tried: 0, bothRefused: 0, bothAccepted: 0, documented: 0, tarfileErrors: 0 };
+    const byClass = new Map<string, number>();
+    const batch = fc.array(archiveSpec.map(toRecords), { minLength: BATCH, maxLength: BATCH });
+    let undocumented: string | undefined;
+    try {
+      await fc.assert(
+        fc.asyncProperty(batch, async (archives) => {
+          for (const j of await judge(archives)) {
+            counts.tried++;
+            if (j.py.errors.length > 0) counts.tarfileErrors++;
+            const c = j.comparison;
+            if (c.outcome === 'undocumented') {
+              undocumented = `undocumented disagreement: ${c.reason}\n${evidence(j)}`;
+              return false;
+            }
+            if (c.outcome === 'agree') counts[c.rejected ? 'bothRefused' : 'bothAccepted']++;
+            else {
+              counts.documented++;
+              for (const k of c.classes) byClass.set(k, (byClass.get(k) ?? 0) + 1);
+            }
           }
-          if (c.outcome === 'agree') counts[c.rejected ? 'bothRefused' : 'bothAccepted']++;
-          else {
-            counts.documented++;
-            for (const k of c.classes) byClass.set(k, (byClass.get(k) ?? 0) + 1);
-          }
-        }
-        return true;
-      }),
-      { seed: SEED, numRuns: Math.max(1, Math.ceil(RUNS / BATCH)), endOnFailure: true },
-    );
-  } catch (e) {
-    // fast-check's first lines carry the seed and path that replay the batch; the batch itself is too long to read.
-    const replay = (e as Error).message.split('\n').slice(0, 2).join('\n');
-    throw new Error(`${undocumented ?? (e as Error).message}\n\nreplay with WFMCK_SEED (and fast-check's path): ${replay}`);
-  } finally {
-    t.diagnostic(`archives tried: ${counts.tried}; agreements: ${counts.bothRefused + counts.bothAccepted} (both refused ${counts.bothRefused}, both accepted ${counts.bothAccepted}); documented differences: ${counts.documented}`);
-    for (const [k, n] of [...byClass].sort((a, b) => b[1] - a[1])) t.diagnostic(`  ${k}: ${n}`);
-    t.diagnostic(`archives where tarfile hit an extraction error that is not a refusal: ${counts.tarfileErrors}`);
-  }
-});
+          return true;
+        }),
+        { seed: SEED, numRuns: Math.max(1, Math.ceil(RUNS / BATCH)), endOnFailure: true },
+      );
+    } catch (e) {
+      // fast-check's first lines carry the seed and path that replay the batch; the batch itself is too long to read.
+      const replay = (e as Error).message.split('\n').slice(0, 2).join('\n');
+      throw new Error(`${undocumented ?? (e as Error).message}\n\nreplay with WFMCK_SEED (and fast-check's path): ${replay}`);
+    } finally {
+      t.diagnostic(
+        `archives tried: ${counts.tried}; agreements: ${counts.bothRefused + counts.bothAccepted} (both refused ${counts.bothRefused}, both accepted ${counts.bothAccepted}); documented differences: ${counts.documented}`,
+      );
+      for (const [k, n] of [...byClass].sort((a, b) => b[1] - a[1])) t.diagnostic(`  ${k}: ${n}`);
+      t.diagnostic(`archives where tarfile hit an extraction error that is not a refusal: ${counts.tarfileErrors}`);
+    }
+  },
+);
 
 test('each documented class has a witness archive that tarfile extracts and the kit refuses for that reason', { skip }, async () => {
   const classes = Object.keys(WITNESSES);

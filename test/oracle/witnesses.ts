@@ -26,9 +26,22 @@ export const WITNESSES: Record<DifferenceClass, RawRecord[]> = {
  * them): readers disagreed on the names, or an entry named `./` escaped every check. The kit must refuse each.
  */
 export const KIT_BUG_REGRESSIONS: Record<string, RawRecord[]> = {
-  'gnu-header-prefix-field': [...base, { kind: 'member', name: 'app/x', prefix: '../../..', typeflag: '0', mode: 0o644, content: 'x', format: 'gnu' }],
-  'two-pax-headers-first-escapes': [...base, { kind: 'pax', records: { path: '../../evil' } }, { kind: 'pax', records: { path: 'app/ok' } }, file('app/decoy')],
-  'gnu-long-name-then-pax-path': [...base, { kind: 'gnu-long', value: '../../evil' }, { kind: 'pax', records: { path: 'app/ok' } }, { ...file('app/decoy'), format: 'gnu' } as RawRecord],
+  'gnu-header-prefix-field': [
+    ...base,
+    { kind: 'member', name: 'app/x', prefix: '../../..', typeflag: '0', mode: 0o644, content: 'x', format: 'gnu' },
+  ],
+  'two-pax-headers-first-escapes': [
+    ...base,
+    { kind: 'pax', records: { path: '../../evil' } },
+    { kind: 'pax', records: { path: 'app/ok' } },
+    file('app/decoy'),
+  ],
+  'gnu-long-name-then-pax-path': [
+    ...base,
+    { kind: 'gnu-long', value: '../../evil' },
+    { kind: 'pax', records: { path: 'app/ok' } },
+    { ...file('app/decoy'), format: 'gnu' } as RawRecord,
+  ],
   'global-pax-path': [...base, { kind: 'pax', global: true, records: { path: '../../g' } }, file('app/x')],
   'empty-pax-path-over-decoy': [...base, { kind: 'pax', records: { path: '' } }, symlink('app/x/y', '..')],
   'link-named-dot-slash': [...base, { kind: 'member', name: './', typeflag: '1', mode: 0o644, linkname: '/app/a' }],

@@ -16,11 +16,14 @@ test('nextLink resolves the rel="next" target against the request URL; other rel
 });
 
 test('bearerChallenge reads realm, service and scope, with quoted commas and escapes', () => {
-  assert.deepEqual(bearerChallenge('Bearer realm="https://auth.test/token",service="registry.test",scope="repository:acme/app:pull,push"'), {
-    realm: 'https://auth.test/token',
-    service: 'registry.test',
-    scope: 'repository:acme/app:pull,push',
-  });
+  assert.deepEqual(
+    bearerChallenge('Bearer realm="https://auth.test/token",service="registry.test",scope="repository:acme/app:pull,push"'),
+    {
+      realm: 'https://auth.test/token',
+      service: 'registry.test',
+      scope: 'repository:acme/app:pull,push',
+    },
+  );
   assert.deepEqual(bearerChallenge('bearer Realm=https://a/t, error="invalid_token", error_description="a \\"b\\""'), {
     realm: 'https://a/t',
     error: 'invalid_token',

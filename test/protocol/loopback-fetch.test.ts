@@ -26,9 +26,15 @@ test('a redirect within loopback is followed; one to another host is refused bef
   const watch = (m: unknown) => void connects.push(String((m as { connectParams?: { hostname?: string } }).connectParams?.hostname));
   subscribe('undici:client:beforeConnect', watch);
   t.after(() => unsubscribe('undici:client:beforeConnect', watch));
-  await assert.rejects(loopbackFetch(`${url}/away`), { code: 'WFMCK_E_NOT_LOOPBACK', message: /redirect from .*\/away: http:\/\/refused\.invalid\/x is not on a loopback address/ });
+  await assert.rejects(loopbackFetch(`${url}/away`), {
+    code: 'WFMCK_E_NOT_LOOPBACK',
+    message: /redirect from .*\/away: http:\/\/refused\.invalid\/x is not on a loopback address/,
+  });
   await assert.rejects(loopbackFetch('http://refused.invalid/'), { code: 'WFMCK_E_NOT_LOOPBACK' });
-  assert.deepEqual(connects.filter((h) => h !== '127.0.0.1'), []);
+  assert.deepEqual(
+    connects.filter((h) => h !== '127.0.0.1'),
+    [],
+  );
 });
 
 test('a POST is never redirected (its body would follow), and a loop stops after MAX_REDIRECTS', async (t) => {

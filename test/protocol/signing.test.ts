@@ -1,7 +1,15 @@
 // P3 request signatures and RFC 9530 Content-Digest: round trips, tampering, and the signature base format.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KeyObject, createPrivateKey, createPublicKey, generateKeyPairSync, sign as cryptoSign, verify as cryptoVerify, constants } from 'node:crypto';
+import {
+  KeyObject,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign as cryptoSign,
+  verify as cryptoVerify,
+  constants,
+} from 'node:crypto';
 import { signatureBase } from '../../protocol/signature-base.ts';
 import fc from 'fast-check';
 import { contentDigest, verifyContentDigest } from '../../protocol/content-digest.ts';
@@ -39,7 +47,11 @@ async function signed(pair: Pair, algorithm: SignatureAlgorithm, over: Partial<{
   return { method, url: new URL(url).href, headers: { ...headers, ...added }, body };
 }
 
-function verifier(pair: Pair, algorithm: string, msg: { method: string; url: string; headers: Record<string, string> }): VerifySignatureInput {
+function verifier(
+  pair: Pair,
+  algorithm: string,
+  msg: { method: string; url: string; headers: Record<string, string> },
+): VerifySignatureInput {
   return { ...msg, lookupKey: async (id) => (id === 'k1' ? { publicKey: pair.publicKey, algorithm } : undefined) };
 }
 
@@ -97,14 +109,16 @@ for (const algorithm of Object.keys(pairs) as SignatureAlgorithm[]) {
 test('the signature covers exactly the P3 components with created and keyid under label sig1', async () => {
   const pair = await pairs['ecdsa-p256-sha256']();
   const added = await signRequest({
-    method: 'post', url: URL_, headers: { 'Content-Type': 'application/json' }, body: BODY,
-    privateKey: pair.privateKey, keyId: 'abc', created: 1_700_000_000,
+    method: 'post',
+    url: URL_,
+    headers: { 'Content-Type': 'application/json' },
+    body: BODY,
+    privateKey: pair.privateKey,
+    keyId: 'abc',
+    created: 1_700_000_000,
   });
   assert.deepEqual(Object.keys(added).sort(), ['content-digest', 'signature', 'signature-input']);
-  assert.equal(
-    added['signature-input'],
-    'sig1=("@method" "@target-uri" "content-digest" "content-type");created=1700000000;keyid="abc"',
-  );
+  assert.equal(added['signature-input'], 'sig1=("@method" "@target-uri" "content-digest" "content-type");created=1700000000;keyid="abc"');
   const noBody = await signRequest({ method: 'GET', url: URL_, headers: {}, privateKey: pair.privateKey, keyId: 'abc', created: 1 });
   assert.deepEqual(Object.keys(noBody).sort(), ['signature', 'signature-input']);
   assert.equal(noBody['signature-input'], 'sig1=("@method" "@target-uri");created=1;keyid="abc"');
@@ -116,19 +130,34 @@ test('signatures verify against an independently built RFC 9421 signature base',
   for (const algorithm of Object.keys(pairs) as SignatureAlgorithm[]) {
     const pair = await pairs[algorithm]();
     const added = await signRequest({
-      method: 'PUT', url: URL_, headers: { 'content-type': 'application/json' }, body: BODY,
-      privateKey: pair.privateKey, keyId: 'k1', algorithm, created,
+      method: 'PUT',
+      url: URL_,
+      headers: { 'content-type': 'application/json' },
+      body: BODY,
+      privateKey: pair.privateKey,
+      keyId: 'k1',
+      algorithm,
+      created,
     });
     const base = [
-      `"@method": PUT`, `"@target-uri": ${URL_}`, `"content-digest": ${added['content-digest']}`,
-      `"content-type": application/json`, `"@signature-params": ${params}`,
+      `"@method": PUT`,
+      `"@target-uri": ${URL_}`,
+      `"content-digest": ${added['content-digest']}`,
+      `"content-type": application/json`,
+      `"@signature-params": ${params}`,
     ].join('\n');
     const sig = Buffer.from(/^sig1=:(.*):$/.exec(added['signature']!)![1]!, 'base64');
     const ok =
       algorithm === 'ecdsa-p256-sha256'
-        ? (assert.equal(sig.length, 64, 'ECDSA is raw r||s, not DER'), cryptoVerify('sha256', Buffer.from(base), { key: pair.publicKey, dsaEncoding: 'ieee-p1363' }, sig))
+        ? (assert.equal(sig.length, 64, 'ECDSA is raw r||s, not DER'),
+          cryptoVerify('sha256', Buffer.from(base), { key: pair.publicKey, dsaEncoding: 'ieee-p1363' }, sig))
         : algorithm === 'rsa-pss-sha512'
-          ? cryptoVerify('sha512', Buffer.from(base), { key: pair.publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 }, sig)
+          ? cryptoVerify(
+              'sha512',
+              Buffer.from(base),
+              { key: pair.publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 },
+              sig,
+            )
           : cryptoVerify(null, Buffer.from(base), pair.publicKey, sig);
     assert.ok(ok, algorithm);
   }
@@ -157,13 +186,32 @@ test('missing, malformed, unknown-key and stale signatures are told apart', asyn
     verifySignature({ ...msg, headers, lookupKey: async () => (lookup ? { publicKey: pair.publicKey, algorithm: 'ed25519' } : undefined) });
   assert.equal(((await check(rest)) as { reason: string }).reason, 'missing');
   assert.equal(((await check({ ...rest, signature: signature! })) as { reason: string }).reason, 'malformed');
-  assert.equal(((await check({ ...rest, signature: signature!, 'signature-input': 'sig1=(((' })) as { reason: string }).reason, 'malformed');
-  assert.equal(((await check({ ...rest, signature: 'sig1=:AAAA:', 'signature-input': sigInput!.replace(/;keyid="k1"/, '') })) as { reason: string }).reason, 'malformed');
+  assert.equal(
+    ((await check({ ...rest, signature: signature!, 'signature-input': 'sig1=(((' })) as { reason: string }).reason,
+    'malformed',
+  );
+  assert.equal(
+    ((await check({ ...rest, signature: 'sig1=:AAAA:', 'signature-input': sigInput!.replace(/;keyid="k1"/, '') })) as { reason: string })
+      .reason,
+    'malformed',
+  );
   assert.equal(((await check(msg.headers, false)) as { reason: string }).reason, 'unknown-key');
   assert.equal(((await check({ ...msg.headers, signature: 'sig1=:AAAA:' })) as { reason: string }).reason, 'bad-signature');
-  const old = await signRequest({ method: 'PUT', url: URL_, headers: {}, body: BODY, privateKey: pair.privateKey, keyId: 'k1', algorithm: 'ed25519', created: 1000 });
+  const old = await signRequest({
+    method: 'PUT',
+    url: URL_,
+    headers: {},
+    body: BODY,
+    privateKey: pair.privateKey,
+    keyId: 'k1',
+    algorithm: 'ed25519',
+    created: 1000,
+  });
   assert.equal(((await check({ ...old })) as { reason: string }).reason, 'bad-signature');
-  const wrongAlg = await verifySignature({ ...msg, lookupKey: async () => ({ publicKey: pair.publicKey, algorithm: 'ecdsa-p256-sha256' }) });
+  const wrongAlg = await verifySignature({
+    ...msg,
+    lookupKey: async () => ({ publicKey: pair.publicKey, algorithm: 'ecdsa-p256-sha256' }),
+  });
   assert.equal(!wrongAlg.ok && wrongAlg.reason, 'bad-signature');
 });
 
@@ -197,7 +245,8 @@ test('property: any signed request verifies, and changing any covered part break
 
 // RFC 9421 Appendix B.2.6: the test request signed with test-key-ed25519 (B.1.4). Ed25519 is deterministic, so the
 // kit's signature base must be the RFC's byte for byte for the signature to match and to verify.
-const RFC9421_ED25519_PRIVATE = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ+DYvh6SEqVTm50DFtMDoQikTmiCqirVv9mWG9qfSnF\n-----END PRIVATE KEY-----\n';
+const RFC9421_ED25519_PRIVATE =
+  '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ+DYvh6SEqVTm50DFtMDoQikTmiCqirVv9mWG9qfSnF\n-----END PRIVATE KEY-----\n';
 const RFC9421_B26 = {
   input: 'sig-b26=("date" "@method" "@path" "@authority" "content-type" "content-length");created=1618884473;keyid="test-key-ed25519"',
   signature: 'sig-b26=:wqcAqbmYJ2ji2glfAMaRy4gruYYnx2nEFN2HN6jrnDnQCK1u02Gb04v9EDgwUPiu4A0w6vuQv5lIp5WPpBKRCw==:',
@@ -210,23 +259,28 @@ const RFC9421_B26 = {
   },
 };
 
-test('RFC 9421 B.2.6: the signature base of the RFC, signed, gives the RFC\'s signature; the RFC\'s request verifies', async () => {
-  const base = signatureBase(['date', '@method', '@path', '@authority', 'content-type', 'content-length'],
+test("RFC 9421 B.2.6: the signature base of the RFC, signed, gives the RFC's signature; the RFC's request verifies", async () => {
+  const base = signatureBase(
+    ['date', '@method', '@path', '@authority', 'content-type', 'content-length'],
     '("date" "@method" "@path" "@authority" "content-type" "content-length");created=1618884473;keyid="test-key-ed25519"',
-    { method: 'POST', url: 'https://example.com/foo?param=Value&Pet=dog', headers: RFC9421_B26.headers });
+    { method: 'POST', url: 'https://example.com/foo?param=Value&Pet=dog', headers: RFC9421_B26.headers },
+  );
   const key = createPrivateKey(RFC9421_ED25519_PRIVATE);
   assert.equal(`sig-b26=:${cryptoSign(null, Buffer.from(base!), key).toString('base64')}:`, RFC9421_B26.signature);
   const verified = await verifySignature({
-    method: 'POST', url: 'https://example.com/foo?param=Value&Pet=dog', hasBody: false,
+    method: 'POST',
+    url: 'https://example.com/foo?param=Value&Pet=dog',
+    hasBody: false,
     headers: { ...RFC9421_B26.headers, 'signature-input': RFC9421_B26.input, signature: RFC9421_B26.signature },
     lookupKey: async (id) => (id === 'test-key-ed25519' ? { publicKey: createPublicKey(key), algorithm: 'ed25519' } : undefined),
-    now: 1618884473, maxAgeSeconds: 60,
+    now: 1618884473,
+    maxAgeSeconds: 60,
   });
   // P3 refuses it (no @target-uri), which is the kit's reading, not RFC 9421's: the signature itself is sound.
   assert.deepEqual(verified, { ok: false, reason: 'missing-components', detail: 'signature does not cover @target-uri' });
 });
 
-test('an independent RFC 9421 implementation (http-message-signatures) verifies the kit\'s signatures, and the kit verifies its', async () => {
+test("an independent RFC 9421 implementation (http-message-signatures) verifies the kit's signatures, and the kit verifies its", async () => {
   const { httpbis, createSigner, createVerifier } = await import('http-message-signatures');
   for (const algorithm of Object.keys(pairs) as SignatureAlgorithm[]) {
     if (algorithm === 'rsa-pss-sha512') continue; // the library's PSS signer salts with the maximum, not RFC 9421's 64 bytes
@@ -241,10 +295,21 @@ test('an independent RFC 9421 implementation (http-message-signatures) verifies 
     );
     assert.equal(theirs, true, `${algorithm}: the library verifies the kit's signature`);
     const signed = await httpbis.signMessage(
-      { key: createSigner(privateKey, algorithm), name: 'sig1', params: ['created', 'keyid'], fields: ['@method', '@target-uri', 'content-digest', 'content-type'], paramValues: { keyid: 'k1' } },
+      {
+        key: createSigner(privateKey, algorithm),
+        name: 'sig1',
+        params: ['created', 'keyid'],
+        fields: ['@method', '@target-uri', 'content-digest', 'content-type'],
+        paramValues: { keyid: 'k1' },
+      },
       { method: 'PUT', url: URL_, headers: { ...headers, 'content-digest': added['content-digest']! } },
     );
-    const ours = await verifySignature({ method: 'PUT', url: URL_, headers: signed.headers as Record<string, string>, lookupKey: async () => ({ publicKey, algorithm }) });
+    const ours = await verifySignature({
+      method: 'PUT',
+      url: URL_,
+      headers: signed.headers as Record<string, string>,
+      lookupKey: async () => ({ publicKey, algorithm }),
+    });
     assert.deepEqual(ours, { ok: true, keyId: 'k1' }, `${algorithm}: the kit verifies the library's signature`);
   }
 });

@@ -13,7 +13,10 @@ import { fcOptions } from '../support/fc.ts';
 
 const TD = 'wfmck.test';
 const ID = clientSpiffeId({ trustDomain: TD, vendor: 'platform', wfmId: 'wfm-1', clientId: 'dev-1' });
-const rules = (cert: x509.X509Certificate) => svidLeafFindings(cert, { at: new Date(), trustDomain: TD }).map((f) => f.rule).sort();
+const rules = (cert: x509.X509Certificate) =>
+  svidLeafFindings(cert, { at: new Date(), trustDomain: TD })
+    .map((f) => f.rule)
+    .sort();
 
 const BREAKS: Record<BadSvidKind, string[]> = {
   'ca-as-leaf': ['svid-leaf-ca'], // cA true with digitalSignature only, so OpenSSL's purpose check lets it reach the WFM's own rule
@@ -33,7 +36,9 @@ test('a good SVID from a root and one from an intermediate pass every leaf rule;
     const svid = await issueSvid(ca, ID);
     assert.deepEqual(rules(svid.cert), [], `intermediate: ${intermediate}`);
     assert.equal(svid.spiffeId, ID);
-    const chain = svid.chainPem.match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g)!.map((p) => new x509.X509Certificate(p));
+    const chain = svid.chainPem
+      .match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g)!
+      .map((p) => new x509.X509Certificate(p));
     assert.equal(chain.length, intermediate ? 2 : 1);
     const signer = intermediate ? chain[1]! : ca.root.cert;
     assert.equal(await chain[0]!.verify({ publicKey: signer.publicKey, signatureOnly: true }), true);
@@ -80,23 +85,30 @@ test('a TLS server trusting only the root accepts a client presenting its chain 
   const ca = await createSvidCa({ trustDomain: TD, intermediate: true });
   const server = await issueSvid(ca, `spiffe://${TD}/platform/wfm/wfm-1`);
   const client = await issueSvid(ca, ID);
-  const srv = createServer({ cert: server.chainPem, key: server.keyPem, ca: ca.bundlePem, requestCert: true, rejectUnauthorized: true, minVersion: 'TLSv1.3' }, (req, res) => {
-    const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate();
-    res.end(peer.subjectaltname ?? '');
-  });
+  const srv = createServer(
+    { cert: server.chainPem, key: server.keyPem, ca: ca.bundlePem, requestCert: true, rejectUnauthorized: true, minVersion: 'TLSv1.3' },
+    (req, res) => {
+      const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate();
+      res.end(peer.subjectaltname ?? '');
+    },
+  );
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   try {
     const port = (srv.address() as AddressInfo).port;
     // SVIDs carry no DNS name: the client checks the server's SPIFFE ID instead of a host name (P10).
-    const get = (cert: string) => new Promise<string>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, cert, key: client.keyPem, ca: ca.bundlePem, checkServerIdentity: () => undefined, agent: false }, (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve(text));
+    const get = (cert: string) =>
+      new Promise<string>((resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.1', port, cert, key: client.keyPem, ca: ca.bundlePem, checkServerIdentity: () => undefined, agent: false },
+          (res) => {
+            let text = '';
+            res.on('data', (c) => (text += c));
+            res.on('end', () => resolve(text));
+          },
+        );
+        req.on('error', reject);
+        req.end();
       });
-      req.on('error', reject);
-      req.end();
-    });
     assert.equal(await get(client.chainPem), `URI:${ID}`);
     // The negative control: without its intermediate the leaf does not chain to the root.
     await assert.rejects(get(client.certPem));

@@ -9,11 +9,12 @@ import { buildAppPackage, fileFormat } from '../../simulators/publish/app-packag
 import { PublishError } from '../../simulators/publish/artifact.ts';
 import { HELLO_APP, noisyCopy, writeFolder } from './helpers.ts';
 
-const manifestOf = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)) as {
-  artifactType: string;
-  config: { digest: string };
-  layers: { mediaType: string; digest: string; size: number; annotations: Record<string, string> }[];
-};
+const manifestOf = (bytes: Uint8Array) =>
+  JSON.parse(new TextDecoder().decode(bytes)) as {
+    artifactType: string;
+    config: { digest: string };
+    layers: { mediaType: string; digest: string; size: number; annotations: Record<string, string> }[];
+  };
 
 const DESCRIPTION = (catalog: string, version = '2.1.0') =>
   `metadata:\n  name: Tiny\n  version: ${JSON.stringify(version)}\n  catalog:\n    application:\n${catalog}`;
@@ -31,9 +32,18 @@ test('§2.7 the sample package: artifactType, empty config, one description laye
     [
       [mt.appDescription, { 'org.opencontainers.image.title': 'application.yaml' }],
       [mt.resource('icon', 'png'), { 'org.opencontainers.image.title': 'resources/icon.png', 'org.platform.app.resource': 'icon' }],
-      [mt.resource('releaseNotes', 'md'), { 'org.opencontainers.image.title': 'resources/releaseNotes.md', 'org.platform.app.resource': 'releaseNotes' }],
-      [mt.resource('descriptionFile', 'md'), { 'org.opencontainers.image.title': 'resources/description.md', 'org.platform.app.resource': 'descriptionFile' }],
-      [mt.resource('licenseFile', 'txt'), { 'org.opencontainers.image.title': 'resources/LICENSE.txt', 'org.platform.app.resource': 'licenseFile' }],
+      [
+        mt.resource('releaseNotes', 'md'),
+        { 'org.opencontainers.image.title': 'resources/releaseNotes.md', 'org.platform.app.resource': 'releaseNotes' },
+      ],
+      [
+        mt.resource('descriptionFile', 'md'),
+        { 'org.opencontainers.image.title': 'resources/description.md', 'org.platform.app.resource': 'descriptionFile' },
+      ],
+      [
+        mt.resource('licenseFile', 'txt'),
+        { 'org.opencontainers.image.title': 'resources/LICENSE.txt', 'org.platform.app.resource': 'licenseFile' },
+      ],
     ],
   );
 });
@@ -41,7 +51,10 @@ test('§2.7 the sample package: artifactType, empty config, one description laye
 test('§2.7 every layer and the config are blobs to push, each with the bytes its descriptor names', async () => {
   const pkg = await buildAppPackage(HELLO_APP);
   const manifest = manifestOf(pkg.manifest);
-  assert.deepEqual(pkg.blobs.map((b) => b.digest), [OCI_EMPTY_DESCRIPTOR.digest, ...manifest.layers.map((l) => l.digest)]);
+  assert.deepEqual(
+    pkg.blobs.map((b) => b.digest),
+    [OCI_EMPTY_DESCRIPTOR.digest, ...manifest.layers.map((l) => l.digest)],
+  );
   assert.equal(new TextDecoder().decode(pkg.blobs[0]!.bytes), '{}');
   const icon = await readFile(join(HELLO_APP, 'resources/icon.png'));
   assert.deepEqual(Buffer.from(pkg.blobs[2]!.bytes), icon);
@@ -68,7 +81,10 @@ test('P1 the vendor token goes into every media type and annotation key', async 
 
 test('§9 a metadata.version that is not a valid OCI tag is refused', async () => {
   const dir = await writeFolder({ 'app.yaml': DESCRIPTION('      icon: i.png\n', '1.0.0+build.5'), 'i.png': 'x' });
-  await assert.rejects(buildAppPackage(dir), (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_VERSION' && /not a valid OCI tag/.test(e.message));
+  await assert.rejects(
+    buildAppPackage(dir),
+    (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_VERSION' && /not a valid OCI tag/.test(e.message),
+  );
 });
 
 test('a resource path that climbs out of the folder is refused', async () => {
@@ -78,7 +94,10 @@ test('a resource path that climbs out of the folder is refused', async () => {
 
 test('a resource that is a symlink to a file outside the folder is refused', async () => {
   const outside = await writeFolder({ 'secret.txt': 'do not publish' });
-  const dir = await writeFolder({ 'app.yaml': DESCRIPTION('      licenseFile: LICENSE.txt\n'), 'LICENSE.txt': { symlink: join(outside, 'secret.txt') } });
+  const dir = await writeFolder({
+    'app.yaml': DESCRIPTION('      licenseFile: LICENSE.txt\n'),
+    'LICENSE.txt': { symlink: join(outside, 'secret.txt') },
+  });
   await assert.rejects(buildAppPackage(dir), (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_FOLDER' && /outside/.test(e.message));
 });
 
@@ -89,16 +108,25 @@ test('a resource the description lists but the folder lacks is refused', async (
 
 test('a description without metadata.name is refused with the schema error', async () => {
   const dir = await writeFolder({ 'app.yaml': 'metadata:\n  version: 1.0.0\n' });
-  await assert.rejects(buildAppPackage(dir), (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_DESCRIPTION' && /\/metadata\/name: is required/.test(e.message));
+  await assert.rejects(
+    buildAppPackage(dir),
+    (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_DESCRIPTION' && /\/metadata\/name: is required/.test(e.message),
+  );
 });
 
 test('two top-level YAML files need the description named explicitly', async () => {
   const dir = await writeFolder({ 'a.yaml': DESCRIPTION('      icon: i.png\n'), 'b.yml': 'x: 1\n', 'i.png': 'x' });
-  await assert.rejects(buildAppPackage(dir), (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_DESCRIPTION' && /a\.yaml, b\.yml/.test(e.message));
+  await assert.rejects(
+    buildAppPackage(dir),
+    (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_DESCRIPTION' && /a\.yaml, b\.yml/.test(e.message),
+  );
   assert.equal((await buildAppPackage(dir, { description: 'a.yaml' })).tag, '2.1.0');
 });
 
 test('the <file_format> of a resource media type is its lower-case extension (jpg written jpeg)', () => {
   assert.deepEqual(['icon.PNG', 'logo.svg', 'notes.md', 'LICENSE.txt', 'photo.jpg'].map(fileFormat), ['png', 'svg', 'md', 'txt', 'jpeg']);
-  assert.throws(() => fileFormat('LICENSE'), (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_DESCRIPTION');
+  assert.throws(
+    () => fileFormat('LICENSE'),
+    (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_DESCRIPTION',
+  );
 });

@@ -21,7 +21,10 @@ async function gatedRegistry(mode: 'basic' | 'token'): Promise<{ url: string; se
       return void res.end(auth === BASIC ? JSON.stringify({ token: TOKEN }) : '{}');
     }
     if (auth === (mode === 'basic' ? BASIC : `Bearer ${TOKEN}`)) return registry(req, res);
-    const challenge = mode === 'basic' ? 'Basic realm="wfmck"' : `Bearer realm="${origin}/token",service="wfmck-test",scope="repository:auth/app:pull,push"`;
+    const challenge =
+      mode === 'basic'
+        ? 'Basic realm="wfmck"'
+        : `Bearer realm="${origin}/token",service="wfmck-test",scope="repository:auth/app:pull,push"`;
     res.writeHead(401, { 'WWW-Authenticate': challenge, 'Content-Type': 'application/json' });
     res.end('{"errors":[{"code":"UNAUTHORIZED","message":"authentication required"}]}');
   });

@@ -35,7 +35,18 @@ test('publish app prints one JSON line with the reference and digest; a second r
 
 test('publish compose --chunk-size --out pushes in chunks, writes the archive and says what it left out', async () => {
   const out = join(await tempDir(), 'hello-compose.tgz');
-  const run = await publish('compose', HELLO_COMPOSE, '--repository', 'cli/hello-compose', '--version', '1.0.0', '--chunk-size', '128', '--out', out);
+  const run = await publish(
+    'compose',
+    HELLO_COMPOSE,
+    '--repository',
+    'cli/hello-compose',
+    '--version',
+    '1.0.0',
+    '--chunk-size',
+    '128',
+    '--out',
+    out,
+  );
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stderr, /left out secrets\/db_password\.txt: §2\.7 rule 6/);
   assert.deepEqual(await readFile(out), Buffer.from((await buildComposeArchive(HELLO_COMPOSE)).bytes));
@@ -91,7 +102,18 @@ test('what publish pushes with its defaults, its own lint passes without a warni
   assert.equal(alone.code, 0, alone.stderr);
   assert.match(alone.stderr, /--authors not given: "hello-compose maintainers"\n/);
   assert.match(alone.stderr, /--description not given: "The hello-compose compose component, version 2\.0\.0\."\n/);
-  const given = await publish('compose', lonely, '--repository', 'cli/given', '--version', '1.0.0', '--authors', 'Acme (ops@acme.test)', '--description', 'Acme web');
+  const given = await publish(
+    'compose',
+    lonely,
+    '--repository',
+    'cli/given',
+    '--version',
+    '1.0.0',
+    '--authors',
+    'Acme (ops@acme.test)',
+    '--description',
+    'Acme web',
+  );
   assert.doesNotMatch(given.stderr, /not given/);
   for (const r of [run, alone, given, await publish('app', HELLO_APP, '--repository', 'cli/lint-app')]) {
     const { reference } = JSON.parse(r.stdout) as { reference: string };
@@ -101,23 +123,44 @@ test('what publish pushes with its defaults, its own lint passes without a warni
   }
   const pulled = await target.client.getManifest('cli/given', '1.0.0');
   const layer = (JSON.parse(new TextDecoder().decode(pulled.bytes)) as { layers: { annotations: Record<string, string> }[] }).layers[0]!;
-  assert.deepEqual([layer.annotations['org.opencontainers.image.authors'], layer.annotations['org.opencontainers.image.description']], ['Acme (ops@acme.test)', 'Acme web']);
+  assert.deepEqual(
+    [layer.annotations['org.opencontainers.image.authors'], layer.annotations['org.opencontainers.image.description']],
+    ['Acme (ops@acme.test)', 'Acme web'],
+  );
 });
 
 test('a registry certificate no CA covers: publish names --ca-file; a registry without TLS behind https:// names http://', async () => {
   const untrusted = await wfmck(['publish', 'app', HELLO_APP, '--registry', target.registry.url, '--repository', 'cli/no-ca']);
   assert.equal(untrusted.code, 2);
-  assert.match(untrusted.stderr, /^wfmck publish: WFMCK_E_TLS: the registry's certificate is not trusted \(\w+\): give its CA with --ca-file FILE\n$/);
+  assert.match(
+    untrusted.stderr,
+    /^wfmck publish: WFMCK_E_TLS: the registry's certificate is not trusted \(\w+\): give its CA with --ca-file FILE\n$/,
+  );
   const other = join(await tempDir(), 'other-ca.pem');
   await writeFile(other, (await createRootCa('not the registry CA')).certPem);
-  const wrong = await wfmck(['publish', 'app', HELLO_APP, '--registry', target.registry.url, '--repository', 'cli/no-ca', '--ca-file', other]);
+  const wrong = await wfmck([
+    'publish',
+    'app',
+    HELLO_APP,
+    '--registry',
+    target.registry.url,
+    '--repository',
+    'cli/no-ca',
+    '--ca-file',
+    other,
+  ]);
   assert.equal(wrong.code, 2);
   assert.match(wrong.stderr, /the registry's certificate is not trusted by --ca-file .*other-ca\.pem \(\w+\): give the CA that issued it/);
   const plain = await startRegistry();
   try {
     const r = await wfmck(['publish', 'app', HELLO_APP, '--registry', plain.url.replace('http:', 'https:'), '--repository', 'cli/plain']);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, new RegExp(`did not complete a TLS handshake \\(\\w+\\): if it serves plain http, give --registry ${plain.url.replace(/[.]/g, '\\.')}`));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `did not complete a TLS handshake \\(\\w+\\): if it serves plain http, give --registry ${plain.url.replace(/[.]/g, '\\.')}`,
+      ),
+    );
   } finally {
     await plain.close();
   }

@@ -15,16 +15,22 @@ test('§2.7 rules 1, 2, 4, 6: one top-level directory, compose.yaml, env_file an
   const archive = await buildComposeArchive(HELLO_COMPOSE);
   const entries = await readTarGz(archive.bytes);
   assert.equal(archive.name, 'hello-compose');
-  assert.deepEqual(entries.map((e) => e.name), [
-    'hello-compose/',
-    'hello-compose/compose.yaml',
-    'hello-compose/config/',
-    'hello-compose/config/site.conf',
-    'hello-compose/env/',
-    'hello-compose/env/web.env',
-  ]);
+  assert.deepEqual(
+    entries.map((e) => e.name),
+    [
+      'hello-compose/',
+      'hello-compose/compose.yaml',
+      'hello-compose/config/',
+      'hello-compose/config/site.conf',
+      'hello-compose/env/',
+      'hello-compose/env/web.env',
+    ],
+  );
   assert.deepEqual(composeComponentFindings(entries), []);
-  assert.deepEqual(archive.excluded.map((x) => x.path), ['secrets', 'secrets/db_password.txt']);
+  assert.deepEqual(
+    archive.excluded.map((x) => x.path),
+    ['secrets', 'secrets/db_password.txt'],
+  );
   assert.match(archive.excluded[1]!.reason, /rule 6/);
 });
 
@@ -62,18 +68,27 @@ test('§2.7 rule 5: a bind-mount source folder is left out, with its reason', as
   const archive = await buildComposeArchive(dir, { name: 'svc' });
   const names = (await readTarGz(archive.bytes)).map((e) => e.name);
   assert.deepEqual(names, ['svc/', 'svc/compose.yaml', 'svc/keep.txt']);
-  assert.deepEqual(archive.excluded.map((x) => x.path), ['cache', 'cache/c', 'data', 'data/seed.db']);
+  assert.deepEqual(
+    archive.excluded.map((x) => x.path),
+    ['cache', 'cache/c', 'data', 'data/seed.db'],
+  );
   assert.match(archive.excluded[0]!.reason, /rule 5/);
 });
 
 test('§2.7 rule 2: a docker-compose.yml is refused with the reason', async () => {
   const dir = await writeFolder({ 'docker-compose.yml': COMPOSE, 'web.env': 'A=1\n' });
-  await assert.rejects(buildComposeArchive(dir), (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_COMPOSE' && /docker-compose\.yml.*compose\.yaml/.test(e.message));
+  await assert.rejects(
+    buildComposeArchive(dir),
+    (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_COMPOSE' && /docker-compose\.yml.*compose\.yaml/.test(e.message),
+  );
 });
 
 test('§2.7 rule 2: compose.yml beside compose.yaml is refused too, so no tool can pick the other file', async () => {
   const dir = await writeFolder({ 'compose.yaml': COMPOSE, 'compose.yml': COMPOSE, 'web.env': 'A=1\n' });
-  await assert.rejects(buildComposeArchive(dir), (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_COMPOSE' && /compose\.yml/.test(e.message));
+  await assert.rejects(
+    buildComposeArchive(dir),
+    (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_COMPOSE' && /compose\.yml/.test(e.message),
+  );
 });
 
 test('§2.7 rule 2: a compose.yaml that is not YAML makes the build fail with the parse finding', async () => {
@@ -83,14 +98,20 @@ test('§2.7 rule 2: a compose.yaml that is not YAML makes the build fail with th
 
 test('§2.7 rule 2: a folder without compose.yaml is refused', async () => {
   const dir = await writeFolder({ 'web.env': 'A=1\n' });
-  await assert.rejects(buildComposeArchive(dir), (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_COMPOSE' && /no compose\.yaml/.test(e.message));
+  await assert.rejects(
+    buildComposeArchive(dir),
+    (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_COMPOSE' && /no compose\.yaml/.test(e.message),
+  );
 });
 
 test('§2.7 rule 7: a symlink pointing outside the folder is refused before anything is packed', async () => {
-  const dir = await writeFolder({ 'compose.yaml': COMPOSE, 'web.env': 'A=1\n', 'passwd': { symlink: '/etc/passwd' } });
+  const dir = await writeFolder({ 'compose.yaml': COMPOSE, 'web.env': 'A=1\n', passwd: { symlink: '/etc/passwd' } });
   await assert.rejects(buildComposeArchive(dir), (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_FOLDER' && /passwd/.test(e.message));
   const relative = await writeFolder({ 'compose.yaml': COMPOSE, 'web.env': 'A=1\n', 'sub/up': { symlink: '../../..' } });
-  await assert.rejects(buildComposeArchive(relative), (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_FOLDER' && /outside/.test(e.message));
+  await assert.rejects(
+    buildComposeArchive(relative),
+    (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_FOLDER' && /outside/.test(e.message),
+  );
 });
 
 test('§2.7 rule 7: a symlink inside the folder is packed as a relative link', async () => {
@@ -103,7 +124,10 @@ test('§2.7 rule 7: a symlink inside the folder is packed as a relative link', a
 
 test('§2.7 rule 4: an env_file the folder lacks makes the build fail with the finding', async () => {
   const dir = await writeFolder({ 'compose.yaml': COMPOSE });
-  await assert.rejects(buildComposeArchive(dir), (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_COMPOSE' && e.findings.some((f) => f.rule === 'env-file-present'));
+  await assert.rejects(
+    buildComposeArchive(dir),
+    (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_COMPOSE' && e.findings.some((f) => f.rule === 'env-file-present'),
+  );
 });
 
 test('§2.7 rule 2: a compose.yaml that breaks the Compose Specification makes the build fail', async () => {
@@ -112,7 +136,10 @@ test('§2.7 rule 2: a compose.yaml that breaks the Compose Specification makes t
 });
 
 test('the version, when given, is checked before any file is read', async () => {
-  await assert.rejects(buildComposeArchive('/nonexistent', { version: 'v1.0.0' }), (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_VERSION');
+  await assert.rejects(
+    buildComposeArchive('/nonexistent', { version: 'v1.0.0' }),
+    (e: PublishError) => e.code === 'WFMCK_E_PUBLISH_VERSION',
+  );
 });
 
 test('the sample compose.yaml is packed byte for byte', async () => {

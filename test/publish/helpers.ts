@@ -68,7 +68,12 @@ export type HttpsRegistry = RunningRegistry & { caPem: string };
  * The reference registry over HTTPS with a fresh kit CA and a client trusting it, for the whole test file.
  * `ready()` starts both on first use, so another top-level hook can await them whatever order the hooks run in.
  */
-export function useHttpsReferenceRegistry(): { readonly registry: HttpsRegistry; readonly client: RegistryClient; readonly transcript: Transcript; ready(): Promise<HttpsRegistry> } {
+export function useHttpsReferenceRegistry(): {
+  readonly registry: HttpsRegistry;
+  readonly client: RegistryClient;
+  readonly transcript: Transcript;
+  ready(): Promise<HttpsRegistry>;
+} {
   let started: Promise<{ registry: HttpsRegistry; connected: Connected }> | undefined;
   let up: { registry: HttpsRegistry; connected: Connected } | undefined;
   const start = async () => {
@@ -111,13 +116,22 @@ export interface Connected {
 /** A RegistryClient on its own transport recording exchanges in `transcript`; the caller closes the transport. */
 export function connect(url: string, caPem?: string): Connected {
   const transcript = new Transcript();
-  const transport = createTransport({ baseUrl: url, transcript, timeoutMs: 30_000, maxResponseBytes: 16 * 1024 * 1024, ...(caPem ? { ca: caPem } : {}) });
+  const transport = createTransport({
+    baseUrl: url,
+    transcript,
+    timeoutMs: 30_000,
+    maxResponseBytes: 16 * 1024 * 1024,
+    ...(caPem ? { ca: caPem } : {}),
+  });
   return { client: new RegistryClient({ transport }), transport, transcript };
 }
 
 /** `node bin/wfmck.mjs ...args` in a child process, as a user runs it. */
 export async function wfmck(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/wfmck.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [join(ROOT, 'bin/wfmck.mjs'), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

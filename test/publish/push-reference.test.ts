@@ -51,7 +51,9 @@ test('§4.7 a compose component pushed in chunks (PATCH with Content-Range) pull
   const pushed = await pushArtifact(target.client, 'samples/hello-compose', compose, { chunkSize: 100 });
   assert.equal(pushed.manifestDigest, compose.manifestDigest);
   const archiveSize = compose.blobs[1]!.bytes.byteLength;
-  const patches = methods().slice(before).filter((m) => m === 'PATCH').length;
+  const patches = methods()
+    .slice(before)
+    .filter((m) => m === 'PATCH').length;
   assert.equal(patches, Math.ceil(2 / 100) + Math.ceil(archiveSize / 100));
   await assertPulledBack('samples/hello-compose', compose);
 });

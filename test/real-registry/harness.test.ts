@@ -28,7 +28,8 @@ test('two real registries run side by side on different ports', async () => {
 });
 
 test('a missing binary fails with the install command, never a skip', async () => {
-  await assert.rejects(startRealRegistry({ bin: '/nonexistent/docker-registry' }), (e: Error & { code?: string }) =>
-    e.code === 'WFMCK_E_REAL_REGISTRY_MISSING' && /apt-get install docker-registry/.test(e.message),
+  await assert.rejects(
+    startRealRegistry({ bin: '/nonexistent/docker-registry' }),
+    (e: Error & { code?: string }) => e.code === 'WFMCK_E_REAL_REGISTRY_MISSING' && /apt-get install docker-registry/.test(e.message),
   );
 });

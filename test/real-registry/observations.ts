@@ -112,7 +112,10 @@ export const OBSERVATIONS: Observation[] = [
     title: 'a manifest HEAD without Accept is a 404; with the OCI media type in Accept, 200',
     verdict: 'real departs from the spec',
     spec: 'Checking if content exists: HEAD MUST answer 200 when the manifest exists',
-    probe: async (base) => ({ ...(await manifestWith(base, 'HEAD', {})), oci: (await manifestWith(base, 'HEAD', { Accept: OCI_MANIFEST })).get! }),
+    probe: async (base) => ({
+      ...(await manifestWith(base, 'HEAD', {})),
+      oci: (await manifestWith(base, 'HEAD', { Accept: OCI_MANIFEST })).get!,
+    }),
     real: ({ get, oci }) => assert.deepEqual([get!.status, oci!.status], [404, 200]),
     reference: ({ get, oci }) => assert.deepEqual([get!.status, oci!.status], [200, 200]),
   },
@@ -146,7 +149,10 @@ export const OBSERVATIONS: Observation[] = [
     probe: async (base) => {
       const name = freshName('single-post');
       await putBlob(base, name, 'other');
-      const post = await send(base, 'POST', `/v2/${name}/blobs/uploads/?digest=${sha256('hello')}`, { body: 'hello', headers: { 'Content-Type': 'application/octet-stream' } });
+      const post = await send(base, 'POST', `/v2/${name}/blobs/uploads/?digest=${sha256('hello')}`, {
+        body: 'hello',
+        headers: { 'Content-Type': 'application/octet-stream' },
+      });
       return { post, head: await send(base, 'HEAD', `/v2/${name}/blobs/${sha256('hello')}`) };
     },
     real: ({ post, head }) => {
@@ -160,7 +166,9 @@ export const OBSERVATIONS: Observation[] = [
     title: 'a first chunk whose Content-Range does not start at 0 is accepted (202) and appended at 0',
     verdict: 'real departs from the spec',
     spec: 'Pushing a blob in chunks: if a chunk is uploaded out of order, the registry MUST respond with 416',
-    probe: async (base) => ({ patch: await send(base, 'PATCH', await openUpload(base, freshName('chunks')), { body: '56789', headers: octets('5-9') }) }),
+    probe: async (base) => ({
+      patch: await send(base, 'PATCH', await openUpload(base, freshName('chunks')), { body: '56789', headers: octets('5-9') }),
+    }),
     real: ({ patch }) => assert.deepEqual([patch!.status, patch!.headers.get('range')], [202, '0-4']),
     reference: ({ patch }) => assert.equal(patch!.status, 416),
   },
@@ -212,7 +220,9 @@ export const OBSERVATIONS: Observation[] = [
     title: 'a manifest PUT to an invalid tag is a plain-text 404 (no route)',
     verdict: 'both allowed by the spec',
     spec: 'Pushing manifests: <reference> MUST be a digest or a tag matching the grammar; end-7 lists 404 among the failures and no status for a bad tag',
-    probe: async (base) => ({ put: await send(base, 'PUT', `/v2/${freshName('bad-tag')}/manifests/-bad`, { body: '{}', headers: { 'Content-Type': OCI_MANIFEST } }) }),
+    probe: async (base) => ({
+      put: await send(base, 'PUT', `/v2/${freshName('bad-tag')}/manifests/-bad`, { body: '{}', headers: { 'Content-Type': OCI_MANIFEST } }),
+    }),
     real: ({ put }) => assert.deepEqual([put!.status, put!.text.trim()], [404, '404 page not found']),
     reference: ({ put }) => assert.deepEqual([put!.status, codeOf(put!)], [400, 'MANIFEST_INVALID']),
   },

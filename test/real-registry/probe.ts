@@ -12,7 +12,12 @@ export interface Answer {
 
 export const sha256 = (bytes: Uint8Array | string): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
-export async function send(base: string, method: string, path: string, init: { body?: Uint8Array | string; headers?: Record<string, string> } = {}): Promise<Answer> {
+export async function send(
+  base: string,
+  method: string,
+  path: string,
+  init: { body?: Uint8Array | string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const res = await fetch(new URL(path, base), { method, redirect: 'manual', ...init });
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
@@ -29,7 +34,13 @@ export async function putBlob(base: string, name: string, bytes: Uint8Array | st
 }
 
 /** A one-layer OCI manifest over `layer` (blobs pushed first), pushed under `reference`: its digest and the PUT answer. */
-export async function pushManifest(base: string, name: string, reference: string, layer = 'layer', extra: Record<string, unknown> = {}): Promise<{ digest: string; put: Answer }> {
+export async function pushManifest(
+  base: string,
+  name: string,
+  reference: string,
+  layer = 'layer',
+  extra: Record<string, unknown> = {},
+): Promise<{ digest: string; put: Answer }> {
   await putBlob(base, name, '{}');
   const manifest = JSON.stringify({
     schemaVersion: 2,
@@ -43,7 +54,13 @@ export async function pushManifest(base: string, name: string, reference: string
 }
 
 /** pushManifest that must succeed; returns the digest. */
-export async function putManifest(base: string, name: string, reference: string, layer = 'layer', extra: Record<string, unknown> = {}): Promise<string> {
+export async function putManifest(
+  base: string,
+  name: string,
+  reference: string,
+  layer = 'layer',
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const { digest, put } = await pushManifest(base, name, reference, layer, extra);
   if (put.status !== 201) throw new Error(`manifest push failed: ${put.status} ${put.text}`);
   return digest;

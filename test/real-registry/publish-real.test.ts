@@ -30,13 +30,17 @@ test('§4.7 an app package pushes with POST then PUT (never a single POST) and p
   const pushed = await pushArtifact(kit.client, 'samples/hello-app', app);
   assert.equal(pushed.skipped, 0);
   const sent = kit.transcript.all().slice(before);
-  assert.ok(sent.filter((x) => x.method === 'POST').every((x) => !new URL(x.url).searchParams.has('digest')), 'no single-POST upload');
+  assert.ok(
+    sent.filter((x) => x.method === 'POST').every((x) => !new URL(x.url).searchParams.has('digest')),
+    'no single-POST upload',
+  );
   const manifest = await kit.client.getManifest('samples/hello-app', '1.0.0');
   assert.equal(manifest.response.status, 200);
   assert.match(manifest.response.exchange.requestHeaders['accept'] ?? '', /application\/vnd\.oci\.image\.manifest\.v1\+json/);
   assert.deepEqual(Buffer.from(manifest.bytes), Buffer.from(app.manifest));
   assert.deepEqual(validate('AppPackageManifest', JSON.parse(new TextDecoder().decode(manifest.bytes))), { ok: true });
-  for (const blob of app.blobs) assert.deepEqual(Buffer.from((await kit.client.getBlob('samples/hello-app', blob.digest)).bytes), Buffer.from(blob.bytes));
+  for (const blob of app.blobs)
+    assert.deepEqual(Buffer.from((await kit.client.getBlob('samples/hello-app', blob.digest)).bytes), Buffer.from(blob.bytes));
 });
 
 test('§4.7 a second push to the real registry skips every blob', async () => {

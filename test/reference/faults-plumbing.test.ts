@@ -16,7 +16,9 @@ async function serve(rewrite: Rewrite | undefined, respond: (res: import('node:h
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }
 
-const twoHundred: Rewrite = on('PUT', /^\/api\/v1\/capabilities\//, (a) => (a.status === 201 ? { ...a, status: 200, body: Buffer.from('{"rewritten":true}') } : undefined));
+const twoHundred: Rewrite = on('PUT', /^\/api\/v1\/capabilities\//, (a) =>
+  a.status === 201 ? { ...a, status: 200, body: Buffer.from('{"rewritten":true}') } : undefined,
+);
 
 test('a rewrite changes status and body of the matching request only, with a correct Content-Length', async () => {
   const s = await serve(twoHundred, (res) => {
@@ -89,7 +91,10 @@ test('a variant replaces the decisions its faults name, keeps the clean rest, an
 
 test('faults on the same decision compose: each builds on the one before', () => {
   const d = wfmVariant(['SIG-MISSING-DIGEST-400', 'SIG-WRONG-DIGEST-400']).decisions;
-  assert.deepEqual(['ok', 'missing', 'mismatch', 'malformed'].map((v) => d.acceptsContentDigest(v as never)), [true, true, true, false]);
+  assert.deepEqual(
+    ['ok', 'missing', 'mismatch', 'malformed'].map((v) => d.acceptsContentDigest(v as never)),
+    [true, true, true, false],
+  );
 });
 
 test('what a faulty decision remembers belongs to its own instance', () => {

@@ -26,7 +26,12 @@ export async function identityFixture(opts: Omit<IdentityOptions, 'tls'> = {}): 
   return {
     service,
     async call(url, init = {}) {
-      const res = await request(url, { dispatcher: agent, method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body });
+      const res = await request(url, {
+        dispatcher: agent,
+        method: (init.method ?? 'GET') as 'GET',
+        headers: init.headers,
+        body: init.body,
+      });
       const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
       return { status: res.statusCode, headers, text: await res.body.text() };
     },

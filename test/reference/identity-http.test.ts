@@ -33,7 +33,14 @@ test('other methods give 405 with Allow and a JSON error', async () => {
 });
 
 test('unknown paths give 404 with a JSON error', async () => {
-  for (const path of ['/', '/bundle/other.json', '/.well-known/margo', '/.well-known/platform/x', '/%00%ff', '/bundle/wfmck.test.json/..']) {
+  for (const path of [
+    '/',
+    '/bundle/other.json',
+    '/.well-known/margo',
+    '/.well-known/platform/x',
+    '/%00%ff',
+    '/bundle/wfmck.test.json/..',
+  ]) {
     const r = await f.call(f.service.url + path);
     assert.equal(r.status, 404, path);
     assert.equal(typeof JSON.parse(r.text).error, 'string');

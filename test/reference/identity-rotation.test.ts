@@ -77,7 +77,9 @@ const seed = process.env.WFMCK_SEED === undefined ? undefined : Number(process.e
 const path = process.env.WFMCK_PATH;
 
 test('sequence strictly increases on every change and never repeats; 1 or 2 anchors; one after finish', async () => {
-  const commands = fc.commands([fc.constant(new Begin()), fc.constant(new Finish()), fc.constant(new ConditionalFetch())], { maxCommands: 15 });
+  const commands = fc.commands([fc.constant(new Begin()), fc.constant(new Finish()), fc.constant(new ConditionalFetch())], {
+    maxCommands: 15,
+  });
   const property = fc.asyncProperty(commands, async (cmds) => {
     const f = await identityFixture({ includeJwtSvidKey: true });
     try {

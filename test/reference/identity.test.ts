@@ -175,7 +175,10 @@ describe('options', () => {
       assert.equal(doc.trustDomain, 'example.org');
       const bundle = JSON.parse((await f.call(doc.trustBundleUri)).text) as TrustBundle;
       assert.equal(bundle.spiffe_refresh_hint, 60);
-      assert.deepEqual(bundle.keys.map((k) => k.use), ['x509-svid']);
+      assert.deepEqual(
+        bundle.keys.map((k) => k.use),
+        ['x509-svid'],
+      );
     } finally {
       await f.close();
     }

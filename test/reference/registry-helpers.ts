@@ -5,7 +5,11 @@ import { OCI_EMPTY_DESCRIPTOR, OCI_MANIFEST } from '../../spec/media-types.ts';
 import { sha256Digest } from '../../reference/registry/grammar.ts';
 import { startRegistry, type RunningRegistry, type StartRegistryOptions } from '../../reference/registry/server.ts';
 
-export const EMPTY_CONFIG = { mediaType: OCI_EMPTY_DESCRIPTOR.mediaType, digest: OCI_EMPTY_DESCRIPTOR.digest, size: OCI_EMPTY_DESCRIPTOR.size };
+export const EMPTY_CONFIG = {
+  mediaType: OCI_EMPTY_DESCRIPTOR.mediaType,
+  digest: OCI_EMPTY_DESCRIPTOR.digest,
+  size: OCI_EMPTY_DESCRIPTOR.size,
+};
 
 export function digestOf(bytes: Uint8Array | string): string {
   return sha256Digest(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
@@ -63,7 +67,13 @@ export function imageManifest(layers: readonly Layer[], extra: Record<string, un
   };
 }
 
-export function putManifest(base: string, name: string, reference: string, manifest: unknown, contentType = OCI_MANIFEST): Promise<Response> {
+export function putManifest(
+  base: string,
+  name: string,
+  reference: string,
+  manifest: unknown,
+  contentType = OCI_MANIFEST,
+): Promise<Response> {
   const body = typeof manifest === 'string' ? manifest : JSON.stringify(manifest);
   return fetch(`${base}/v2/${name}/manifests/${reference}`, { method: 'PUT', body, headers: { 'Content-Type': contentType } });
 }

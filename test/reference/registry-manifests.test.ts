@@ -71,12 +71,21 @@ test('unknown tag or digest is 404 MANIFEST_UNKNOWN; unknown repository 404 NAME
 test('a manifest referencing a blob missing from the repository is 400 MANIFEST_BLOB_UNKNOWN, one error per blob', async () => {
   await pushBlob(base(), 'acme/app', '{}');
   await pushBlob(base(), 'acme/other', 'layer-a');
-  const manifest = imageManifest([{ mediaType: 'application/octet-stream', bytes: 'layer-a' }, { mediaType: 'application/octet-stream', bytes: 'layer-b' }]);
+  const manifest = imageManifest([
+    { mediaType: 'application/octet-stream', bytes: 'layer-a' },
+    { mediaType: 'application/octet-stream', bytes: 'layer-b' },
+  ]);
   const res = await putManifest(base(), 'acme/app', 'v1', manifest);
   assert.equal(res.status, 400);
   const body = (await res.json()) as { errors: { code: string; detail: { digest: string } }[] };
-  assert.deepEqual(body.errors.map((e) => e.code), ['MANIFEST_BLOB_UNKNOWN', 'MANIFEST_BLOB_UNKNOWN']);
-  assert.deepEqual(body.errors.map((e) => e.detail.digest), [digestOf('layer-a'), digestOf('layer-b')]);
+  assert.deepEqual(
+    body.errors.map((e) => e.code),
+    ['MANIFEST_BLOB_UNKNOWN', 'MANIFEST_BLOB_UNKNOWN'],
+  );
+  assert.deepEqual(
+    body.errors.map((e) => e.detail.digest),
+    [digestOf('layer-a'), digestOf('layer-b')],
+  );
   assert.equal((await fetch(manifestUrl('acme/app', 'v1'))).status, 404);
 });
 
@@ -90,7 +99,13 @@ test('an index must reference manifests of the repository', async () => {
   const { digest, bytes } = await pushImage(base(), 'acme/app', 'amd64');
   const entry = { mediaType: OCI_MANIFEST, digest, size: Buffer.byteLength(bytes) };
   const missing = { mediaType: OCI_MANIFEST, digest: digestOf('absent'), size: 1 };
-  const bad = await putManifest(base(), 'acme/app', 'multi', { schemaVersion: 2, mediaType: OCI_INDEX, manifests: [entry, missing] }, OCI_INDEX);
+  const bad = await putManifest(
+    base(),
+    'acme/app',
+    'multi',
+    { schemaVersion: 2, mediaType: OCI_INDEX, manifests: [entry, missing] },
+    OCI_INDEX,
+  );
   assert.equal(bad.status, 400);
   assert.deepEqual(await errorCodes(bad), ['MANIFEST_BLOB_UNKNOWN']);
   const good = await putManifest(base(), 'acme/app', 'multi', { schemaVersion: 2, mediaType: OCI_INDEX, manifests: [entry] }, OCI_INDEX);

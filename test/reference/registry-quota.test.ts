@@ -16,7 +16,8 @@ async function open(name = 'acme/app'): Promise<URL> {
   return new URL(res.headers.get('location')!, base());
 }
 
-const patch = (location: URL, bytes: Buffer) => fetch(location, { method: 'PATCH', body: bytes, headers: { 'Content-Type': 'application/octet-stream' } });
+const patch = (location: URL, bytes: Buffer) =>
+  fetch(location, { method: 'PATCH', body: bytes, headers: { 'Content-Type': 'application/octet-stream' } });
 
 test('a push past the quota gets 507 with an OCI error body naming the quota; the quota is whole again after', async () => {
   await pushBlob(base(), 'acme/app', Buffer.alloc(200 * KIB, 1));
@@ -34,12 +35,13 @@ test('a push past the quota gets 507 with an OCI error body naming the quota; th
 test('a chunked body without a length is charged as it arrives: two concurrent uploads cannot together pass the quota', async () => {
   const [a, b] = await Promise.all([open(), open()]);
   // Streams without Content-Length, as a chunked push sends them.
-  const stream = (fill: number) => new ReadableStream({
-    start(c) {
-      for (let i = 0; i < 20; i++) c.enqueue(new Uint8Array(10 * KIB).fill(fill));
-      c.close();
-    },
-  });
+  const stream = (fill: number) =>
+    new ReadableStream({
+      start(c) {
+        for (let i = 0; i < 20; i++) c.enqueue(new Uint8Array(10 * KIB).fill(fill));
+        c.close();
+      },
+    });
   const send = (url: URL, fill: number) => fetch(url, { method: 'PATCH', body: stream(fill), duplex: 'half' } as RequestInit);
   const statuses = (await Promise.all([send(a, 1), send(b, 2)])).map((r) => r.status).sort();
   assert.deepEqual(statuses, [202, 507], 'one fits, the other is refused');

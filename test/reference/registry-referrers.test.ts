@@ -69,7 +69,10 @@ test('artifactType filter: only matching referrers, and OCI-Filters-Applied: art
   const { subject, signature } = await subjectAndReferrers();
   const { res, index } = await referrers('acme/app', subject, `?artifactType=${encodeURIComponent(SIGNATURE)}`);
   assert.equal(res.headers.get('oci-filters-applied'), 'artifactType');
-  assert.deepEqual(index.manifests.map((m) => m.digest), [signature]);
+  assert.deepEqual(
+    index.manifests.map((m) => m.digest),
+    [signature],
+  );
   assert.equal((await referrers('acme/app', subject)).res.headers.get('oci-filters-applied'), null);
 });
 
@@ -91,5 +94,8 @@ test('a malformed digest is 400', async () => {
 test('deleting a referrer removes it from the list', async () => {
   const { subject, signature, sbom } = await subjectAndReferrers();
   assert.equal((await fetch(`${base()}/v2/acme/app/manifests/${signature}`, { method: 'DELETE' })).status, 202);
-  assert.deepEqual((await referrers('acme/app', subject)).index.manifests.map((m) => m.digest), [sbom]);
+  assert.deepEqual(
+    (await referrers('acme/app', subject)).index.manifests.map((m) => m.digest),
+    [sbom],
+  );
 });

@@ -105,7 +105,10 @@ test('property: for any tag set and any n >= 1, the Link pages are the sorted se
       const pages = await walk('acme/prop', n);
       assert.deepEqual(pages.flat(), [...tags].sort());
       assert.ok(pages.every((p) => p.length <= n));
-      assert.ok(pages.slice(0, -1).every((p) => p.length === n), 'only the last page is short');
+      assert.ok(
+        pages.slice(0, -1).every((p) => p.length === n),
+        'only the last page is short',
+      );
     }),
     { numRuns: 100, ...replayParameters() },
   );

@@ -38,7 +38,11 @@ test('POST opens a session: 202, Location with a UUID, Docker-Upload-UUID, Range
 test('POST then PUT: 201 with the blob Location and Docker-Content-Digest; the blob is pullable', async () => {
   const { location } = await openSession();
   const digest = digestOf('hello blob');
-  const put = await fetch(withDigest(location, digest), { method: 'PUT', body: 'hello blob', headers: { 'Content-Type': 'application/octet-stream' } });
+  const put = await fetch(withDigest(location, digest), {
+    method: 'PUT',
+    body: 'hello blob',
+    headers: { 'Content-Type': 'application/octet-stream' },
+  });
   assert.equal(put.status, 201);
   assert.equal(put.headers.get('location'), `/v2/acme/app/blobs/${digest}`);
   assert.equal(put.headers.get('docker-content-digest'), digest);
@@ -56,7 +60,11 @@ test('single POST with ?digest= stores the blob: 201 and Location', async () => 
 
 test('chunked: PATCH chunks in order (202 + Range), then PUT closes with the whole digest', async () => {
   const { location } = await openSession();
-  const one = await fetch(location, { method: 'PATCH', body: 'abc', headers: { 'Content-Range': '0-2', 'Content-Type': 'application/octet-stream' } });
+  const one = await fetch(location, {
+    method: 'PATCH',
+    body: 'abc',
+    headers: { 'Content-Range': '0-2', 'Content-Type': 'application/octet-stream' },
+  });
   assert.equal(one.status, 202);
   assert.equal(one.headers.get('range'), '0-2');
   const next = new URL(one.headers.get('location')!, base());

@@ -46,7 +46,16 @@ test('names the grammar allows (dots, underscores, double underscores, dash runs
 });
 
 test('unknown paths are 404 with an OCI error body', async () => {
-  for (const path of ['/', '/v1/', '/v2/acme', '/v2/acme/unknown/thing', '/v2/acme/tags', '/v2/acme/blobs/', '/v2/acme/manifests/', '/v2/acme/manifests/%zz']) {
+  for (const path of [
+    '/',
+    '/v1/',
+    '/v2/acme',
+    '/v2/acme/unknown/thing',
+    '/v2/acme/tags',
+    '/v2/acme/blobs/',
+    '/v2/acme/manifests/',
+    '/v2/acme/manifests/%zz',
+  ]) {
     const res = await fetch(`${base()}${path}`);
     assert.equal(res.status, 404, path);
     const body = (await res.json()) as { errors: { code: string; message: string }[] };
@@ -73,7 +82,11 @@ test('a blob over the cap is 413 with an OCI error, declared or streamed', async
       c.close();
     },
   });
-  const streamed = await fetch(`${base()}/v2/acme/blobs/uploads/?digest=${digest}`, { method: 'POST', body, duplex: 'half' } as RequestInit);
+  const streamed = await fetch(`${base()}/v2/acme/blobs/uploads/?digest=${digest}`, {
+    method: 'POST',
+    body,
+    duplex: 'half',
+  } as RequestInit);
   assert.equal(streamed.status, 413);
   assert.equal((await fetch(`${base()}/v2/`)).status, 200, 'the registry still answers');
 });
@@ -88,24 +101,53 @@ test('chunks that together pass the blob cap are 413', async () => {
 });
 
 test('a manifest over the cap is 413 with an OCI error', async () => {
-  const res = await fetch(`${base()}/v2/acme/manifests/big`, { method: 'PUT', body: ' '.repeat(600), headers: { 'Content-Type': 'application/vnd.oci.image.manifest.v1+json' } });
+  const res = await fetch(`${base()}/v2/acme/manifests/big`, {
+    method: 'PUT',
+    body: ' '.repeat(600),
+    headers: { 'Content-Type': 'application/vnd.oci.image.manifest.v1+json' },
+  });
   assert.equal(res.status, 413);
   assert.deepEqual(await errorCodes(res), ['MANIFEST_INVALID']);
 });
 
 test('no request shape makes the registry answer 5xx', async () => {
-  const segment = fc.constantFrom('v2', 'acme', 'A', 'blobs', 'uploads', 'manifests', 'tags', 'list', 'referrers', '', '..', '%3A', 'sha256:abc', digestOf('x'));
+  const segment = fc.constantFrom(
+    'v2',
+    'acme',
+    'A',
+    'blobs',
+    'uploads',
+    'manifests',
+    'tags',
+    'list',
+    'referrers',
+    '',
+    '..',
+    '%3A',
+    'sha256:abc',
+    digestOf('x'),
+  );
   const method = fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS');
   const query = fc.constantFrom('', '?digest=sha256:zz', '?n=-1', '?n=2&last=%FF', '?mount=x&from=Y', `?digest=${digestOf('')}`);
-  const headers = fc.record({ 'content-range': fc.constantFrom('0-0', '5-1', 'x', '0-99999999999'), accept: fc.string() }, { requiredKeys: [] });
+  const headers = fc.record(
+    { 'content-range': fc.constantFrom('0-0', '5-1', 'x', '0-99999999999'), accept: fc.string() },
+    { requiredKeys: [] },
+  );
   await fc.assert(
-    fc.asyncProperty(method, fc.array(segment, { maxLength: 7 }), query, fc.string({ maxLength: 64 }), headers, async (m, segs, q, body, hdrs) => {
-      const init: RequestInit = { method: m, headers: hdrs };
-      if (m !== 'GET' && m !== 'HEAD') init.body = body;
-      const res = await fetch(`${base()}/${segs.join('/')}${q}`, init);
-      await res.arrayBuffer();
-      assert.ok(res.status < 500, `${m} /${segs.join('/')}${q} -> ${res.status}`);
-    }),
+    fc.asyncProperty(
+      method,
+      fc.array(segment, { maxLength: 7 }),
+      query,
+      fc.string({ maxLength: 64 }),
+      headers,
+      async (m, segs, q, body, hdrs) => {
+        const init: RequestInit = { method: m, headers: hdrs };
+        if (m !== 'GET' && m !== 'HEAD') init.body = body;
+        const res = await fetch(`${base()}/${segs.join('/')}${q}`, init);
+        await res.arrayBuffer();
+        assert.ok(res.status < 500, `${m} /${segs.join('/')}${q} -> ${res.status}`);
+      },
+    ),
     { numRuns: 300, ...replayParameters() },
   );
 });

@@ -16,7 +16,10 @@ function raw(url: string, bytes: string, opts: { keepOpen?: boolean } = {}): Pro
   const { hostname, port, protocol } = new URL(url);
   return new Promise((resolve, reject) => {
     const host = hostname.replace(/^\[|\]$/g, '');
-    const socket = protocol === 'https:' ? tls({ host, port: Number(port), ca: embedded.caPem, servername: 'localhost' }) : tcp({ host, port: Number(port) });
+    const socket =
+      protocol === 'https:'
+        ? tls({ host, port: Number(port), ca: embedded.caPem, servername: 'localhost' })
+        : tcp({ host, port: Number(port) });
     let text = '';
     const timer = setTimeout(() => (socket.destroy(), reject(new Error(`no close within 20 s; got: ${text}`))), 20_000);
     socket.on(protocol === 'https:' ? 'secureConnect' : 'connect', () => (opts.keepOpen ? socket.write(bytes) : socket.end(bytes)));
@@ -44,12 +47,16 @@ test('a malformed request line is answered 400 with a JSON body by the WFM, iden
   }
 });
 
-test('headers past Node\'s limit are answered 431 with a JSON body, in each service\'s format', async () => {
+test("headers past Node's limit are answered 431 with a JSON body, in each service's format", async () => {
   const huge = `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
   for (const [name, url] of Object.entries(services())) {
     const answer = statusAndBody(await raw(url, huge));
     assert.equal(answer.status, 431, name);
-    if (name === 'registry') assert.deepEqual((answer.body as { errors: { code: string }[] }).errors.map((e) => e.code), ['SIZE_INVALID']);
+    if (name === 'registry')
+      assert.deepEqual(
+        (answer.body as { errors: { code: string }[] }).errors.map((e) => e.code),
+        ['SIZE_INVALID'],
+      );
     if (name === 'admin' || name === 'identity') assert.match(String((answer.body as { error: string }).error), new RegExp(`^${name}: `));
   }
 });
@@ -64,10 +71,17 @@ test('a registry body that stalls is cut at the deadline with 408 and an OCI err
   const registry = await startRegistry({ requestTimeoutMs: 1_000 });
   try {
     const started = Date.now();
-    const answer = await raw(registry.url, 'POST /v2/acme/app/blobs/uploads/?digest=sha256:' + '0'.repeat(64) + ' HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc', { keepOpen: true });
+    const answer = await raw(
+      registry.url,
+      'POST /v2/acme/app/blobs/uploads/?digest=sha256:' + '0'.repeat(64) + ' HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc',
+      { keepOpen: true },
+    );
     const { status, body } = statusAndBody(answer);
     assert.equal(status, 408);
-    assert.deepEqual((body as { errors: { code: string }[] }).errors.map((e) => e.code), ['UNKNOWN']);
+    assert.deepEqual(
+      (body as { errors: { code: string }[] }).errors.map((e) => e.code),
+      ['UNKNOWN'],
+    );
     assert.ok(Date.now() - started < 5_000, `cut after ${Date.now() - started} ms`);
   } finally {
     await registry.close();

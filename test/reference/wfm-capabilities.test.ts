@@ -26,7 +26,11 @@ test('§2.1 an unknown x-*-extensions key and an unknown root key are accepted',
 
 test('§2.1.1 an unknown runtime and deployment type are accepted and stored as custom', async () => {
   const { device, clientId } = await onboarded(h);
-  const doc = hostingDoc('dev-wasm', { supportedRuntimes: ['wasm', 'oci'], supportedDeploymentTypes: ['helm.v3'] }, { labels: { 'example.com/runtime': 'wasm' } });
+  const doc = hostingDoc(
+    'dev-wasm',
+    { supportedRuntimes: ['wasm', 'oci'], supportedDeploymentTypes: ['helm.v3'] },
+    { labels: { 'example.com/runtime': 'wasm' } },
+  );
   assert.equal((await putDevice(h, device, doc)).status, 201);
   const stored = h.wfm.state.devices(clientId)['dev-wasm']!.properties;
   assert.deepEqual(stored.supportedRuntimes, ['custom', 'oci']);
@@ -54,7 +58,15 @@ test('§7 422: a hosting device without otelCollector true', async () => {
 test('§7 400: body not JSON, not an object, schema invalid', async () => {
   const { device } = await onboarded(h);
   const path = capabilitiesPath('dev-bad');
-  for (const body of ['{"properties":', 'null', '[]', '42', '"text"', JSON.stringify({ labels: {} }), JSON.stringify(hostingDoc('dev-bad', { cpus: 'four' as never }))]) {
+  for (const body of [
+    '{"properties":',
+    'null',
+    '[]',
+    '42',
+    '"text"',
+    JSON.stringify({ labels: {} }),
+    JSON.stringify(hostingDoc('dev-bad', { cpus: 'four' as never })),
+  ]) {
     const res = await call(h, { method: 'PUT', path, body, device });
     assert.equal(res.status, 400, body);
     assert.equal(typeof res.json.error, 'string');
@@ -101,7 +113,18 @@ test('P3 401 unsigned or wrongly signed; 403 never onboarded; 400 wrong digest',
   assert.equal((await call(h, { method: 'DELETE', path })).status, 401);
   assert.equal((await call(h, { method: 'PUT', path, body, device, after: { signature: 'sig1=:AAAA:' } })).status, 401);
   assert.equal((await call(h, { method: 'PUT', path, body, device: stranger })).status, 403);
-  assert.equal((await call(h, { method: 'PUT', path, body, device, after: { 'content-digest': 'sha-256=:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=:' } })).status, 400);
+  assert.equal(
+    (
+      await call(h, {
+        method: 'PUT',
+        path,
+        body,
+        device,
+        after: { 'content-digest': 'sha-256=:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=:' },
+      })
+    ).status,
+    400,
+  );
 });
 
 test('§5 403: a retired client gets 403 on every endpoint', async () => {
@@ -126,7 +149,10 @@ test('P3 paths client-scoped: the path clientId must be the caller', async () =>
     const path = (clientId: string) => `/api/v1/clients/${clientId}/capabilities/dev1`;
     assert.equal((await call(scoped, { method: 'PUT', path: path(a.clientId), body: hostingDoc('dev1'), device: a.device })).status, 201);
     assert.equal((await call(scoped, { method: 'PUT', path: path(a.clientId), body: hostingDoc('dev1'), device: b.device })).status, 403);
-    assert.equal((await call(scoped, { method: 'PUT', path: capabilitiesPath('dev1'), body: hostingDoc('dev1'), device: a.device })).status, 404);
+    assert.equal(
+      (await call(scoped, { method: 'PUT', path: capabilitiesPath('dev1'), body: hostingDoc('dev1'), device: a.device })).status,
+      404,
+    );
   } finally {
     await scoped.close();
   }
@@ -136,7 +162,11 @@ test('P3 deviceAuth none: no signatures; the client is named by the wfmck-client
   const lab = await startHarness({ profile: resolveProfile({ deviceAuth: 'none' }) });
   try {
     const d = await newDevice(lab.deviceCa);
-    const res = await call(lab, { method: 'POST', path: '/api/v1/onboarding', body: { apiVersion: 'v1', kind: 'OnboardingRequest', certificate: d.certificate } });
+    const res = await call(lab, {
+      method: 'POST',
+      path: '/api/v1/onboarding',
+      body: { apiVersion: 'v1', kind: 'OnboardingRequest', certificate: d.certificate },
+    });
     assert.equal(res.status, 201, res.text);
     const headers = { 'wfmck-client-id': res.json.clientId };
     assert.equal((await call(lab, { method: 'PUT', path: capabilitiesPath('dev1'), body: hostingDoc('dev1'), headers })).status, 201);

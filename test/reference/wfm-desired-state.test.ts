@@ -21,7 +21,11 @@ const components = [{ name: 'web', repository: 'oci://registry.example/web', rev
 async function client(): Promise<{ device: Device; clientId: string; get: (headers?: Record<string, string>) => ReturnType<typeof call> }> {
   const { device, clientId } = await onboarded(h);
   await putDevice(h, device, hostingDoc('dev1'));
-  return { device, clientId, get: (headers = {}) => call(h, { method: 'GET', path: `/api/v1/clients/${clientId}/deployments`, device, headers }) };
+  return {
+    device,
+    clientId,
+    get: (headers = {}) => call(h, { method: 'GET', path: `/api/v1/clients/${clientId}/deployments`, device, headers }),
+  };
 }
 
 async function untar(gz: Buffer): Promise<Map<string, Buffer>> {
@@ -84,7 +88,10 @@ test('§2.4.1 rule 7: manifestVersion increases on assign and on remove and neve
   await h.wfm.hooks.removeDeployment({ clientId: c.clientId, deviceId: 'dev1', deploymentId: a.deploymentId });
   const afterRemove = (await c.get()).json as StateManifest;
   versions.push(afterRemove.manifestVersion);
-  assert.deepEqual(afterRemove.deployments.map((d) => d.deploymentId), [b.deploymentId]);
+  assert.deepEqual(
+    afterRemove.deployments.map((d) => d.deploymentId),
+    [b.deploymentId],
+  );
   await h.wfm.hooks.removeDeployment({ clientId: c.clientId, deviceId: 'dev1', deploymentId: b.deploymentId });
   const empty = (await c.get()).json as StateManifest;
   versions.push(empty.manifestVersion);
@@ -94,7 +101,9 @@ test('§2.4.1 rule 7: manifestVersion increases on assign and on remove and neve
 
 test('P4 concurrent assignments never share a manifestVersion', async () => {
   const c = await client();
-  await Promise.all([1, 2, 3, 4].map((i) => h.wfm.hooks.assignDeployment({ clientId: c.clientId, deviceId: 'dev1', applicationId: `app${i}`, components })));
+  await Promise.all(
+    [1, 2, 3, 4].map((i) => h.wfm.hooks.assignDeployment({ clientId: c.clientId, deviceId: 'dev1', applicationId: `app${i}`, components })),
+  );
   const m = (await c.get()).json as StateManifest;
   assert.equal(m.manifestVersion, 5);
   assert.equal(m.deployments.length, 4);
@@ -102,7 +111,12 @@ test('P4 concurrent assignments never share a manifestVersion', async () => {
 
 test('P4 each deployment URL serves YAML whose bytes hash to its digest; a wrong digest is 404', async () => {
   const c = await client();
-  const { deploymentId } = await h.wfm.hooks.assignDeployment({ clientId: c.clientId, deviceId: 'dev1', applicationId: 'shop', components });
+  const { deploymentId } = await h.wfm.hooks.assignDeployment({
+    clientId: c.clientId,
+    deviceId: 'dev1',
+    applicationId: 'shop',
+    components,
+  });
   const m = (await c.get()).json as StateManifest;
   assert.deepEqual(validate('StateManifest', m), { ok: true });
   const entry = m.deployments[0]!;
@@ -131,7 +145,8 @@ test('P4 each deployment URL serves YAML whose bytes hash to its digest; a wrong
 test('P4 the bundle holds exactly the deployment YAMLs, is immutable, and is stable', async () => {
   const c = await client();
   const ids = [];
-  for (const app of ['shop', 'blog']) ids.push((await h.wfm.hooks.assignDeployment({ clientId: c.clientId, deviceId: 'dev1', applicationId: app, components })).deploymentId);
+  for (const app of ['shop', 'blog'])
+    ids.push((await h.wfm.hooks.assignDeployment({ clientId: c.clientId, deviceId: 'dev1', applicationId: app, components })).deploymentId);
   const m = (await c.get()).json as StateManifest;
   const res = await call(h, { method: 'GET', path: m.bundle!.url, device: c.device });
   assert.equal(res.status, 200);
@@ -143,7 +158,10 @@ test('P4 the bundle holds exactly the deployment YAMLs, is immutable, and is sta
   for (const d of m.deployments) assert.equal(digestOf(files.get(`${d.deploymentId}.yaml`)!), d.digest);
   const again = await call(h, { method: 'GET', path: m.bundle!.url, device: c.device });
   assert.deepEqual(again.bytes, res.bytes);
-  assert.equal((await call(h, { method: 'GET', path: `/api/v1/clients/${c.clientId}/bundles/sha256:${'0'.repeat(64)}`, device: c.device })).status, 404);
+  assert.equal(
+    (await call(h, { method: 'GET', path: `/api/v1/clients/${c.clientId}/bundles/sha256:${'0'.repeat(64)}`, device: c.device })).status,
+    404,
+  );
 });
 
 test("P4 403: another client's manifest, YAML or bundle", async () => {
@@ -161,6 +179,13 @@ test('P5 assignDeployment refuses an unknown device, an unknown client and a bad
   const c = await client();
   await assert.rejects(h.wfm.hooks.assignDeployment({ clientId: c.clientId, deviceId: 'ghost', applicationId: 'x', components }));
   await assert.rejects(h.wfm.hooks.assignDeployment({ clientId: 'nobody', deviceId: 'dev1', applicationId: 'x', components }));
-  await assert.rejects(h.wfm.hooks.assignDeployment({ clientId: c.clientId, deviceId: 'dev1', applicationId: 'x', components: [{ ...components[0]!, revision: 'v1.0' }] }));
+  await assert.rejects(
+    h.wfm.hooks.assignDeployment({
+      clientId: c.clientId,
+      deviceId: 'dev1',
+      applicationId: 'x',
+      components: [{ ...components[0]!, revision: 'v1.0' }],
+    }),
+  );
   assert.equal((await c.get()).json.manifestVersion, 1);
 });

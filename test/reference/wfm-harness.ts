@@ -45,7 +45,17 @@ export async function startHarness(opts: Partial<StartWfmOptions> = {}): Promise
     profile,
   });
   const agent = new Agent({ connect: { ca: rootCa.certPem } });
-  return { wfm, agent, rootCa, deviceCa, profile, close: async () => { await agent.close(); await wfm.close(); } };
+  return {
+    wfm,
+    agent,
+    rootCa,
+    deviceCa,
+    profile,
+    close: async () => {
+      await agent.close();
+      await wfm.close();
+    },
+  };
 }
 
 export async function newDevice(
@@ -76,10 +86,25 @@ export interface Call {
 export async function call(h: Harness, c: Call): Promise<Answer> {
   const url = h.wfm.url + c.path;
   const body =
-    c.body === undefined ? undefined : typeof c.body === 'string' || Buffer.isBuffer(c.body) ? Buffer.from(c.body as string) : Buffer.from(JSON.stringify(c.body));
+    c.body === undefined
+      ? undefined
+      : typeof c.body === 'string' || Buffer.isBuffer(c.body)
+        ? Buffer.from(c.body as string)
+        : Buffer.from(JSON.stringify(c.body));
   const headers: Record<string, string> = { ...(body ? { 'content-type': 'application/json' } : {}), ...c.headers };
   if (c.device) {
-    Object.assign(headers, await signRequest({ method: c.method, url, headers, body, privateKey: c.device.issued.keys.privateKey, keyId: c.keyId ?? c.device.keyId, algorithm: algorithmForKey(KeyObject.from(c.device.issued.keys.publicKey)) }));
+    Object.assign(
+      headers,
+      await signRequest({
+        method: c.method,
+        url,
+        headers,
+        body,
+        privateKey: c.device.issued.keys.privateKey,
+        keyId: c.keyId ?? c.device.keyId,
+        algorithm: algorithmForKey(KeyObject.from(c.device.issued.keys.publicKey)),
+      }),
+    );
   }
   Object.assign(headers, c.after);
   const res = await request(url, { dispatcher: h.agent, method: c.method as 'GET', headers, body });

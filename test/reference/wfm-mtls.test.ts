@@ -14,7 +14,12 @@ const profile = resolveProfile({ edition: 'miaf' });
 
 async function withEmbedded(fn: (e: Embedded, t: SpiffeTarget) => Promise<void>, faults: string[] = []): Promise<void> {
   const e = await startEmbedded({ profile, faults });
-  const t = { trustDomain: e.spiffe!.trustDomain, vendor: profile.vendor, wfmId: e.spiffe!.wfmId, wfmSpiffeId: wfmSpiffeId({ trustDomain: e.spiffe!.trustDomain, vendor: profile.vendor, wfmId: e.spiffe!.wfmId }) };
+  const t = {
+    trustDomain: e.spiffe!.trustDomain,
+    vendor: profile.vendor,
+    wfmId: e.spiffe!.wfmId,
+    wfmSpiffeId: wfmSpiffeId({ trustDomain: e.spiffe!.trustDomain, vendor: profile.vendor, wfmId: e.spiffe!.wfmId }),
+  };
   try {
     await fn(e, t);
   } finally {
@@ -31,7 +36,7 @@ async function admittedSvid(e: Embedded, t: SpiffeTarget) {
 const get = (e: Embedded, s: { chainPem: string; keyPem: string } | undefined, path = '/api/v1/deployments'): Promise<ProbeResult> =>
   tlsProbe(e.wfm, { ca: [e.caPem], ...(s && { cert: s.chainPem, key: s.keyPem }), path });
 
-test('miaf: TLS 1.3 with an admitted SVID: the caller\'s manifest, version 1, bundle null; the WFM presents its SPIFFE ID', async () => {
+test("miaf: TLS 1.3 with an admitted SVID: the caller's manifest, version 1, bundle null; the WFM presents its SPIFFE ID", async () => {
   await withEmbedded(async (e, t) => {
     const r = await get(e, await admittedSvid(e, t));
     assert.equal(r.protocol, 'TLSv1.3');
@@ -79,14 +84,20 @@ test('miaf: the seed paths are gone (no Certificate API, no onboarding, no per-c
   });
 });
 
-test('miaf: issueClientSvid mints from the newest anchor of the devices\' domain; a rotation reaches the WFM\'s TLS', async () => {
+test("miaf: issueClientSvid mints from the newest anchor of the devices' domain; a rotation reaches the WFM's TLS", async () => {
   await withEmbedded(async (e, t) => {
     const mint = async () => {
       const { spiffeId } = newClientSpiffeId(t);
       await e.hooks['admitClient']!({ spiffeId });
       const keys = await generateKeys('P-256');
-      const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: 'CN=c', keys, signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' } });
-      const { certificateChainPem } = (await e.hooks['issueClientSvid']!({ spiffeId, csrPem: csr.toString('pem') })) as { certificateChainPem: string };
+      const csr = await x509.Pkcs10CertificateRequestGenerator.create({
+        name: 'CN=c',
+        keys,
+        signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' },
+      });
+      const { certificateChainPem } = (await e.hooks['issueClientSvid']!({ spiffeId, csrPem: csr.toString('pem') })) as {
+        certificateChainPem: string;
+      };
       return { chainPem: certificateChainPem, keyPem: await privateKeyPem(keys.privateKey) };
     };
     const old = await mint();
@@ -96,7 +107,10 @@ test('miaf: issueClientSvid mints from the newest anchor of the devices\' domain
     assert.deepEqual([(await get(e, old)).status, (await get(e, fresh)).status], [200, 200], 'both anchors during the overlap');
     await e.hooks['rotateTrustAnchor']!({ phase: 'finish', trustDomain: t.trustDomain });
     assert.deepEqual([(await get(e, old)).status, (await get(e, fresh)).status], [undefined, 200], 'only the new one after it');
-    await assert.rejects(e.hooks['issueClientSvid']!({ spiffeId: 'spiffe://other.test/platform/wfm/reference/client/x', csrPem: '' }), /not a client SPIFFE ID of trust domain/);
+    await assert.rejects(
+      e.hooks['issueClientSvid']!({ spiffeId: 'spiffe://other.test/platform/wfm/reference/client/x', csrPem: '' }),
+      /not a client SPIFFE ID of trust domain/,
+    );
   });
 });
 
@@ -107,6 +121,9 @@ test('miaf: the per-client budget answers 429 with Retry-After and a retryable p
     const busy = answers.find((r) => r.status === 429);
     assert.ok(busy, `statuses: ${[...new Set(answers.map((r) => r.status))].join(',')}`);
     const problem = JSON.parse(busy.body!) as Record<string, unknown>;
-    assert.deepEqual([problem['retryable'], problem['backoffStrategy'], typeof problem['retryAfterSeconds']], [true, 'exponential', 'number']);
+    assert.deepEqual(
+      [problem['retryable'], problem['backoffStrategy'], typeof problem['retryAfterSeconds']],
+      [true, 'exponential', 'number'],
+    );
   });
 });

@@ -62,7 +62,13 @@ test('§7 400: not JSON, wrong kind, missing certificate, undecodable certificat
 test('P3 400: Content-Digest missing or wrong', async () => {
   const device = await newDevice(h.deviceCa);
   const body = onboardingBody(device);
-  const wrong = await call(h, { method: 'POST', path: ONBOARDING, body, device, after: { 'content-digest': 'sha-256=:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=:' } });
+  const wrong = await call(h, {
+    method: 'POST',
+    path: ONBOARDING,
+    body,
+    device,
+    after: { 'content-digest': 'sha-256=:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=:' },
+  });
   assert.equal(wrong.status, 400);
   const unsigned = await call(h, { method: 'POST', path: ONBOARDING, body });
   assert.equal(unsigned.status, 400, 'an unsigned body has no Content-Digest either');
@@ -73,7 +79,12 @@ test('P3 401: unsigned, signed by another key, or keyid not the certificate hash
   const other = await newDevice(h.deviceCa);
   const body = onboardingBody(device);
   const { contentDigest } = await import('../../protocol/content-digest.ts');
-  const digestOnly = await call(h, { method: 'POST', path: ONBOARDING, body, headers: { 'content-digest': contentDigest(Buffer.from(JSON.stringify(body))) } });
+  const digestOnly = await call(h, {
+    method: 'POST',
+    path: ONBOARDING,
+    body,
+    headers: { 'content-digest': contentDigest(Buffer.from(JSON.stringify(body))) },
+  });
   assert.equal(digestOnly.status, 401);
   const wrongKey = await call(h, { method: 'POST', path: ONBOARDING, body, device: { ...other, keyId: device.keyId } });
   assert.equal(wrongKey.status, 401);

@@ -28,7 +28,14 @@ async function stillAnswers(): Promise<void> {
 }
 
 test('P6 unknown paths are 404 JSON; a wrong method is 405 JSON with Allow', async () => {
-  for (const path of ['/', '/api', '/api/v1/capabilities', '/api/v2/capabilities/dev1', '/api/v1/nope%zz', '/api/v1/deployments/x/status/more']) {
+  for (const path of [
+    '/',
+    '/api',
+    '/api/v1/capabilities',
+    '/api/v2/capabilities/dev1',
+    '/api/v1/nope%zz',
+    '/api/v1/deployments/x/status/more',
+  ]) {
     refused(await call(h, { method: 'GET', path }), 404, path);
   }
   const res = await call(h, { method: 'POST', path: capabilitiesPath('dev1'), body: {} });
@@ -78,7 +85,9 @@ test('408 for a body that stalls, and the connection is closed', async () => {
   const received: Buffer[] = [];
   socket.on('data', (d) => received.push(d));
   await new Promise<void>((resolve) => socket.once('secureConnect', () => resolve()));
-  socket.write(`PUT ${capabilitiesPath('dev1')} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"prop`);
+  socket.write(
+    `PUT ${capabilitiesPath('dev1')} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"prop`,
+  );
   await new Promise<void>((resolve) => socket.once('close', () => resolve()));
   const text = Buffer.concat(received).toString('utf8');
   assert.match(text, /^HTTP\/1\.1 408 /);
@@ -106,12 +115,17 @@ test('wrong types in every body are 4xx, never 5xx', async () => {
 test('property: arbitrary JSON bodies and deviceIds never produce a 5xx', async () => {
   const segment = fc.oneof(fc.stringMatching(/^[A-Za-z0-9._~-]{1,8}$/), fc.constantFrom('%zz', '%2F', '..', '.', '%41', 'a b', ''));
   await fc.assert(
-    fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 3 }), fc.json({ maxDepth: 4 }), fc.constantFrom('PUT', 'DELETE'), async (segments, body, method) => {
-      const path = `/api/v1/capabilities/${segments.map((s) => s.replace(/ /g, '%20')).join('/')}`;
-      const res = await call(h, { method, path, body, device });
-      assert.ok(res.status < 500, `${method} ${path} ${body} -> ${res.status} ${res.text}`);
-      if (res.status >= 400) assert.equal(typeof res.json?.error, 'string');
-    }),
+    fc.asyncProperty(
+      fc.array(segment, { minLength: 1, maxLength: 3 }),
+      fc.json({ maxDepth: 4 }),
+      fc.constantFrom('PUT', 'DELETE'),
+      async (segments, body, method) => {
+        const path = `/api/v1/capabilities/${segments.map((s) => s.replace(/ /g, '%20')).join('/')}`;
+        const res = await call(h, { method, path, body, device });
+        assert.ok(res.status < 500, `${method} ${path} ${body} -> ${res.status} ${res.text}`);
+        if (res.status >= 400) assert.equal(typeof res.json?.error, 'string');
+      },
+    ),
     { seed, numRuns: 60 },
   );
   await stillAnswers();

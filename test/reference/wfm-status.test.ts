@@ -45,7 +45,10 @@ const post = (device: Device, deploymentId: string, body: unknown) =>
 test('§4.4 the first report is 201, the next 200, and the last one is stored', async () => {
   const { device, clientId, deploymentId } = await assigned();
   assert.equal((await post(device, deploymentId, report(deploymentId))).status, 201);
-  const second = report(deploymentId, { status: { state: 'installed' }, components: COMPONENTS.map((c) => ({ name: c.name, state: 'installed' as const })) });
+  const second = report(deploymentId, {
+    status: { state: 'installed' },
+    components: COMPONENTS.map((c) => ({ name: c.name, state: 'installed' as const })),
+  });
   assert.equal((await post(device, deploymentId, second)).status, 200);
   assert.equal(h.wfm.state.statuses(clientId)[deploymentId]!.status.state, 'installed');
 });
@@ -53,7 +56,10 @@ test('§4.4 the first report is 201, the next 200, and the last one is stored', 
 test('P7 both no-error forms are accepted, and apiVersion/kind may be left out', async () => {
   const { device, deploymentId } = await assigned();
   const empty = { code: '', source: '', message: '' };
-  const withEmpty = report(deploymentId, { status: { state: 'installing', error: empty }, components: COMPONENTS.map((c) => ({ name: c.name, state: 'installing' as const, error: empty })) });
+  const withEmpty = report(deploymentId, {
+    status: { state: 'installing', error: empty },
+    components: COMPONENTS.map((c) => ({ name: c.name, state: 'installing' as const, error: empty })),
+  });
   assert.equal((await post(device, deploymentId, withEmpty)).status, 201);
   const { apiVersion: _a, kind: _k, ...bare } = report(deploymentId);
   assert.equal((await post(device, deploymentId, bare)).status, 200);
@@ -64,7 +70,11 @@ test('§2.4 422: a missing component, an extra component, a duplicate component'
   const cases = [
     [{ name: 'web', state: 'installed' }],
     [...report(deploymentId).components, { name: 'cache', state: 'pending' }],
-    [{ name: 'web', state: 'installed' }, { name: 'web', state: 'installed' }, { name: 'db', state: 'pending' }],
+    [
+      { name: 'web', state: 'installed' },
+      { name: 'web', state: 'installed' },
+      { name: 'db', state: 'pending' },
+    ],
   ];
   for (const components of cases) {
     const res = await post(device, deploymentId, report(deploymentId, { components: components as never }));
@@ -95,7 +105,14 @@ test('§2.4.1 422: an adoptedManifestVersion never served for the deployment', a
 
 test('§7 400: not JSON, wrong types, missing fields', async () => {
   const { device, deploymentId } = await assigned();
-  for (const body of ['nope', 'null', '[]', JSON.stringify({ ...report(deploymentId), adoptedManifestVersion: 'two' }), JSON.stringify({ ...report(deploymentId), status: [{ state: 'installed' }] }), JSON.stringify({ deploymentId })]) {
+  for (const body of [
+    'nope',
+    'null',
+    '[]',
+    JSON.stringify({ ...report(deploymentId), adoptedManifestVersion: 'two' }),
+    JSON.stringify({ ...report(deploymentId), status: [{ state: 'installed' }] }),
+    JSON.stringify({ deploymentId }),
+  ]) {
     const res = await post(device, deploymentId, body);
     assert.equal(res.status, 400, body);
   }
@@ -120,9 +137,17 @@ test('§2.4 deviceId: for gw/* the gateway chooses a registered child', async ()
 test('a removed deployment takes reports until the client says removed', async () => {
   const { device, clientId, deploymentId } = await assigned();
   await h.wfm.hooks.removeDeployment({ clientId, deviceId: 'dev1', deploymentId });
-  const removing = report(deploymentId, { adoptedManifestVersion: 3, status: { state: 'removing' }, components: COMPONENTS.map((c) => ({ name: c.name, state: 'removing' as const })) });
+  const removing = report(deploymentId, {
+    adoptedManifestVersion: 3,
+    status: { state: 'removing' },
+    components: COMPONENTS.map((c) => ({ name: c.name, state: 'removing' as const })),
+  });
   assert.equal((await post(device, deploymentId, removing)).status, 201);
-  const removed = report(deploymentId, { adoptedManifestVersion: 3, status: { state: 'removed' }, components: COMPONENTS.map((c) => ({ name: c.name, state: 'removed' as const })) });
+  const removed = report(deploymentId, {
+    adoptedManifestVersion: 3,
+    status: { state: 'removed' },
+    components: COMPONENTS.map((c) => ({ name: c.name, state: 'removed' as const })),
+  });
   assert.equal((await post(device, deploymentId, removed)).status, 200);
   assert.equal((await post(device, deploymentId, removed)).status, 422, 'forgotten after removed');
 });
@@ -130,12 +155,45 @@ test('a removed deployment takes reports until the client says removed', async (
 test('assignDeployment with a deploymentId updates it: the next manifest carries a new revision, and each report is judged by the revision its version names', async () => {
   const { device, clientId, deploymentId } = await assigned();
   const v1 = h.wfm.state.manifestVersion(clientId)!;
-  const updated = await h.wfm.hooks.assignDeployment({ clientId, deviceId: 'dev1', applicationId: 'shop', components: [...COMPONENTS, { name: 'cache', repository: 'oci://registry.example/cache', revision: '1.0.0' }], deploymentId });
+  const updated = await h.wfm.hooks.assignDeployment({
+    clientId,
+    deviceId: 'dev1',
+    applicationId: 'shop',
+    components: [...COMPONENTS, { name: 'cache', repository: 'oci://registry.example/cache', revision: '1.0.0' }],
+    deploymentId,
+  });
   assert.equal(updated.deploymentId, deploymentId, 'the same deployment, a new revision');
   const both = COMPONENTS.map((c) => ({ name: c.name, state: 'installed' as const }));
-  assert.equal((await post(device, deploymentId, report(deploymentId, { adoptedManifestVersion: v1, status: { state: 'installed' }, components: both }))).status, 201, '§2.4.1 rule 3: a client on the older revision reports it');
+  assert.equal(
+    (
+      await post(
+        device,
+        deploymentId,
+        report(deploymentId, { adoptedManifestVersion: v1, status: { state: 'installed' }, components: both }),
+      )
+    ).status,
+    201,
+    '§2.4.1 rule 3: a client on the older revision reports it',
+  );
   const three = [...both, { name: 'cache', state: 'installing' as const }];
-  assert.equal((await post(device, deploymentId, report(deploymentId, { adoptedManifestVersion: v1 + 1, components: three }))).status, 200, 'the newer revision, with its three components');
-  assert.equal((await post(device, deploymentId, report(deploymentId, { adoptedManifestVersion: v1 + 1, components: both }))).status, 422, 'the newer version with the older components');
-  await assert.rejects(h.wfm.hooks.assignDeployment({ clientId, deviceId: 'dev1', applicationId: 'shop', components: COMPONENTS, deploymentId: '11111111-2222-4333-8444-555555555555' }), /no deployment .* to update/);
+  assert.equal(
+    (await post(device, deploymentId, report(deploymentId, { adoptedManifestVersion: v1 + 1, components: three }))).status,
+    200,
+    'the newer revision, with its three components',
+  );
+  assert.equal(
+    (await post(device, deploymentId, report(deploymentId, { adoptedManifestVersion: v1 + 1, components: both }))).status,
+    422,
+    'the newer version with the older components',
+  );
+  await assert.rejects(
+    h.wfm.hooks.assignDeployment({
+      clientId,
+      deviceId: 'dev1',
+      applicationId: 'shop',
+      components: COMPONENTS,
+      deploymentId: '11111111-2222-4333-8444-555555555555',
+    }),
+    /no deployment .* to update/,
+  );
 });

@@ -29,7 +29,14 @@ const evidence = (items: unknown) => ({ name: 'evidence', contentType: 'applicat
 
 test('a pass: ids, relative file, rounded duration, no evidence kept', () => {
   const r = recordOf(testCase([result({ attachments: [evidence([exchange()])] })]), opts);
-  assert.deepEqual(r, { requirementIds: ['CAP-PUT-201'], title: 'CAP-PUT-201 PUT creates', file: 'suites/capabilities.spec.ts', line: 12, status: 'pass', durationMs: 12 });
+  assert.deepEqual(r, {
+    requirementIds: ['CAP-PUT-201'],
+    title: 'CAP-PUT-201 PUT creates',
+    file: 'suites/capabilities.spec.ts',
+    line: 12,
+    status: 'pass',
+    durationMs: 12,
+  });
 });
 
 test('a pass that noted an errata warning (warnUnlessStrict) is a warn with the note, never a plain pass', () => {
@@ -41,7 +48,10 @@ test('a pass that noted an errata warning (warnUnlessStrict) is a warn with the 
 
 test('a skip carries the reason of its skip annotation (test or result), once', () => {
   const skip = { type: 'skip', description: 'needs hook retireClient' };
-  const r = recordOf(testCase([result({ status: 'skipped', annotations: [skip] })], { annotations: [{ type: 'req', description: 'CAP-PUT-201' }, skip] }), opts);
+  const r = recordOf(
+    testCase([result({ status: 'skipped', annotations: [skip] })], { annotations: [{ type: 'req', description: 'CAP-PUT-201' }, skip] }),
+    opts,
+  );
   assert.equal(r.status, 'skip');
   assert.equal(r.reason, 'needs hook retireClient');
   assert.equal(recordOf(testCase([result({ status: 'skipped' })]), opts).reason, 'skipped');
@@ -53,7 +63,15 @@ test('a failure keeps its error, replay and evidence; the last attempt decides',
     errors: [{ message: '\u001b[31mError: expect(received).toBe(expected)\u001b[39m\n\nExpected: 201\nReceived: 500' }],
     attachments: [evidence([exchange()]), { name: 'trace', contentType: 'application/zip', body: Buffer.from('zip') }],
   });
-  const r = recordOf(testCase([result(), failed], { annotations: [{ type: 'req', description: 'CAP-PUT-201' }, { type: 'req', description: 'CAP-PUT-200' }] }), opts);
+  const r = recordOf(
+    testCase([result(), failed], {
+      annotations: [
+        { type: 'req', description: 'CAP-PUT-201' },
+        { type: 'req', description: 'CAP-PUT-200' },
+      ],
+    }),
+    opts,
+  );
   assert.equal(r.status, 'fail');
   assert.deepEqual(r.requirementIds, ['CAP-PUT-201', 'CAP-PUT-200']);
   assert.equal(r.error?.message, 'Error: expect(received).toBe(expected)\n\nExpected: 201\nReceived: 500');
@@ -68,18 +86,59 @@ test('a timeout is a failure; a kit error is an error; evidence from a file atta
   try {
     const file = join(dir, 'evidence.json');
     writeFileSync(file, JSON.stringify([exchange(), exchange({ id: 'x2' })]));
-    const timedOut = recordOf(testCase([result({ status: 'timedOut', errors: [{ message: 'Test timeout of 30000ms exceeded.' }], attachments: [{ name: 'evidence', contentType: 'application/json', path: file }] })]), opts);
+    const timedOut = recordOf(
+      testCase([
+        result({
+          status: 'timedOut',
+          errors: [{ message: 'Test timeout of 30000ms exceeded.' }],
+          attachments: [{ name: 'evidence', contentType: 'application/json', path: file }],
+        }),
+      ]),
+      opts,
+    );
     assert.equal(timedOut.status, 'fail');
     assert.equal(timedOut.evidence?.length, 2);
     const note = (n: object) => ({ type: 'wfmck-outcome', description: JSON.stringify(n) });
-    const kit = recordOf(testCase([result({ status: 'failed', errors: [{ message: 'Error: hook retireClient: exited with code 3' }], annotations: [note({ outcome: 'error', code: 'WFMCK_E_HOOK', message: 'hook retireClient: exited with code 3' })] })]), opts);
+    const kit = recordOf(
+      testCase([
+        result({
+          status: 'failed',
+          errors: [{ message: 'Error: hook retireClient: exited with code 3' }],
+          annotations: [note({ outcome: 'error', code: 'WFMCK_E_HOOK', message: 'hook retireClient: exited with code 3' })],
+        }),
+      ]),
+      opts,
+    );
     assert.deepEqual([kit.status, kit.errorCode], ['error', 'WFMCK_E_HOOK']);
-    const words = recordOf(testCase([result({ status: 'failed', errors: [{ message: 'Error: hook retireClient: exited with code 3 WFMCK_E_INTERNAL' }] })]), opts);
+    const words = recordOf(
+      testCase([result({ status: 'failed', errors: [{ message: 'Error: hook retireClient: exited with code 3 WFMCK_E_INTERNAL' }] })]),
+      opts,
+    );
     assert.equal(words.status, 'fail', 'message text never decides the outcome: only a typed note does');
-    const blocked = recordOf(testCase([result({ status: 'skipped', annotations: [note({ outcome: 'blocked', cause: 'CAP-PUT-201', message: 'setup: PUT answered 200' })], attachments: [evidence([exchange()])] })]), opts);
+    const blocked = recordOf(
+      testCase([
+        result({
+          status: 'skipped',
+          annotations: [note({ outcome: 'blocked', cause: 'CAP-PUT-201', message: 'setup: PUT answered 200' })],
+          attachments: [evidence([exchange()])],
+        }),
+      ]),
+      opts,
+    );
     assert.deepEqual([blocked.status, blocked.blockedBy, blocked.evidence?.length], ['blocked', 'CAP-PUT-201', 1]);
     assert.equal(blocked.reason, 'blocked by CAP-PUT-201: setup: PUT answered 200');
-    const both = recordOf(testCase([result({ status: 'failed', annotations: [note({ outcome: 'blocked', cause: 'CAP-PUT-201', message: 'm' }), note({ outcome: 'error', code: 'WFMCK_E_HOOK', message: 'h' })] })]), opts);
+    const both = recordOf(
+      testCase([
+        result({
+          status: 'failed',
+          annotations: [
+            note({ outcome: 'blocked', cause: 'CAP-PUT-201', message: 'm' }),
+            note({ outcome: 'error', code: 'WFMCK_E_HOOK', message: 'h' }),
+          ],
+        }),
+      ]),
+      opts,
+    );
     assert.equal(both.status, 'error', 'a kit error outranks a block');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -115,15 +174,32 @@ test('parseEvidence caps the count and the body size, and keeps fields as text',
   assert.equal(parseEvidence([JSON.stringify(many)]).exchanges.length, MAX_EVIDENCE);
   const huge = parseEvidence([JSON.stringify([exchange({ responseBody: 'a'.repeat(MAX_BODY_CHARS + 10) })])]).exchanges[0]!;
   assert.match(huge.responseBody!, /\(10 more characters\)$/);
-  const odd = parseEvidence([JSON.stringify([{ method: 'GET', url: 'http://127.0.0.1/', requestHeaders: { n: 5 }, status: '200' }])]).exchanges[0]!;
+  const odd = parseEvidence([JSON.stringify([{ method: 'GET', url: 'http://127.0.0.1/', requestHeaders: { n: 5 }, status: '200' }])])
+    .exchanges[0]!;
   assert.deepEqual(odd.requestHeaders, { n: '5' });
   assert.equal(odd.status, undefined, 'a status that is not a number is dropped, not trusted');
 });
 
 test('expectEach: a failed test keeps the ids whose own check held, and replays the one that failed', () => {
-  const failed = result({ status: 'failed', errors: [{ message: 'Error: CAP-PUT-200: a finding' }], annotations: [{ type: 'req-held', description: 'CAP-PUT-201' }] });
-  const r = recordOf(testCase([failed], { annotations: [{ type: 'req', description: 'CAP-PUT-201' }, { type: 'req', description: 'CAP-PUT-200' }] }), opts);
+  const failed = result({
+    status: 'failed',
+    errors: [{ message: 'Error: CAP-PUT-200: a finding' }],
+    annotations: [{ type: 'req-held', description: 'CAP-PUT-201' }],
+  });
+  const r = recordOf(
+    testCase([failed], {
+      annotations: [
+        { type: 'req', description: 'CAP-PUT-201' },
+        { type: 'req', description: 'CAP-PUT-200' },
+      ],
+    }),
+    opts,
+  );
   assert.deepEqual([r.status, r.held], ['fail', ['CAP-PUT-201']]);
   assert.equal(r.error?.replay, "npx wfmck run --seed 7 --grep 'CAP-PUT-200'");
-  assert.equal(recordOf(testCase([result({ annotations: [{ type: 'req-held', description: 'CAP-PUT-201' }] })]), opts).held, undefined, 'a pass needs no held ids');
+  assert.equal(
+    recordOf(testCase([result({ annotations: [{ type: 'req-held', description: 'CAP-PUT-201' }] })]), opts).held,
+    undefined,
+    'a pass needs no held ids',
+  );
 });

@@ -6,7 +6,10 @@ import { MAX_MESSAGE, failureOf, fastCheckReplay, reasonLine, replayCommand, str
 
 function fastCheckMessage(seed: number): string {
   try {
-    fc.assert(fc.property(fc.integer(), fc.string(), (n: number, _s: string) => n < 10), { seed });
+    fc.assert(
+      fc.property(fc.integer(), fc.string(), (n: number, _s: string) => n < 10),
+      { seed },
+    );
   } catch (e) {
     return (e as Error).message;
   }
@@ -29,7 +32,10 @@ test('the path read back replays the same counterexample', () => {
   const { seed, path } = fastCheckReplay(message);
   let replayed = '';
   try {
-    fc.assert(fc.property(fc.integer(), fc.string(), (n: number, _s: string) => n < 10), { seed, path, endOnFailure: true });
+    fc.assert(
+      fc.property(fc.integer(), fc.string(), (n: number, _s: string) => n < 10),
+      { seed, path, endOnFailure: true },
+    );
   } catch (e) {
     replayed = (e as Error).message;
   }
@@ -48,19 +54,34 @@ test('replayCommand: one command; a prefix of another id is guarded; the path ri
   assert.ok(!grep.test('STATUS-PRECEDENCE-REMOVED all removed is removed'), 'the longer id is not selected');
 });
 
-test('replayCommand names the run\'s replay.yaml, so it tests the same target', () => {
-  assert.equal(replayCommand('CAP-PUT-201', 42, undefined, [], '/out/run 1/replay.yaml'), "npx wfmck run --config '/out/run 1/replay.yaml' --seed 42 --grep 'CAP-PUT-201'");
-  assert.equal(failureOf('x', 'CAP-PUT-201', 3, [], '/o/replay.yaml').replay, "npx wfmck run --config /o/replay.yaml --seed 3 --grep 'CAP-PUT-201'");
+test("replayCommand names the run's replay.yaml, so it tests the same target", () => {
+  assert.equal(
+    replayCommand('CAP-PUT-201', 42, undefined, [], '/out/run 1/replay.yaml'),
+    "npx wfmck run --config '/out/run 1/replay.yaml' --seed 42 --grep 'CAP-PUT-201'",
+  );
+  assert.equal(
+    failureOf('x', 'CAP-PUT-201', 3, [], '/o/replay.yaml').replay,
+    "npx wfmck run --config /o/replay.yaml --seed 3 --grep 'CAP-PUT-201'",
+  );
 });
 
 test('reasonLine: what the check said, with Expected and Received, on one line', () => {
-  const msg = '\u001b[31mError: §4.1: the first PUT creates the document\u001b[39m\n\nexpect(received).toBe(expected) // Object.is equality\n\nExpected: \u001b[32m201\u001b[39m\nReceived: \u001b[31m200\u001b[39m';
+  const msg =
+    '\u001b[31mError: §4.1: the first PUT creates the document\u001b[39m\n\nexpect(received).toBe(expected) // Object.is equality\n\nExpected: \u001b[32m201\u001b[39m\nReceived: \u001b[31m200\u001b[39m';
   assert.equal(reasonLine(msg), '§4.1: the first PUT creates the document · Expected: 201 · Received: 200');
   assert.equal(reasonLine('WFMCK_E_TIMEOUT: no answer within 10000 ms'), 'WFMCK_E_TIMEOUT: no answer within 10000 ms');
   assert.ok(reasonLine('x'.repeat(1000)).length <= 400);
-  assert.equal(reasonLine('Error: expect(received).toBe(expected) // Object.is equality\n\nExpected: 201\nReceived: 200'), 'Expected: 201 · Received: 200');
-  const property = 'Error: Property failed after 1 tests\n{ seed: 9, path: "0" }\nCounterexample: [1]\nShrunk 2 time(s)\nGot error: §3: a new document is created: 201\n\nexpect(received).toBe(expected)\n\nExpected: 201\nReceived: 200\n    at check (x.ts:1:1)';
-  assert.equal(reasonLine(property), '§3: a new document is created: 201 · Expected: 201 · Received: 200', 'a property: the error it got, not its header');
+  assert.equal(
+    reasonLine('Error: expect(received).toBe(expected) // Object.is equality\n\nExpected: 201\nReceived: 200'),
+    'Expected: 201 · Received: 200',
+  );
+  const property =
+    'Error: Property failed after 1 tests\n{ seed: 9, path: "0" }\nCounterexample: [1]\nShrunk 2 time(s)\nGot error: §3: a new document is created: 201\n\nexpect(received).toBe(expected)\n\nExpected: 201\nReceived: 200\n    at check (x.ts:1:1)';
+  assert.equal(
+    reasonLine(property),
+    '§3: a new document is created: 201 · Expected: 201 · Received: 200',
+    'a property: the error it got, not its header',
+  );
 });
 
 test('failureOf: colours stripped, long texts trimmed, the property seed wins over the run seed', () => {

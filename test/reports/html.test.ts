@@ -16,12 +16,14 @@ const ATTACK = '<script>alert(1)</script>';
 function hostileReport(): ConformanceReport {
   const report = syntheticReport();
   const failing = report.requirements.find((r) => r.id === FAILING_ID)!;
-  failing.evidence = [exchange({
-    url: `https://127.0.0.1/x?q="><script>alert(1)</script>`,
-    requestHeaders: { [`x-${ATTACK}`]: ATTACK },
-    responseHeaders: { 'content-type': `text/html"><script>alert(1)</script>` },
-    responseBody: ATTACK,
-  })];
+  failing.evidence = [
+    exchange({
+      url: `https://127.0.0.1/x?q="><script>alert(1)</script>`,
+      requestHeaders: { [`x-${ATTACK}`]: ATTACK },
+      responseHeaders: { 'content-type': `text/html"><script>alert(1)</script>` },
+      responseBody: ATTACK,
+    }),
+  ];
   failing.tests[0]!.title = `${FAILING_ID} ${ATTACK}`;
   failing.tests[0]!.error = { message: `Received: ${ATTACK}`, replay: `npx wfmck run --grep '${FAILING_ID}'` };
   report.targets = { wfm: `https://127.0.0.1:1/${ATTACK}` };
@@ -66,14 +68,27 @@ test('one row per requirement: what needs attention first (worst first), the res
   assert.equal(html.match(/<tr class="req"/g)?.length, report.requirements.length);
   const attention = html.slice(html.indexOf('<section class="attention"'), html.indexOf('<details class="spec-section"'));
   const statuses = [...attention.matchAll(/<tr class="req" id="[^"]+" data-status="([^"]+)"/g)].map((m) => m[1]!);
-  assert.deepEqual(statuses, [...statuses].sort((a, b) => ['fail', 'error', 'blocked', 'warn', 'not-covered'].indexOf(a) - ['fail', 'error', 'blocked', 'warn', 'not-covered'].indexOf(b)));
-  assert.equal(statuses.length, report.requirements.filter((r) => ['fail', 'error', 'blocked', 'warn', 'not-covered'].includes(r.status)).length);
+  assert.deepEqual(
+    statuses,
+    [...statuses].sort(
+      (a, b) =>
+        ['fail', 'error', 'blocked', 'warn', 'not-covered'].indexOf(a) - ['fail', 'error', 'blocked', 'warn', 'not-covered'].indexOf(b),
+    ),
+  );
+  assert.equal(
+    statuses.length,
+    report.requirements.filter((r) => ['fail', 'error', 'blocked', 'warn', 'not-covered'].includes(r.status)).length,
+  );
   const sections = [...html.matchAll(/<details class="spec-section" data-section="([^"]+)"/g)].map((m) => m[1]);
   assert.deepEqual(sections.slice(0, 4), ['1', '2.1', '2.1.1', '2.2']);
   assert.equal(sections.at(-1)?.startsWith('P'), true, 'profiles come last');
   assert.ok(html.includes('DeviceCapabilities (body of PUT capabilities)'));
   assert.ok(html.includes('<details class="failure"><summary>1 of 1 test failed, 2 exchanges of evidence</summary>'));
-  assert.match(html, /<details class="curl copyable" open><summary>Reproduce with curl<\/summary><pre class="curl-cmd"># wfmck exchange [^\n]+\ncurl -sS -i -X PUT [^<]*--cacert &#39;\/etc\/wfmck\/ca\.pem&#39;/, 'the exchange where the check failed: curl open, its CA by path');
+  assert.match(
+    html,
+    /<details class="curl copyable" open><summary>Reproduce with curl<\/summary><pre class="curl-cmd"># wfmck exchange [^\n]+\ncurl -sS -i -X PUT [^<]*--cacert &#39;\/etc\/wfmck\/ca\.pem&#39;/,
+    'the exchange where the check failed: curl open, its CA by path',
+  );
 });
 
 test('the header shows verdict, strictness, seed and an interrupted run', () => {

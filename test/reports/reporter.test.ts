@@ -60,22 +60,37 @@ function project(): string {
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   mkdirSync(join(dir, 'suites'));
   writeFileSync(join(dir, 'package.json'), '{"type":"commonjs"}\n');
-  writeFileSync(join(dir, 'playwright.config.ts'), `export default { testDir: './suites', workers: 1, reporter: [[${JSON.stringify(reporter)}, { print: false }]] };\n`);
+  writeFileSync(
+    join(dir, 'playwright.config.ts'),
+    `export default { testDir: './suites', workers: 1, reporter: [[${JSON.stringify(reporter)}, { print: false }]] };\n`,
+  );
   writeFileSync(join(dir, 'suites/capabilities.spec.ts'), SPEC);
   return dir;
 }
 
 function context(outDir: string): RunContext {
   return {
-    kit: { name: 'wfmck', version: '9.9.9' }, embedded: false, targets: { wfm: 'https://127.0.0.1:9' }, tls: { caFiles: [] },
-    profile: SEED_PROFILE, strictness: 'default', seed: 77, runs: 10, outDir, startedAt: '2025-01-01T00:00:00.000Z',
+    kit: { name: 'wfmck', version: '9.9.9' },
+    embedded: false,
+    targets: { wfm: 'https://127.0.0.1:9' },
+    tls: { caFiles: [] },
+    profile: SEED_PROFILE,
+    strictness: 'default',
+    seed: 77,
+    runs: 10,
+    outDir,
+    startedAt: '2025-01-01T00:00:00.000Z',
     hooks: { assignDeployment: { kind: 'command', command: 'true', timeoutMs: 1000 } },
   };
 }
 
 function run(dir: string, env: Record<string, string>, onSpawn?: (kill: () => void) => void): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, 'test', '-c', join(dir, 'playwright.config.ts')], { cwd: dir, env: { ...process.env, ...env }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [cli, 'test', '-c', join(dir, 'playwright.config.ts')], {
+      cwd: dir,
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
     child.on('error', reject);
     child.on('exit', (code) => resolve(code));
     onSpawn?.(() => child.kill('SIGINT'));
@@ -93,11 +108,39 @@ test('a real Playwright run writes conformance.json and .html into the context o
     writeFileSync(ctxFile, JSON.stringify(context(outDir)));
     assert.equal(await run(dir, { WFMCK_CONTEXT: ctxFile }), 1);
     const r = read(outDir);
-    assert.deepEqual(Object.keys(r), ['kit', 'persona', 'edition', 'component', 'claims', 'signing', 'embedded', 'targets', 'caFiles', 'profile', 'strictness', 'seed', 'runs', 'hooks', 'startedAt', 'endedAt', 'interrupted', 'summary', 'rootCauses', 'outages', 'requirements', 'problems']);
-    assert.deepEqual([r.kit.version, r.seed, r.runs, r.strictness, r.interrupted, r.hooks], ['9.9.9', 77, 10, 'default', false, ['assignDeployment']]);
+    assert.deepEqual(Object.keys(r), [
+      'kit',
+      'persona',
+      'edition',
+      'component',
+      'claims',
+      'signing',
+      'embedded',
+      'targets',
+      'caFiles',
+      'profile',
+      'strictness',
+      'seed',
+      'runs',
+      'hooks',
+      'startedAt',
+      'endedAt',
+      'interrupted',
+      'summary',
+      'rootCauses',
+      'outages',
+      'requirements',
+      'problems',
+    ]);
+    assert.deepEqual(
+      [r.kit.version, r.seed, r.runs, r.strictness, r.interrupted, r.hooks],
+      ['9.9.9', 77, 10, 'default', false, ['assignDeployment']],
+    );
     // A context written before personas and signing: the wfm persona, no component named, not signed.
     assert.deepEqual([r.persona, r.edition, r.component, r.signing], ['wfm', 'seed', {}, null]);
-    assert.deepEqual(r.problems, ['test "CAP-DELETE-404 untyped skip" (suites/capabilities.spec.ts:25) was skipped without a typed cause (fixtures/outcome.ts skipIf)']);
+    assert.deepEqual(r.problems, [
+      'test "CAP-DELETE-404 untyped skip" (suites/capabilities.spec.ts:25) was skipped without a typed cause (fixtures/outcome.ts skipIf)',
+    ]);
 
     const pass = byId(r, 'CAP-PUT-201');
     assert.equal(pass.status, 'pass');
@@ -111,7 +154,10 @@ test('a real Playwright run writes conformance.json and .html into the context o
     assert.equal(fail.tests[0]!.error!.replay, "npx wfmck run --seed 77 --grep 'CAP-PUT-200'");
     assert.equal(fail.evidence?.[0]?.responseBody, '<script>alert(1)</script>');
 
-    assert.deepEqual([byId(r, 'CAP-PUT-403').status, byId(r, 'CAP-PUT-403').reason, byId(r, 'CAP-PUT-403').skipCause], ['skip', 'needs hook retireClient', 'disabled']);
+    assert.deepEqual(
+      [byId(r, 'CAP-PUT-403').status, byId(r, 'CAP-PUT-403').reason, byId(r, 'CAP-PUT-403').skipCause],
+      ['skip', 'needs hook retireClient', 'disabled'],
+    );
     const blocked = byId(r, 'CAP-DELETE-204');
     assert.deepEqual([blocked.status, blocked.blockedBy, blocked.tests[0]!.status], ['blocked', ['CAP-PUT-200'], 'blocked']);
     assert.equal(blocked.evidence?.length, 1, 'a block keeps the evidence of its cause');

@@ -11,8 +11,17 @@ test('compareSections: numeric, deeper after its parent, profiles last', () => {
 });
 
 test('parseSectionTitles reads numbered headings of both documents', () => {
-  const t = parseSectionTitles('# Title\n## 1. What the service does\n### 2.1 DeviceCapabilities (body)\n#### CPU\n## P4. Desired state: how\n');
-  assert.deepEqual([...t], [['1', 'What the service does'], ['2.1', 'DeviceCapabilities (body)'], ['P4', 'Desired state: how']]);
+  const t = parseSectionTitles(
+    '# Title\n## 1. What the service does\n### 2.1 DeviceCapabilities (body)\n#### CPU\n## P4. Desired state: how\n',
+  );
+  assert.deepEqual(
+    [...t],
+    [
+      ['1', 'What the service does'],
+      ['2.1', 'DeviceCapabilities (body)'],
+      ['P4', 'Desired state: how'],
+    ],
+  );
 });
 
 test('every section the catalog names has a heading in the source documents', () => {

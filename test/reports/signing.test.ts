@@ -19,8 +19,14 @@ const EVIDENCE = 'evidence/CAP-PUT-201.json';
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'wfmck-signing-'));
   const report = {
-    kit: { name: 'wfmck', version: '0.1.0' }, persona: 'wfm', edition: 'seed', component: { vendor: 'Acme', name: 'acme-wfm', version: '1.2.3' },
-    signing: { envelope: 'conformance.dsse.json' }, strictness: 'default', seed: 7, startedAt: '2025-01-01T00:00:00.000Z',
+    kit: { name: 'wfmck', version: '0.1.0' },
+    persona: 'wfm',
+    edition: 'seed',
+    component: { vendor: 'Acme', name: 'acme-wfm', version: '1.2.3' },
+    signing: { envelope: 'conformance.dsse.json' },
+    strictness: 'default',
+    seed: 7,
+    startedAt: '2025-01-01T00:00:00.000Z',
     summary: { verdict: 'not-conformant', requirements: 1, fail: 1, mustFailed: 1 },
     requirements: [{ id: 'CAP-PUT-201', status: 'fail', evidenceFile: EVIDENCE }],
   };
@@ -50,114 +56,175 @@ function withFolder(fn: (dir: string) => void | Promise<void>) {
 }
 
 test('PAE is the DSSE spec example byte for byte', () => {
-  assert.equal(pae('http://example.com/HelloWorld', Buffer.from('hello world')).toString(), 'DSSEv1 29 http://example.com/HelloWorld 11 hello world');
+  assert.equal(
+    pae('http://example.com/HelloWorld', Buffer.from('hello world')).toString(),
+    'DSSEv1 29 http://example.com/HelloWorld 11 hello world',
+  );
 });
 
-test('sign then verify: every report file and the evidence are signed subjects, and the predicate carries the metadata', withFolder((dir) => {
-  const signed = signReport(dir, generateSigningKey());
-  assert.deepEqual(signed.subjects, ['conformance.json', 'conformance.html', 'junit.xml', EVIDENCE]);
-  const v = verifyReport(dir);
-  assert.deepEqual(v.problems, []);
-  assert.equal(v.keySource, 'envelope');
-  const envelope = JSON.parse(readFileSync(signed.envelopeFile, 'utf8'));
-  assert.equal(envelope.payloadType, IN_TOTO_PAYLOAD_TYPE);
-  const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString());
-  assert.equal(statement._type, 'https://in-toto.io/Statement/v1');
-  assert.deepEqual(statement.predicate.component, { vendor: 'Acme', name: 'acme-wfm', version: '1.2.3' });
-  assert.equal(statement.predicate.requirements, undefined, 'the predicate repeats metadata and summary, not the rows');
-}));
+test(
+  'sign then verify: every report file and the evidence are signed subjects, and the predicate carries the metadata',
+  withFolder((dir) => {
+    const signed = signReport(dir, generateSigningKey());
+    assert.deepEqual(signed.subjects, ['conformance.json', 'conformance.html', 'junit.xml', EVIDENCE]);
+    const v = verifyReport(dir);
+    assert.deepEqual(v.problems, []);
+    assert.equal(v.keySource, 'envelope');
+    const envelope = JSON.parse(readFileSync(signed.envelopeFile, 'utf8'));
+    assert.equal(envelope.payloadType, IN_TOTO_PAYLOAD_TYPE);
+    const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString());
+    assert.equal(statement._type, 'https://in-toto.io/Statement/v1');
+    assert.deepEqual(statement.predicate.component, { vendor: 'Acme', name: 'acme-wfm', version: '1.2.3' });
+    assert.equal(statement.predicate.requirements, undefined, 'the predicate repeats metadata and summary, not the rows');
+  }),
+);
 
-test('one changed byte of conformance.json fails verification, naming the file', withFolder((dir) => {
-  signReport(dir, generateSigningKey());
-  flipByte(join(dir, 'conformance.json'));
-  const v = verifyReport(dir);
-  assert.equal(v.problems.length, 1, v.problems.join('\n'));
-  assert.match(v.problems[0]!, /^conformance\.json: sha256 .* does not match/);
-}));
+test(
+  'one changed byte of conformance.json fails verification, naming the file',
+  withFolder((dir) => {
+    signReport(dir, generateSigningKey());
+    flipByte(join(dir, 'conformance.json'));
+    const v = verifyReport(dir);
+    assert.equal(v.problems.length, 1, v.problems.join('\n'));
+    assert.match(v.problems[0]!, /^conformance\.json: sha256 .* does not match/);
+  }),
+);
 
-test('one changed byte of an evidence file fails verification, naming the file', withFolder((dir) => {
-  signReport(dir, generateSigningKey());
-  flipByte(join(dir, EVIDENCE));
-  assert.deepEqual(verifyReport(dir).problems.map((p) => p.split(':')[0]), [EVIDENCE]);
-}));
+test(
+  'one changed byte of an evidence file fails verification, naming the file',
+  withFolder((dir) => {
+    signReport(dir, generateSigningKey());
+    flipByte(join(dir, EVIDENCE));
+    assert.deepEqual(
+      verifyReport(dir).problems.map((p) => p.split(':')[0]),
+      [EVIDENCE],
+    );
+  }),
+);
 
-test('a deleted subject fails verification as missing', withFolder((dir) => {
-  signReport(dir, generateSigningKey());
-  rmSync(join(dir, 'junit.xml'));
-  assert.deepEqual(verifyReport(dir).problems, ['junit.xml: missing (a signed subject)']);
-}));
+test(
+  'a deleted subject fails verification as missing',
+  withFolder((dir) => {
+    signReport(dir, generateSigningKey());
+    rmSync(join(dir, 'junit.xml'));
+    assert.deepEqual(verifyReport(dir).problems, ['junit.xml: missing (a signed subject)']);
+  }),
+);
 
-test('a pinned key: the signing key verifies, another key fails the signature', withFolder((dir) => {
-  const key = generateSigningKey();
-  signReport(dir, key);
-  assert.deepEqual(verifyReport(dir, { pinnedKey: key.publicKey }).problems, []);
-  const other = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey;
-  const v = verifyReport(dir, { pinnedKey: other });
-  assert.equal(v.keySource, 'pinned');
-  assert.equal(v.problems.length, 1);
-  assert.match(v.problems[0]!, /signature does not verify with the pinned key/);
-}));
+test(
+  'a pinned key: the signing key verifies, another key fails the signature',
+  withFolder((dir) => {
+    const key = generateSigningKey();
+    signReport(dir, key);
+    assert.deepEqual(verifyReport(dir, { pinnedKey: key.publicKey }).problems, []);
+    const other = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey;
+    const v = verifyReport(dir, { pinnedKey: other });
+    assert.equal(v.keySource, 'pinned');
+    assert.equal(v.problems.length, 1);
+    assert.match(v.problems[0]!, /signature does not verify with the pinned key/);
+  }),
+);
 
-test('an envelope whose payload was edited (a subject digest swapped for the tampered file) fails the signature', withFolder((dir) => {
-  signReport(dir, generateSigningKey());
-  flipByte(join(dir, EVIDENCE));
-  const file = join(dir, 'conformance.dsse.json');
-  const envelope = JSON.parse(readFileSync(file, 'utf8'));
-  const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString());
-  // The forger makes the statement match the edited file: only the signature can tell.
-  statement.subject = statementOf([{ name: EVIDENCE, bytes: readFileSync(join(dir, EVIDENCE)) }], {}).subject
-    .concat(statement.subject.filter((s: { name: string }) => s.name !== EVIDENCE));
-  envelope.payload = Buffer.from(JSON.stringify(statement)).toString('base64');
-  writeFileSync(file, JSON.stringify(envelope));
-  const v = verifyReport(dir);
-  assert.equal(v.problems.length, 1);
-  assert.match(v.problems[0]!, /signature does not verify/);
-}));
+test(
+  'an envelope whose payload was edited (a subject digest swapped for the tampered file) fails the signature',
+  withFolder((dir) => {
+    signReport(dir, generateSigningKey());
+    flipByte(join(dir, EVIDENCE));
+    const file = join(dir, 'conformance.dsse.json');
+    const envelope = JSON.parse(readFileSync(file, 'utf8'));
+    const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString());
+    // The forger makes the statement match the edited file: only the signature can tell.
+    statement.subject = statementOf([{ name: EVIDENCE, bytes: readFileSync(join(dir, EVIDENCE)) }], {}).subject.concat(
+      statement.subject.filter((s: { name: string }) => s.name !== EVIDENCE),
+    );
+    envelope.payload = Buffer.from(JSON.stringify(statement)).toString('base64');
+    writeFileSync(file, JSON.stringify(envelope));
+    const v = verifyReport(dir);
+    assert.equal(v.problems.length, 1);
+    assert.match(v.problems[0]!, /signature does not verify/);
+  }),
+);
 
-test('an evidence file the report names but the statement leaves out fails verification', withFolder((dir) => {
-  const key = generateSigningKey();
-  const json = readFileSync(join(dir, 'conformance.json'));
-  const statement = statementOf([{ name: 'conformance.json', bytes: json }], predicateOf(JSON.parse(json.toString())));
-  const envelope = signEnvelope(IN_TOTO_PAYLOAD_TYPE, Buffer.from(JSON.stringify(statement)), key.privateKey, keyIdOf(key.publicKey));
-  writeFileSync(join(dir, 'conformance.dsse.json'), JSON.stringify(envelope));
-  writeFileSync(join(dir, PUBLIC_KEY_FILE), key.publicKey.export({ type: 'spki', format: 'pem' }));
-  assert.deepEqual(verifyReport(dir).problems, [`${EVIDENCE}: evidence named by conformance.json but not signed`]);
-}));
+test(
+  'an evidence file the report names but the statement leaves out fails verification',
+  withFolder((dir) => {
+    const key = generateSigningKey();
+    const json = readFileSync(join(dir, 'conformance.json'));
+    const statement = statementOf([{ name: 'conformance.json', bytes: json }], predicateOf(JSON.parse(json.toString())));
+    const envelope = signEnvelope(IN_TOTO_PAYLOAD_TYPE, Buffer.from(JSON.stringify(statement)), key.privateKey, keyIdOf(key.publicKey));
+    writeFileSync(join(dir, 'conformance.dsse.json'), JSON.stringify(envelope));
+    writeFileSync(join(dir, PUBLIC_KEY_FILE), key.publicKey.export({ type: 'spki', format: 'pem' }));
+    assert.deepEqual(verifyReport(dir).problems, [`${EVIDENCE}: evidence named by conformance.json but not signed`]);
+  }),
+);
 
-test('a signed subject outside the folder is never opened', withFolder((dir) => {
-  const key = generateSigningKey();
-  const statement = statementOf([{ name: '../../etc/hostname', bytes: Buffer.from('x') }, { name: 'conformance.json', bytes: readFileSync(join(dir, 'conformance.json')) }], {});
-  writeFileSync(join(dir, 'conformance.dsse.json'), JSON.stringify(signEnvelope(IN_TOTO_PAYLOAD_TYPE, Buffer.from(JSON.stringify(statement)), key.privateKey, 'k')));
-  writeFileSync(join(dir, PUBLIC_KEY_FILE), key.publicKey.export({ type: 'spki', format: 'pem' }));
-  const problems = verifyReport(dir).problems;
-  assert.ok(problems.some((p) => /"\.\.\/\.\.\/etc\/hostname": a subject outside the report folder/.test(p)), problems.join('\n'));
-}));
+test(
+  'a signed subject outside the folder is never opened',
+  withFolder((dir) => {
+    const key = generateSigningKey();
+    const statement = statementOf(
+      [
+        { name: '../../etc/hostname', bytes: Buffer.from('x') },
+        { name: 'conformance.json', bytes: readFileSync(join(dir, 'conformance.json')) },
+      ],
+      {},
+    );
+    writeFileSync(
+      join(dir, 'conformance.dsse.json'),
+      JSON.stringify(signEnvelope(IN_TOTO_PAYLOAD_TYPE, Buffer.from(JSON.stringify(statement)), key.privateKey, 'k')),
+    );
+    writeFileSync(join(dir, PUBLIC_KEY_FILE), key.publicKey.export({ type: 'spki', format: 'pem' }));
+    const problems = verifyReport(dir).problems;
+    assert.ok(
+      problems.some((p) => /"\.\.\/\.\.\/etc\/hostname": a subject outside the report folder/.test(p)),
+      problems.join('\n'),
+    );
+  }),
+);
 
-test('no envelope, or an envelope that is not DSSE, is unreadable input (not a mismatch)', withFolder((dir) => {
-  assert.throws(() => verifyReport(dir), (e: unknown) => e instanceof ReportInputError && /no envelope/.test(e.message));
-  writeFileSync(join(dir, 'conformance.dsse.json'), '{"payload": 1}');
-  assert.throws(() => verifyReport(dir), (e: unknown) => e instanceof ReportInputError && /not a DSSE envelope/.test(e.message));
-}));
+test(
+  'no envelope, or an envelope that is not DSSE, is unreadable input (not a mismatch)',
+  withFolder((dir) => {
+    assert.throws(
+      () => verifyReport(dir),
+      (e: unknown) => e instanceof ReportInputError && /no envelope/.test(e.message),
+    );
+    writeFileSync(join(dir, 'conformance.dsse.json'), '{"payload": 1}');
+    assert.throws(
+      () => verifyReport(dir),
+      (e: unknown) => e instanceof ReportInputError && /not a DSSE envelope/.test(e.message),
+    );
+  }),
+);
 
-test('a key file with its certificate: signed, the certificate shipped and named; a certificate of another key is refused', withFolder(async (dir) => {
-  const ca = await createRootCa('Acme report signer');
-  const other = await createRootCa('Someone else');
-  const keyFile = join(dir, 'signer.key.pem');
-  const certFile = join(dir, 'signer.cert.pem');
-  const otherCert = join(dir, 'other.cert.pem');
-  writeFileSync(keyFile, ca.keyPem);
-  writeFileSync(certFile, ca.certPem);
-  writeFileSync(otherCert, other.certPem);
-  signReport(dir, loadSigningKey(keyFile, certFile));
-  const v = verifyReport(dir);
-  assert.deepEqual(v.problems, []);
-  assert.match(v.certificateSubject ?? '', /CN=Acme report signer/);
-  assert.equal(readFileSync(join(dir, CERTIFICATE_FILE), 'utf8').trim(), ca.certPem.trim());
-  assert.throws(() => loadSigningKey(keyFile, otherCert), KeyFileError);
-}));
+test(
+  'a key file with its certificate: signed, the certificate shipped and named; a certificate of another key is refused',
+  withFolder(async (dir) => {
+    const ca = await createRootCa('Acme report signer');
+    const other = await createRootCa('Someone else');
+    const keyFile = join(dir, 'signer.key.pem');
+    const certFile = join(dir, 'signer.cert.pem');
+    const otherCert = join(dir, 'other.cert.pem');
+    writeFileSync(keyFile, ca.keyPem);
+    writeFileSync(certFile, ca.certPem);
+    writeFileSync(otherCert, other.certPem);
+    signReport(dir, loadSigningKey(keyFile, certFile));
+    const v = verifyReport(dir);
+    assert.deepEqual(v.problems, []);
+    assert.match(v.certificateSubject ?? '', /CN=Acme report signer/);
+    assert.equal(readFileSync(join(dir, CERTIFICATE_FILE), 'utf8').trim(), ca.certPem.trim());
+    assert.throws(() => loadSigningKey(keyFile, otherCert), KeyFileError);
+  }),
+);
 
-test('a signing key that is not ECDSA P-256 is refused', withFolder((dir) => {
-  const file = join(dir, 'ed25519.pem');
-  writeFileSync(file, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }));
-  assert.throws(() => loadSigningKey(file), (e: unknown) => e instanceof KeyFileError && /must be ECDSA P-256/.test(e.message));
-}));
+test(
+  'a signing key that is not ECDSA P-256 is refused',
+  withFolder((dir) => {
+    const file = join(dir, 'ed25519.pem');
+    writeFileSync(file, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    assert.throws(
+      () => loadSigningKey(file),
+      (e: unknown) => e instanceof KeyFileError && /must be ECDSA P-256/.test(e.message),
+    );
+  }),
+);

@@ -28,23 +28,61 @@ export function exchange(over: Partial<Exchange> = {}): Exchange {
 }
 
 function record(id: string, status: TestRecord['status'], extra: Partial<TestRecord> = {}): TestRecord {
-  return { requirementIds: [id], title: `${id} checks it`, file: 'suites/capabilities.spec.ts', line: 10, status, durationMs: 42, ...extra };
+  return {
+    requirementIds: [id],
+    title: `${id} checks it`,
+    file: 'suites/capabilities.spec.ts',
+    line: 10,
+    status,
+    durationMs: 42,
+    ...extra,
+  };
 }
 
 export function syntheticRecords(): TestRecord[] {
   const ids = loadRequirements().map((r) => r.id);
   const special = new Map<string, TestRecord>([
-    [FAILING_ID, record(FAILING_ID, 'fail', {
-      error: failureOf('Error: expect(received).toBe(expected)\n\nExpected: 200\nReceived: 500', FAILING_ID, 42, ids),
-      evidence: [exchange({ id: 'x0', method: 'GET', url: 'https://127.0.0.1:8443/api/v1/capabilities/dev1', requestBody: undefined, status: 404, responseBody: '' }), exchange()],
-      brokeAt: { exchange: 'x1', expected: '200' },
-    })],
-    ['CAP-EXT-NOT-REJECTED', record('CAP-EXT-NOT-REJECTED', 'fail', {
-      error: failureOf('Property failed after 7 tests\n{ seed: 42, path: "6:1:0", endOnFailure: true }\nCounterexample: [{"x-a-extensions":{}}]', 'CAP-EXT-NOT-REJECTED', 42, ids),
-      evidence: [exchange({ status: 422, responseBody: '{"error":"unknown member x-a-extensions"}', responseHeaders: { 'content-type': 'application/json' } })],
-    })],
+    [
+      FAILING_ID,
+      record(FAILING_ID, 'fail', {
+        error: failureOf('Error: expect(received).toBe(expected)\n\nExpected: 200\nReceived: 500', FAILING_ID, 42, ids),
+        evidence: [
+          exchange({
+            id: 'x0',
+            method: 'GET',
+            url: 'https://127.0.0.1:8443/api/v1/capabilities/dev1',
+            requestBody: undefined,
+            status: 404,
+            responseBody: '',
+          }),
+          exchange(),
+        ],
+        brokeAt: { exchange: 'x1', expected: '200' },
+      }),
+    ],
+    [
+      'CAP-EXT-NOT-REJECTED',
+      record('CAP-EXT-NOT-REJECTED', 'fail', {
+        error: failureOf(
+          'Property failed after 7 tests\n{ seed: 42, path: "6:1:0", endOnFailure: true }\nCounterexample: [{"x-a-extensions":{}}]',
+          'CAP-EXT-NOT-REJECTED',
+          42,
+          ids,
+        ),
+        evidence: [
+          exchange({
+            status: 422,
+            responseBody: '{"error":"unknown member x-a-extensions"}',
+            responseHeaders: { 'content-type': 'application/json' },
+          }),
+        ],
+      }),
+    ],
     ['CAP-PUT-403', record('CAP-PUT-403', 'skip', { reason: 'needs hook retireClient' })],
-    ['REG-TAGS-LAST', record('REG-TAGS-LAST', 'error', { error: failureOf('WFMCK_E_INTERNAL: registry fixture crashed', 'REG-TAGS-LAST', 42, ids) })],
+    [
+      'REG-TAGS-LAST',
+      record('REG-TAGS-LAST', 'error', { error: failureOf('WFMCK_E_INTERNAL: registry fixture crashed', 'REG-TAGS-LAST', 42, ids) }),
+    ],
   ]);
   return loadRequirements()
     .filter((r) => r.observer === 'wfm' || r.observer === 'identity' || r.observer === 'registry')
@@ -60,9 +98,14 @@ export function syntheticReport(): ConformanceReport {
       edition: 'seed',
       component: { vendor: 'Example Corp', name: 'example-wfm', version: '1.2.3' },
       claims: null,
-    signing: null,
+      signing: null,
       embedded: true,
-      targets: { wfm: 'https://127.0.0.1:8443', identity: 'https://127.0.0.1:8444', registry: 'http://127.0.0.1:5000', registryRepository: 'wfmck/conformance' },
+      targets: {
+        wfm: 'https://127.0.0.1:8443',
+        identity: 'https://127.0.0.1:8444',
+        registry: 'http://127.0.0.1:5000',
+        registryRepository: 'wfmck/conformance',
+      },
       caFiles: ['/etc/wfmck/ca.pem'],
       profile: SEED_PROFILE,
       strictness: 'default',

@@ -27,7 +27,10 @@ test('merging the shards of any split of the values gives the histogram of all o
       // Each side rounds to the microsecond once more than the other, and 0.001 itself is not exact in binary floating
       // point (498191.78 - 498191.779 > 0.001): allow one rounding step per shard plus a hair.
       const step = 0.001 + 1e-6;
-      assert.ok(Math.abs(meanMs - directMean) <= step && Math.abs(sumMs! - directSum!) <= step * parts.length, 'sums differ by rounding only');
+      assert.ok(
+        Math.abs(meanMs - directMean) <= step && Math.abs(sumMs! - directSum!) <= step * parts.length,
+        'sums differ by rounding only',
+      );
     }),
     fcOptions(200),
   );

@@ -54,7 +54,10 @@ test('the Kubernetes Indexed Job: completions = parallelism = n, and pod i runs 
   // What the pods' shell makes of it, for every index Kubernetes hands out (the command echoed, not run).
   const fleetCommand = command.slice(command.indexOf('npx wfmck fleet'));
   const expanded = Array.from({ length: n }, (_, index) =>
-    execFileSync('/bin/sh', ['-c', `echo ${fleetCommand}`], { env: { ...process.env, JOB_COMPLETION_INDEX: String(index) }, encoding: 'utf8' }),
+    execFileSync('/bin/sh', ['-c', `echo ${fleetCommand}`], {
+      env: { ...process.env, JOB_COMPLETION_INDEX: String(index) },
+      encoding: 'utf8',
+    }),
   );
   assertPartition(expanded.map((line) => flag(line, 'shard')!));
 });
@@ -64,7 +67,10 @@ test('the CI matrix: shard k of n for k = 1..n, one seed, and a merge job after 
   const fleet = workflow!.jobs.fleet;
   const shards = fleet.strategy.matrix.shard as number[];
   const n = shards.length;
-  assert.deepEqual(shards, Array.from({ length: n }, (_, i) => i + 1));
+  assert.deepEqual(
+    shards,
+    Array.from({ length: n }, (_, i) => i + 1),
+  );
   assert.equal(fleet.strategy['fail-fast'], false);
   const run = (fleet.steps as { run?: string }[]).map((s) => s.run ?? '').find((r) => r.includes('wfmck fleet'))!;
   assert.match(run, new RegExp(`--shard \\$\\{\\{ matrix.shard \\}\\}/${n}(\\s|$)`));

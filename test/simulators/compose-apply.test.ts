@@ -78,7 +78,10 @@ test('§2.7 rule 8: a blob that does not hash to its digest is refused before th
   // A faulty registry: the digest of a good archive, bytes that are not even gzip.
   registry.store.putBlob(name, digestOf(good), Buffer.from('tampered bytes'));
   const published = await publishComponent(client, registry.url, name, '1.0.0', { layerDigest: digestOf(good) });
-  const outcome = await applyComposeComponent({ name: 'web', properties: { repository: published.repository, revision: '1.0.0' } }, options());
+  const outcome = await applyComposeComponent(
+    { name: 'web', properties: { repository: published.repository, revision: '1.0.0' } },
+    options(),
+  );
   assert.ok(outcome.state === 'failed');
   assert.equal(outcome.error.code, 'DIGEST_MISMATCH', 'not ARCHIVE_INVALID: the archive was never read');
   assert.match(outcome.error.message, /§2\.7 rule 8/);
@@ -86,15 +89,23 @@ test('§2.7 rule 8: a blob that does not hash to its digest is refused before th
 
 test('§2.7: the layer version annotation must match the revision', async () => {
   const name = `acme/badver${++n}`;
-  const published = await publishComponent(client, registry.url, name, '1.0.0', { annotations: { 'org.platform.component.version': '1.0.1' } });
-  const outcome = await applyComposeComponent({ name: 'web', properties: { repository: published.repository, revision: '1.0.0' } }, options());
+  const published = await publishComponent(client, registry.url, name, '1.0.0', {
+    annotations: { 'org.platform.component.version': '1.0.1' },
+  });
+  const outcome = await applyComposeComponent(
+    { name: 'web', properties: { repository: published.repository, revision: '1.0.0' } },
+    options(),
+  );
   assert.ok(outcome.state === 'failed');
   assert.equal(outcome.error.code, 'MANIFEST_INVALID');
   assert.match(outcome.error.message, /MUST match the OCI tag and revision/);
 });
 
 test('§4.7: a component the registry does not have fails with the registry answer', async () => {
-  const outcome = await applyComposeComponent({ name: 'web', properties: { repository: `oci://${new URL(registry.url).host}/acme/none`, revision: '9.9.9' } }, options());
+  const outcome = await applyComposeComponent(
+    { name: 'web', properties: { repository: `oci://${new URL(registry.url).host}/acme/none`, revision: '9.9.9' } },
+    options(),
+  );
   assert.ok(outcome.state === 'failed');
   assert.equal(outcome.error.code, 'MANIFEST_UNAVAILABLE');
 });
@@ -103,12 +114,19 @@ test('§2.7: a repository that is not oci://host/name is refused', async () => {
   const outcome = await applyComposeComponent({ name: 'web', properties: { repository: 'https://x/y', revision: '1.0.0' } }, options());
   assert.ok(outcome.state === 'failed');
   assert.equal(outcome.error.code, 'REPOSITORY_INVALID');
-  assert.deepEqual(parseRepository('oci://127.0.0.1:5000/acme/web'), { registryUrl: 'oci://127.0.0.1:5000', host: '127.0.0.1:5000', name: 'acme/web' });
+  assert.deepEqual(parseRepository('oci://127.0.0.1:5000/acme/web'), {
+    registryUrl: 'oci://127.0.0.1:5000',
+    host: '127.0.0.1:5000',
+    name: 'acme/web',
+  });
 });
 
 test('§4.8 rule 2: a container that exits non-zero during startup fails the component immediately', async () => {
   const slept: number[] = [];
-  const outcome = await applyComposeComponent(await component(withHealthcheck()), options({ crashingContainer: true, unhealthyContainer: true }, slept));
+  const outcome = await applyComposeComponent(
+    await component(withHealthcheck()),
+    options({ crashingContainer: true, unhealthyContainer: true }, slept),
+  );
   assert.ok(outcome.state === 'failed');
   assert.equal(outcome.error.code, 'CONTAINER_EXITED');
   assert.match(outcome.error.message, /§4\.8 rule 2: container of service "web"/);
@@ -117,7 +135,10 @@ test('§4.8 rule 2: a container that exits non-zero during startup fails the com
 
 test('§4.8 rule 3: with health checks that never pass, the component waits its timeout (scaled), then fails', async () => {
   const slept: number[] = [];
-  const outcome = await applyComposeComponent(await component(withHealthcheck(), { timeout: '2m30s' }), options({ unhealthyContainer: true }, slept));
+  const outcome = await applyComposeComponent(
+    await component(withHealthcheck(), { timeout: '2m30s' }),
+    options({ unhealthyContainer: true }, slept),
+  );
   assert.ok(outcome.state === 'failed');
   assert.equal(outcome.error.code, 'HEALTHCHECK_TIMEOUT');
   assert.deepEqual(slept, [150_000 * 0.001]);
@@ -125,7 +146,10 @@ test('§4.8 rule 3: with health checks that never pass, the component waits its 
 
 test('§4.8: the unhealthy fault needs health checks and wait: true to matter', async () => {
   assert.deepEqual(await applyComposeComponent(await component(), options({ unhealthyContainer: true })), { state: 'installed' });
-  assert.deepEqual(await applyComposeComponent(await component(withHealthcheck(), { wait: false }), options({ unhealthyContainer: true })), { state: 'installed' });
+  assert.deepEqual(
+    await applyComposeComponent(await component(withHealthcheck(), { wait: false }), options({ unhealthyContainer: true })),
+    { state: 'installed' },
+  );
 });
 
 test('slowInstallMs waits (scaled) before the containers run', async () => {

@@ -3,7 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { componentStates, deviceHierarchy, hierarchyIds, invalidCapabilities, validCapabilities } from '../../simulators/data/arbitraries.ts';
+import {
+  componentStates,
+  deviceHierarchy,
+  hierarchyIds,
+  invalidCapabilities,
+  validCapabilities,
+} from '../../simulators/data/arbitraries.ts';
 import { classifyDocument, semanticFindings } from '../../spec/rules/capabilities.ts';
 import { isValidDeviceId, parentOf } from '../../spec/rules/device-id.ts';
 import { formatSchemaErrors, validate } from '../../spec/schemas/index.ts';
@@ -35,7 +41,10 @@ test('validCapabilities: kind and quantity format are honoured', () => {
     }),
     replay,
   );
-  fc.assert(fc.property(validCapabilities({ kind: 'identity-only' }), (doc) => assert.equal(classifyDocument(doc.properties), 'identity-only')), replay);
+  fc.assert(
+    fc.property(validCapabilities({ kind: 'identity-only' }), (doc) => assert.equal(classifyDocument(doc.properties), 'identity-only')),
+    replay,
+  );
 });
 
 test('invalidCapabilities: every document is refused by the schema or a semantic rule', () => {
@@ -48,7 +57,8 @@ test('invalidCapabilities: every document is refused by the schema or a semantic
     }),
     { ...replay, numRuns: 1000 },
   );
-  for (const family of ['missing', 'wrongType', 'bad', 'partial', 'custom', 'hosting']) assert.ok(seen.has(family), `defect family ${family} generated`);
+  for (const family of ['missing', 'wrongType', 'bad', 'partial', 'custom', 'hosting'])
+    assert.ok(seen.has(family), `defect family ${family} generated`);
 });
 
 test('deviceHierarchy: ids are valid, unique, and each sits under its parent', () => {

@@ -39,25 +39,36 @@ test('different seeds or indexes give different devices', () => {
 
 test('every generated document passes the schema and the semantic rules (property over seeds)', () => {
   fc.assert(
-    fc.property(fc.nat(), fc.nat(100_000), fc.constantFrom(...KINDS), fc.boolean(), fc.constantFrom('spaced', 'compact') as fc.Arbitrary<'spaced' | 'compact'>, (seed, index, kind, hosts, quantityFormat) => {
-      const desc = describeDevice(seed, index, kind, { children: 2, depth: 2, hostsWorkloads: hosts, quantityFormat });
-      for (const d of every(desc)) {
-        const result = validate('DeviceCapabilities', d.capabilities);
-        assert.ok(result.ok, result.ok ? '' : `${d.id}: ${formatSchemaErrors(result.errors)}`);
-        assert.deepEqual(semanticFindings(d.capabilities, { quantityFormats: quantityFormat }), [], d.id);
-        assert.equal(d.capabilities.properties.id, d.id);
-      }
-    }),
+    fc.property(
+      fc.nat(),
+      fc.nat(100_000),
+      fc.constantFrom(...KINDS),
+      fc.boolean(),
+      fc.constantFrom('spaced', 'compact') as fc.Arbitrary<'spaced' | 'compact'>,
+      (seed, index, kind, hosts, quantityFormat) => {
+        const desc = describeDevice(seed, index, kind, { children: 2, depth: 2, hostsWorkloads: hosts, quantityFormat });
+        for (const d of every(desc)) {
+          const result = validate('DeviceCapabilities', d.capabilities);
+          assert.ok(result.ok, result.ok ? '' : `${d.id}: ${formatSchemaErrors(result.errors)}`);
+          assert.deepEqual(semanticFindings(d.capabilities, { quantityFormats: quantityFormat }), [], d.id);
+          assert.equal(d.capabilities.properties.id, d.id);
+        }
+      },
+    ),
     replay,
   );
 });
 
-test('every generated document lints clean even in strict mode: the SHOULDs are the kit device\'s duty too (property over seeds)', () => {
+test("every generated document lints clean even in strict mode: the SHOULDs are the kit device's duty too (property over seeds)", () => {
   fc.assert(
     fc.property(fc.nat(), fc.nat(100_000), fc.constantFrom(...KINDS), fc.boolean(), (seed, index, kind, hosts) => {
       for (const d of every(describeDevice(seed, index, kind, { children: 2, depth: 2, hostsWorkloads: hosts }))) {
         const report = lintReport(d.id, lintCapabilities(JSON.stringify(d.capabilities), d.id), 'strict');
-        assert.deepEqual(report.findings.map((f) => `${f.requirement} ${f.level}: ${f.message}`), [], d.id);
+        assert.deepEqual(
+          report.findings.map((f) => `${f.requirement} ${f.level}: ${f.message}`),
+          [],
+          d.id,
+        );
       }
     }),
     { ...replay, numRuns: 200 },

@@ -4,7 +4,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { beginTick, initialMachine, loseLocalState, nextAction, afterResult, slotOf, type MachineState } from '../../simulators/device/machine.ts';
+import {
+  beginTick,
+  initialMachine,
+  loseLocalState,
+  nextAction,
+  afterResult,
+  slotOf,
+  type MachineState,
+} from '../../simulators/device/machine.ts';
 import { reportedVersion } from '../../spec/rules/manifest-version.ts';
 import { FakeWfm } from './device-fake-wfm.ts';
 import { fcOptions } from '../support/fc.ts';
@@ -31,7 +39,8 @@ function verify(m: Model, r: Real): void {
   const slot = slotOf(r.s, D);
   assert.equal(slot && reportedVersion(slot.adoption), m.held?.version, 'rules 3-4: the held version, never a fetched one');
   const reports = r.wfm.reports.filter((x) => x.deploymentId === D).map((x) => x.adoptedManifestVersion);
-  for (const v of reports.slice(m.reported.length)) assert.equal(v, m.held?.version, 'every report since the last step carries the held version');
+  for (const v of reports.slice(m.reported.length))
+    assert.equal(v, m.held?.version, 'every report since the last step carries the held version');
   m.reported = reports;
   const sorted = [...reports].sort((a, b) => a - b);
   assert.deepEqual(reports, sorted, 'rule 7: reported versions never go back');
@@ -50,7 +59,11 @@ class PublishRevision implements Cmd {
 class PublishOther implements Cmd {
   check = () => true;
   run(m: Model, r: Real): void {
-    r.wfm.publish((ds) => (ds.some((d) => d.deploymentId === 'other') ? ds.filter((d) => d.deploymentId !== 'other') : [...ds, { deploymentId: 'other', digest: `sha256:o${r.wfm.version}`, components: ['o'] }]));
+    r.wfm.publish((ds) =>
+      ds.some((d) => d.deploymentId === 'other')
+        ? ds.filter((d) => d.deploymentId !== 'other')
+        : [...ds, { deploymentId: 'other', digest: `sha256:o${r.wfm.version}`, components: ['o'] }],
+    );
     verify(m, r);
   }
   toString = () => 'publishOther';

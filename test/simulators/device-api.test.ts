@@ -84,7 +84,12 @@ test('P4 desired state: 200 with ETag, 304 for that ETag, 200 after an assignmen
   assert.equal(first.status, 200);
   const etag = first.headers['etag']!;
   assert.equal((await client.getDesiredState(client.clientId, { etag })).status, 304);
-  const { deploymentId } = await h.wfm.hooks.assignDeployment({ clientId: client.clientId!, deviceId: 'dev1', applicationId: 'shop', components });
+  const { deploymentId } = await h.wfm.hooks.assignDeployment({
+    clientId: client.clientId!,
+    deviceId: 'dev1',
+    applicationId: 'shop',
+    components,
+  });
   const changed = await client.getDesiredState(client.clientId, { etag });
   assert.equal(changed.status, 200);
   const manifest = changed.json<StateManifest>();
@@ -103,7 +108,12 @@ test('P4 desired state: 200 with ETag, 304 for that ETag, 200 after an assignmen
 test('§4.4 postStatus: 201 created, then 200 updated', async () => {
   const { client } = await onboardedClient();
   await client.putCapabilities('dev1', hostingDoc('dev1'));
-  const { deploymentId } = await h.wfm.hooks.assignDeployment({ clientId: client.clientId!, deviceId: 'dev1', applicationId: 'shop', components });
+  const { deploymentId } = await h.wfm.hooks.assignDeployment({
+    clientId: client.clientId!,
+    deviceId: 'dev1',
+    applicationId: 'shop',
+    components,
+  });
   const { manifestVersion } = (await client.getDesiredState()).json<StateManifest>();
   const report = (state: 'installing' | 'installed') => ({
     apiVersion: 'v1',

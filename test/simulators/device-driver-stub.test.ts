@@ -20,7 +20,14 @@ function exchange(method: string, url: string): Exchange {
 
 function response(status: number, body: string | object = '', headers: Record<string, string> = {}): HttpResponse {
   const bytes = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
-  return { status, headers, body: bytes, text: () => bytes.toString(), json: () => JSON.parse(bytes.toString()), exchange: exchange('GET', 'https://wfm.test/') };
+  return {
+    status,
+    headers,
+    body: bytes,
+    text: () => bytes.toString(),
+    json: () => JSON.parse(bytes.toString()),
+    exchange: exchange('GET', 'https://wfm.test/'),
+  };
 }
 
 function deploymentYaml(type: string, deviceId = 'dev-1'): string {
@@ -28,7 +35,12 @@ function deploymentYaml(type: string, deviceId = 'dev-1'): string {
     apiVersion: 'application.platform.org/v1alpha1',
     kind: 'ApplicationDeployment',
     metadata: { name: 'app-1', deviceId, annotations: { id: DEPLOYMENT_ID } },
-    spec: { deploymentProfile: { type, components: [{ name: 'chart', properties: { repository: 'oci://registry.test/acme/chart', revision: '1.0.0' } }] } },
+    spec: {
+      deploymentProfile: {
+        type,
+        components: [{ name: 'chart', properties: { repository: 'oci://registry.test/acme/chart', revision: '1.0.0' } }],
+      },
+    },
   });
 }
 
@@ -42,7 +54,11 @@ function stub(yaml: string, digest = digestOf(Buffer.from(yaml)), failPolls = 0)
     putCapabilities: async () => response(201),
     getDesiredState: async () => {
       if (++polls <= failPolls) throw new TransportError('WFMCK_E_CONNECTION', 'connection refused', exchange('GET', 'https://wfm.test/'));
-      return response(200, { manifestVersion: 7, bundle: null, deployments: [{ deploymentId: DEPLOYMENT_ID, digest, url: `/d/${DEPLOYMENT_ID}/${digest}` }] }, { etag: '"m7"' });
+      return response(
+        200,
+        { manifestVersion: 7, bundle: null, deployments: [{ deploymentId: DEPLOYMENT_ID, digest, url: `/d/${DEPLOYMENT_ID}/${digest}` }] },
+        { etag: '"m7"' },
+      );
     },
     getDeploymentYaml: async () => response(200, yaml),
     postStatus: async (_id: string, report: DeploymentStatusReport) => {
@@ -64,7 +80,10 @@ test('a helm deployment is simulated as a quick success', async () => {
   const { device, reports } = stub(deploymentYaml('helm.v3'));
   await device.start();
   await device.tick();
-  assert.deepEqual(reports.map((r) => r.status.state), ['pending', 'installing', 'installed']);
+  assert.deepEqual(
+    reports.map((r) => r.status.state),
+    ['pending', 'installing', 'installed'],
+  );
   assert.ok(reports.every((r) => r.adoptedManifestVersion === 7));
 });
 
@@ -97,7 +116,10 @@ test('a transport failure is an event, ends the tick, and the next tick retries'
   await device.start();
   await device.tick();
   assert.equal(device.phase, 'reporting');
-  assert.deepEqual(events.filter((e) => e.type === 'transport-error').map((e) => (e as { code: string }).code), ['WFMCK_E_CONNECTION']);
+  assert.deepEqual(
+    events.filter((e) => e.type === 'transport-error').map((e) => (e as { code: string }).code),
+    ['WFMCK_E_CONNECTION'],
+  );
   assert.equal(reports.length, 0);
   await device.tick();
   assert.equal(reports.at(-1)!.status.state, 'installed');

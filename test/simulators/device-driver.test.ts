@@ -33,16 +33,23 @@ async function component(name: string, opts: Parameters<typeof publishComponent>
 }
 
 function statusReports(transcript: Transcript): DeploymentStatusReport[] {
-  return transcript.all().filter((x) => x.method === 'POST' && x.url.endsWith('/status')).map((x) => JSON.parse(x.requestBody!) as DeploymentStatusReport);
+  return transcript
+    .all()
+    .filter((x) => x.method === 'POST' && x.url.endsWith('/status'))
+    .map((x) => JSON.parse(x.requestBody!) as DeploymentStatusReport);
 }
 
-const deploymentEvents = (events: DeviceEvent[]) => events.filter((e): e is Extract<DeviceEvent, { type: 'deployment' }> => e.type === 'deployment');
+const deploymentEvents = (events: DeviceEvent[]) =>
+  events.filter((e): e is Extract<DeviceEvent, { type: 'deployment' }> => e.type === 'deployment');
 const unexpected = (events: DeviceEvent[]) => events.filter((e) => (e.type === 'response' && !e.expected) || e.type === 'transport-error');
 
 test('§1: a plain device goes from nothing to reporting: root CA, onboarding, capabilities, desired state', async () => {
   const { device, events, transcript } = await plainDevice();
   assert.match(device.clientId!, /^[0-9a-f-]{36}$/);
-  assert.deepEqual(events.filter((e) => e.type === 'phase').map((e) => (e as { phase: string }).phase), ['ca-fetched', 'onboarded', 'reporting']);
+  assert.deepEqual(
+    events.filter((e) => e.type === 'phase').map((e) => (e as { phase: string }).phase),
+    ['ca-fetched', 'onboarded', 'reporting'],
+  );
   await device.tick();
   assert.deepEqual(transcript.all().map(requestLine), [
     'GET /api/v1/onboarding/certificate',
@@ -65,13 +72,22 @@ test('§2.4: an assigned deployment is pulled, installed and reported with one e
   const deploymentId = await assign(h, device.clientId!, device.id, [await component('web'), await component('db')]);
   await device.tick();
   const reports = statusReports(transcript);
-  assert.deepEqual(reports.map((r) => r.status.state), ['pending', 'installing', 'pending', 'installing', 'installed']);
+  assert.deepEqual(
+    reports.map((r) => r.status.state),
+    ['pending', 'installing', 'pending', 'installing', 'installed'],
+  );
   const last = reports.at(-1)!;
   assert.equal(last.deploymentId, deploymentId);
   assert.equal(last.kind, 'DeploymentStatusManifest');
   assert.equal(last.deviceId, undefined);
-  assert.deepEqual(last.components, [{ name: 'web', state: 'installed' }, { name: 'db', state: 'installed' }]);
-  assert.ok(reports.every((r) => r.adoptedManifestVersion === 2), 'adopted from manifest 2, the first that carried it');
+  assert.deepEqual(last.components, [
+    { name: 'web', state: 'installed' },
+    { name: 'db', state: 'installed' },
+  ]);
+  assert.ok(
+    reports.every((r) => r.adoptedManifestVersion === 2),
+    'adopted from manifest 2, the first that carried it',
+  );
   assert.deepEqual(unexpected(events), [], 'the reference WFM accepted every report');
   const pulls = events.filter((e) => e.type === 'response' && e.endpoint === 'registry');
   assert.equal(pulls.length, 4, 'a manifest and a blob per component');
@@ -127,7 +143,10 @@ test('§4.8 rule 2: the crashing container fault reports failed immediately afte
   await assign(h, device.clientId!, device.id, [await component('crashy')]);
   await device.tick();
   const reports = statusReports(transcript);
-  assert.deepEqual(reports.map((r) => r.status.state), ['pending', 'installing', 'failed']);
+  assert.deepEqual(
+    reports.map((r) => r.status.state),
+    ['pending', 'installing', 'failed'],
+  );
   assert.equal(reports.at(-1)!.components[0]!.error!.code, 'CONTAINER_EXITED');
   assert.equal(reports.at(-1)!.adoptedManifestVersion, 2, '§2.4.1 rule 5: a failed first install reports the version adopted');
 });
@@ -142,11 +161,21 @@ test('§2.4.1 end to end: unchanged deployments keep their version; a state loss
   await device.tick();
   await h.embedded.hooks['removeDeployment']!({ clientId: device.clientId!, deviceId: device.id, deploymentId: d1 });
   await device.tick();
-  const seen = deploymentEvents(events).map((e) => `${e.deploymentId === d1 ? 'd1' : e.deploymentId === d2 ? 'd2' : '?'}:${e.state}@${e.adoptedManifestVersion}`);
+  const seen = deploymentEvents(events).map(
+    (e) => `${e.deploymentId === d1 ? 'd1' : e.deploymentId === d2 ? 'd2' : '?'}:${e.state}@${e.adoptedManifestVersion}`,
+  );
   assert.deepEqual(seen, [
-    'd1:pending@2', 'd1:installing@2', 'd1:installed@2',
-    'd1:pending@3', 'd2:pending@3', 'd1:installing@3', 'd1:installed@3', 'd2:installing@3', 'd2:installed@3',
-    'd1:removing@4', 'd1:removed@4',
+    'd1:pending@2',
+    'd1:installing@2',
+    'd1:installed@2',
+    'd1:pending@3',
+    'd2:pending@3',
+    'd1:installing@3',
+    'd1:installed@3',
+    'd2:installing@3',
+    'd2:installed@3',
+    'd1:removing@4',
+    'd1:removed@4',
   ]);
   assert.deepEqual(unexpected(events), []);
 });
@@ -155,7 +184,10 @@ test('§2.1: flapping capabilities are sent again when they change, and the WFM 
   const { device, events, transcript } = await plainDevice({ flappingCapabilities: true });
   for (let i = 0; i < 3; i++) await device.tick();
   const puts = transcript.all().filter((x) => x.method === 'PUT');
-  assert.deepEqual(puts.map((x) => x.status), [201, 200]);
+  assert.deepEqual(
+    puts.map((x) => x.status),
+    [201, 200],
+  );
   const memory = puts.map((x) => (JSON.parse(x.requestBody!) as { properties: { memory: string } }).properties.memory);
   assert.deepEqual(memory, ['4 Gi', '3 Gi']);
   assert.deepEqual(unexpected(events), []);
@@ -165,7 +197,10 @@ test('§2.1: told its reported information changed, the device PUTs its own docu
   const { device, transcript } = await plainDevice();
   await device.changeCapabilities();
   const puts = transcript.all().filter((x) => x.method === 'PUT');
-  assert.deepEqual(puts.map((x) => x.status), [201, 200]);
+  assert.deepEqual(
+    puts.map((x) => x.status),
+    [201, 200],
+  );
   assert.notEqual(puts[1]!.requestBody, puts[0]!.requestBody);
 });
 
@@ -180,7 +215,10 @@ test('a restart from its disk: the device keeps its client and deployments, send
   await restarted.tick();
   assert.equal(restarted.clientId, device.clientId, 'no onboarding again');
   const after = transcript.all().slice(before);
-  assert.deepEqual(after.map((x) => `${requestLine(x)} ${x.status}`), [`PUT /api/v1/capabilities/${device.id} 200`, `GET /api/v1/clients/${device.clientId}/deployments 304`]);
+  assert.deepEqual(
+    after.map((x) => `${requestLine(x)} ${x.status}`),
+    [`PUT /api/v1/capabilities/${device.id} 200`, `GET /api/v1/clients/${device.clientId}/deployments 304`],
+  );
 });
 
 test('§7: a retired client gets 403 and the device stops', async () => {

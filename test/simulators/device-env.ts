@@ -78,9 +78,20 @@ export async function startHarness(): Promise<Harness> {
 
 /** A hosting document for `id` (§2.1.1), compose-capable. */
 export const hostingCapabilities = (id: string): DeviceCapabilities =>
-  hostingDocument(id, { vendor: 'Acme', modelNumber: 'EDGE-100', cpus: [{ cores: 2, architecture: 'arm64' }], memory: '4 Gi', storage: '32 Gi' });
+  hostingDocument(id, {
+    vendor: 'Acme',
+    modelNumber: 'EDGE-100',
+    cpus: [{ cores: 2, architecture: 'arm64' }],
+    memory: '4 Gi',
+    storage: '32 Gi',
+  });
 
-export function describe(kind: DeviceKind, id: string, extra: Partial<DeviceDescription> = {}, faults: DeviceMisbehaviour = {}): DeviceDescription {
+export function describe(
+  kind: DeviceKind,
+  id: string,
+  extra: Partial<DeviceDescription> = {},
+  faults: DeviceMisbehaviour = {},
+): DeviceDescription {
   return { kind, id, capabilities: hostingCapabilities(id), hostsWorkloads: true, faults, ...extra };
 }
 
@@ -109,7 +120,12 @@ export async function publishComponent(
   const pushed = await registry.pushBlob(name, blob);
   const config = await registry.pushBlob(name, Buffer.from('{}'));
   if (!pushed.ok || !config.ok) throw new Error(`blob push failed: ${pushed.response.status} ${config.response.status}`);
-  const annotations = { [mt.annotation.componentType]: 'compose', [mt.annotation.componentVersion]: revision, 'org.opencontainers.image.title': name, ...opts.annotations };
+  const annotations = {
+    [mt.annotation.componentType]: 'compose',
+    [mt.annotation.componentVersion]: revision,
+    'org.opencontainers.image.title': name,
+    ...opts.annotations,
+  };
   const manifest = {
     schemaVersion: 2,
     mediaType: OCI_MANIFEST,
@@ -123,8 +139,15 @@ export async function publishComponent(
 }
 
 /** Runs the embedded assignDeployment hook (P5) for the device's client. */
-export async function assign(h: Harness, clientId: string, deviceId: string, components: { name: string; repository: string; revision: string }[]): Promise<string> {
-  const out = (await h.embedded.hooks['assignDeployment']!({ clientId, deviceId, applicationId: 'app', components })) as { deploymentId: string };
+export async function assign(
+  h: Harness,
+  clientId: string,
+  deviceId: string,
+  components: { name: string; repository: string; revision: string }[],
+): Promise<string> {
+  const out = (await h.embedded.hooks['assignDeployment']!({ clientId, deviceId, applicationId: 'app', components })) as {
+    deploymentId: string;
+  };
   return out.deploymentId;
 }
 

@@ -32,14 +32,22 @@ export class FakeWfm {
       case 'poll': {
         const etag = `"v${this.version}"`;
         if (action.etag === etag) return { ok: true, kind: 'not-modified' };
-        const deployments = this.deployments.map((d) => ({ deploymentId: d.deploymentId, digest: d.digest, url: `/d/${d.deploymentId}/${d.digest}` }));
+        const deployments = this.deployments.map((d) => ({
+          deploymentId: d.deploymentId,
+          digest: d.digest,
+          url: `/d/${d.deploymentId}/${d.digest}`,
+        }));
         return { ok: true, kind: 'manifest', version: this.version, deployments, etag };
       }
       case 'fetch-deployment': {
         const d = this.deployments.find((x) => x.deploymentId === action.deploymentId && x.digest === action.digest);
         if (!d) return { ok: false, transient: false, status: 404, message: 'gone' };
         const components = d.components.map((name) => ({ name, properties: { repository: 'oci://r/x', revision: '1.0.0' } }));
-        return { ok: true, kind: 'deployment', summary: { name: `app-${d.deploymentId}`, type: 'compose', components, placement: { host: 0 } } };
+        return {
+          ok: true,
+          kind: 'deployment',
+          summary: { name: `app-${d.deploymentId}`, type: 'compose', components, placement: { host: 0 } },
+        };
       }
       case 'apply-step': {
         if (action.step !== 'run') return { ok: true, kind: 'done' };

@@ -2,7 +2,15 @@
 // §2.4.1 adoption, removal, flapping capabilities and failures, all without I/O.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { afterResult, beginTick, childDeparted, initialMachine, loseLocalState, nextAction, type MachineState } from '../../simulators/device/machine.ts';
+import {
+  afterResult,
+  beginTick,
+  childDeparted,
+  initialMachine,
+  loseLocalState,
+  nextAction,
+  type MachineState,
+} from '../../simulators/device/machine.ts';
 import { FakeWfm } from './device-fake-wfm.ts';
 
 function started(wfm: FakeWfm, devices = 1, faults = {}): MachineState {
@@ -16,7 +24,10 @@ function tick(wfm: FakeWfm, s: MachineState): MachineState {
 test('§1: root CA, onboarding, then capabilities as the first exchange after onboarding', () => {
   const wfm = new FakeWfm();
   const s = started(wfm);
-  assert.deepEqual(wfm.actions.map((a) => a.type), ['fetch-root-ca', 'onboard', 'put-capabilities']);
+  assert.deepEqual(
+    wfm.actions.map((a) => a.type),
+    ['fetch-root-ca', 'onboard', 'put-capabilities'],
+  );
   assert.equal(s.phase, 'reporting');
   assert.equal(s.clientId, 'client-1');
   assert.deepEqual(nextAction(s), { type: 'idle' }, 'nothing to do until a tick');
@@ -37,10 +48,19 @@ test('§2.4: a new deployment is reported pending, installing, installed, one en
   const version = wfm.publish(() => [{ deploymentId: 'd1', digest: 'sha256:a', components: ['web', 'db'] }]);
   s = tick(wfm, s);
   // P7 precedence: [installed, pending] is pending overall.
-  assert.deepEqual(wfm.reports.map((r) => r.status.state), ['pending', 'installing', 'pending', 'installing', 'installed']);
-  assert.deepEqual(wfm.reports.at(-1)!.components, [{ name: 'web', state: 'installed' }, { name: 'db', state: 'installed' }]);
+  assert.deepEqual(
+    wfm.reports.map((r) => r.status.state),
+    ['pending', 'installing', 'pending', 'installing', 'installed'],
+  );
+  assert.deepEqual(wfm.reports.at(-1)!.components, [
+    { name: 'web', state: 'installed' },
+    { name: 'db', state: 'installed' },
+  ]);
   assert.ok(wfm.reports.every((r) => r.adoptedManifestVersion === version && r.kind === 'DeploymentStatusManifest' && r.apiVersion));
-  assert.ok(wfm.reports.every((r) => r.deviceId === undefined), 'a plain device reports for itself');
+  assert.ok(
+    wfm.reports.every((r) => r.deviceId === undefined),
+    'a plain device reports for itself',
+  );
   assert.equal(s.deployments[0]!.stage, 'settled');
 });
 
@@ -53,7 +73,10 @@ test('§4.8: a failed component fails the deployment at once; later components s
   const last = wfm.reports.at(-1)!;
   assert.equal(last.status.state, 'failed');
   assert.deepEqual(last.status.error, { code: 'X', source: 'app-d1', message: 'boom' }, '§2.4 source rule 2: the deployment name');
-  assert.deepEqual(last.components.map((c) => c.state), ['failed', 'pending']);
+  assert.deepEqual(
+    last.components.map((c) => c.state),
+    ['failed', 'pending'],
+  );
   assert.equal(last.components[0]!.error!.source, 'web', '§2.4 source rule 3: the component name');
   assert.equal(wfm.actions.filter((a) => a.type === 'apply-step' && a.step === 'run').length, 1);
 });
@@ -66,7 +89,10 @@ test('a deployment gone from the manifest is reported removing, then removed, th
   wfm.reports = [];
   const removedIn = wfm.publish(() => []);
   s = tick(wfm, s);
-  assert.deepEqual(wfm.reports.map((r) => r.status.state), ['removing', 'removed']);
+  assert.deepEqual(
+    wfm.reports.map((r) => r.status.state),
+    ['removing', 'removed'],
+  );
   assert.ok(wfm.reports.every((r) => r.adoptedManifestVersion === removedIn));
   assert.deepEqual(s.deployments, []);
 });
@@ -93,7 +119,10 @@ test('reading: a later manifest carrying the same revision (same digest) keeps t
   wfm.publish((ds) => [...ds, { deploymentId: 'd2', digest: 'sha256:c', components: ['x'] }]);
   wfm.reports = [];
   s = tick(wfm, s);
-  assert.ok(wfm.reports.every((r) => r.deploymentId === 'd2'), 'd1 is not reported again');
+  assert.ok(
+    wfm.reports.every((r) => r.deploymentId === 'd2'),
+    'd1 is not reported again',
+  );
   assert.equal(s.deployments.find((d) => d.deploymentId === 'd1')!.adoption.held!.version, v2);
 });
 
@@ -137,20 +166,42 @@ test('§2.4.1 rule 7: a manifest repeating the processed version is stale too, u
   let s = started(wfm);
   wfm.publish(() => [{ deploymentId: 'd1', digest: 'sha256:a', components: ['web'] }]);
   s = tick(wfm, s);
-  const repeat = { ok: true as const, kind: 'manifest' as const, version: s.manifestVersion, deployments: [{ deploymentId: 'd1', digest: 'sha256:b', url: '/d1/b' }] };
+  const repeat = {
+    ok: true as const,
+    kind: 'manifest' as const,
+    version: s.manifestVersion,
+    deployments: [{ deploymentId: 'd1', digest: 'sha256:b', url: '/d1/b' }],
+  };
   assert.deepEqual(afterResult(beginTick(s), { type: 'poll' }, repeat).deployments, s.deployments);
   assert.equal(afterResult(beginTick(s), { type: 'poll' }, { ...repeat, force: true }).deployments[0]!.digest, 'sha256:b');
 });
 
-test('P4: the manifest\'s bundle is kept, and offered to a fetch with every deployment it must hold', () => {
+test("P4: the manifest's bundle is kept, and offered to a fetch with every deployment it must hold", () => {
   const wfm = new FakeWfm();
-  const s = afterResult(beginTick(started(wfm)), { type: 'poll' }, {
-    ok: true, kind: 'manifest', version: 2, bundle: { digest: 'sha256:c', url: '/bundles/c' },
-    deployments: [{ deploymentId: 'd1', digest: 'sha256:a', url: '/d1/a' }, { deploymentId: 'd2', digest: 'sha256:b', url: '/d2/b' }],
-  });
+  const s = afterResult(
+    beginTick(started(wfm)),
+    { type: 'poll' },
+    {
+      ok: true,
+      kind: 'manifest',
+      version: 2,
+      bundle: { digest: 'sha256:c', url: '/bundles/c' },
+      deployments: [
+        { deploymentId: 'd1', digest: 'sha256:a', url: '/d1/a' },
+        { deploymentId: 'd2', digest: 'sha256:b', url: '/d2/b' },
+      ],
+    },
+  );
   assert.deepEqual(nextAction(s), {
-    type: 'fetch-deployment', deploymentId: 'd1', url: '/d1/a', digest: 'sha256:a', bundle: { digest: 'sha256:c', url: '/bundles/c' },
-    deployments: [{ deploymentId: 'd1', digest: 'sha256:a', url: '/d1/a' }, { deploymentId: 'd2', digest: 'sha256:b', url: '/d2/b' }],
+    type: 'fetch-deployment',
+    deploymentId: 'd1',
+    url: '/d1/a',
+    digest: 'sha256:a',
+    bundle: { digest: 'sha256:c', url: '/bundles/c' },
+    deployments: [
+      { deploymentId: 'd1', digest: 'sha256:a', url: '/d1/a' },
+      { deploymentId: 'd2', digest: 'sha256:b', url: '/d2/b' },
+    ],
   });
 });
 
@@ -159,7 +210,10 @@ test('§2.1: flappingCapabilities sends the own document again every few polls',
   let s = started(wfm, 1, { flappingCapabilities: true });
   for (let i = 0; i < 6; i++) s = tick(wfm, s);
   const puts = wfm.actions.filter((a) => a.type === 'put-capabilities');
-  assert.deepEqual(puts.map((a) => (a as { revision: number }).revision), [0, 1, 2]);
+  assert.deepEqual(
+    puts.map((a) => (a as { revision: number }).revision),
+    [0, 1, 2],
+  );
 });
 
 test('§7: a 403 (retired client) stops the device; a transient failure only ends the tick', () => {
@@ -187,7 +241,10 @@ test('§2.2: a departed child is DELETEd once and never registered again', () =>
   s = childDeparted(s, [2, 1]);
   assert.deepEqual(nextAction(s), { type: 'delete-child', index: 2 });
   s = wfm.run(s);
-  assert.deepEqual(wfm.actions.filter((a) => a.type === 'delete-child').map((a) => (a as { index: number }).index), [2, 1]);
+  assert.deepEqual(
+    wfm.actions.filter((a) => a.type === 'delete-child').map((a) => (a as { index: number }).index),
+    [2, 1],
+  );
   assert.equal(childDeparted(s, [1]), s);
 });
 

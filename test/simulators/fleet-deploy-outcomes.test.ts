@@ -25,22 +25,43 @@ test('a plain device and an opaque gateway are one target each, with their own f
   const plain = describeDevice(1, 0, 'plain', { faults: { crashingContainer: true } });
   assert.deepEqual(deploymentTargets(plain), [{ deviceId: plain.id, faults: { crashingContainer: true } }]);
   const opaque = describeDevice(1, 1, 'opaque-gateway', { children: 3 });
-  assert.deepEqual(deploymentTargets(opaque).map((t) => t.deviceId), [opaque.id], 'its children are invisible to the WFM (§2.2)');
+  assert.deepEqual(
+    deploymentTargets(opaque).map((t) => t.deviceId),
+    [opaque.id],
+    'its children are invisible to the WFM (§2.2)',
+  );
 });
 
 test('a see-thru gateway: every hosting device it shows, then `<gateway>/*` when something behind it hosts', () => {
   fc.assert(
-    fc.property(fc.nat(1000), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 2 }), fc.boolean(), fc.boolean(), (seed, children, depth, hosts, cut) => {
-      const gw = describeDevice(seed, 0, 'see-thru-gateway', { children, depth, hostsWorkloads: hosts, faults: cut ? { unreachableChild: true, crashingContainer: true } : {} });
-      const targets = deploymentTargets(gw);
-      const hosting = hierarchy(gw).filter(hostsWorkloads).map((d) => d.id);
-      const behind = hierarchy(gw).slice(1).some(hostsWorkloads);
-      assert.deepEqual(targets.map((t) => t.deviceId), [...hosting, ...(behind ? [`${gw.id}/*`] : [])]);
-      for (const t of targets.filter((t) => t.deviceId !== gw.id)) {
-        assert.equal(t.faults.unreachableChild === true, cut, 'the gateway cutting a child explains 102/103 behind it');
-        assert.equal(t.faults.crashingContainer, undefined, "the gateway's own containers are not its children's");
-      }
-    }),
+    fc.property(
+      fc.nat(1000),
+      fc.integer({ min: 0, max: 3 }),
+      fc.integer({ min: 1, max: 2 }),
+      fc.boolean(),
+      fc.boolean(),
+      (seed, children, depth, hosts, cut) => {
+        const gw = describeDevice(seed, 0, 'see-thru-gateway', {
+          children,
+          depth,
+          hostsWorkloads: hosts,
+          faults: cut ? { unreachableChild: true, crashingContainer: true } : {},
+        });
+        const targets = deploymentTargets(gw);
+        const hosting = hierarchy(gw)
+          .filter(hostsWorkloads)
+          .map((d) => d.id);
+        const behind = hierarchy(gw).slice(1).some(hostsWorkloads);
+        assert.deepEqual(
+          targets.map((t) => t.deviceId),
+          [...hosting, ...(behind ? [`${gw.id}/*`] : [])],
+        );
+        for (const t of targets.filter((t) => t.deviceId !== gw.id)) {
+          assert.equal(t.faults.unreachableChild === true, cut, 'the gateway cutting a child explains 102/103 behind it');
+          assert.equal(t.faults.crashingContainer, undefined, "the gateway's own containers are not its children's");
+        }
+      },
+    ),
     fcOptions(100),
   );
 });
@@ -92,5 +113,6 @@ test('--component takes oci://HOST[:PORT]/NAME:REVISION', () => {
     repository: 'oci://127.0.0.1:5000/samples/hello-compose',
     revision: '1.0.0',
   });
-  for (const bad of ['127.0.0.1/x:1', 'oci://127.0.0.1/x', 'oci://127.0.0.1/UPPER:1.0.0', 'oci://127.0.0.1:5000/x:']) assert.equal(parseComponentRef(bad), undefined, bad);
+  for (const bad of ['127.0.0.1/x:1', 'oci://127.0.0.1/x', 'oci://127.0.0.1/UPPER:1.0.0', 'oci://127.0.0.1:5000/x:'])
+    assert.equal(parseComponentRef(bad), undefined, bad);
 });

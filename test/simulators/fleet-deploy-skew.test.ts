@@ -18,10 +18,12 @@ import { embeddedFleetTarget } from './fleet-deploy-target.ts';
 const shared = embeddedFleetTarget();
 
 /** The real environment, with every device's clock set `skew` seconds off whatever the fault mix drew. */
-const skewedBy = (skew: number): EnvironmentFactory => async (t, limiter, settings) => {
-  const env = await realEnvironment(t, limiter, settings);
-  return { ...env, createDevice: (desc, ctx) => env.createDevice({ ...desc, faults: { ...desc.faults, clockSkewSeconds: skew } }, ctx) };
-};
+const skewedBy =
+  (skew: number): EnvironmentFactory =>
+  async (t, limiter, settings) => {
+    const env = await realEnvironment(t, limiter, settings);
+    return { ...env, createDevice: (desc, ctx) => env.createDevice({ ...desc, faults: { ...desc.faults, clockSkewSeconds: skew } }, ctx) };
+  };
 
 test('a signer with clockSkewSeconds signs with created shifted by that much', async () => {
   const seen: IncomingHttpHeaders[] = [];
@@ -32,7 +34,11 @@ test('a signer with clockSkewSeconds signs with created shifted by that much', a
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     for (const clockSkewSeconds of [0, 45, -250]) {
       const now = Math.floor(Date.now() / 1000);
-      await transport.request({ method: 'GET', url: '/x', signer: { keyId: 'k', privateKey, algorithm: 'ecdsa-p256-sha256', clockSkewSeconds } });
+      await transport.request({
+        method: 'GET',
+        url: '/x',
+        signer: { keyId: 'k', privateKey, algorithm: 'ecdsa-p256-sha256', clockSkewSeconds },
+      });
       const created = Number(/;created=(-?\d+)/.exec(String(seen.at(-1)!['signature-input']))![1]);
       assert.ok(Math.abs(created - (now + clockSkewSeconds)) <= 1, `skew ${clockSkewSeconds}: created ${created}, now ${now}`);
     }
@@ -45,7 +51,10 @@ test('a signer with clockSkewSeconds signs with created shifted by that much', a
 test('the fault mix draws skews inside the tolerance only, both ways', () => {
   const spec = resolveFleetSpec({ devices: 300, faults: { clockSkewSeconds: 1 }, seed: 31 });
   const skews = [...describeFleet(spec)].map((d) => d.faults.clockSkewSeconds!);
-  assert.ok(skews.every((s) => Math.abs(s) >= 5 && s < DEFAULT_CLOCK_SKEW_SECONDS && -s < DEFAULT_MAX_AGE_SECONDS), String(skews));
+  assert.ok(
+    skews.every((s) => Math.abs(s) >= 5 && s < DEFAULT_CLOCK_SKEW_SECONDS && -s < DEFAULT_MAX_AGE_SECONDS),
+    String(skews),
+  );
   assert.ok(skews.some((s) => s > 0) && skews.some((s) => s < 0));
 });
 
@@ -64,7 +73,10 @@ test('the edges of the tolerance pass: 55 s ahead, 290 s behind', async () => {
 });
 
 test('beyond the tolerance the WFM answers 401 at onboarding: unexpected, with the exchange, and the run fails', async () => {
-  for (const [skew, why] of [[120, /future/], [-400, /too old/]] as const) {
+  for (const [skew, why] of [
+    [120, /future/],
+    [-400, /too old/],
+  ] as const) {
     const result = await runFleet(resolveFleetSpec({ devices: 3, duration: 0, seed: 34 }), shared.target, { environment: skewedBy(skew) });
     assert.equal(result.passed, false);
     assert.deepEqual(result.totals.clients, { created: 3, onboarded: 0, reporting: 0, failed: 3 });

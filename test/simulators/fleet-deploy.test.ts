@@ -12,11 +12,22 @@ const shared = embeddedFleetTarget();
 const fleet = (spec: Partial<FleetSpec>) => runFleet(resolveFleetSpec({ duration: 0, concurrency: 8, ...spec }), shared.target);
 
 test('every hosting device and `<gateway>/*` gets its deployments, and each one is installed and reported', async () => {
-  const result = await fleet({ devices: 4, seeThruGateways: 1, children: 2, hostsWorkloads: 1, opaqueGateways: 1, deployments: 2, seed: 21 });
+  const result = await fleet({
+    devices: 4,
+    seeThruGateways: 1,
+    children: 2,
+    hostsWorkloads: 1,
+    opaqueGateways: 1,
+    deployments: 2,
+    seed: 21,
+  });
   const d = result.totals.deployments;
   // 4 plain + 1 opaque + the hosting see-thru gateway + its 2 children + `<gateway>/*`, twice each.
   assert.equal(d.assigned, 2 * (4 + 1 + 1 + 2 + 1));
-  assert.deepEqual({ installed: d.installed, failed: d.failed, failedByFault: d.failedByFault, pending: d.pending }, { installed: d.assigned, failed: {}, failedByFault: {}, pending: 0 });
+  assert.deepEqual(
+    { installed: d.installed, failed: d.failed, failedByFault: d.failedByFault, pending: d.pending },
+    { installed: d.assigned, failed: {}, failedByFault: {}, pending: 0 },
+  );
   // pending, installing, installed: the first report creates the status (201), the next two update it (200).
   assert.deepEqual(d.statusResponses, { '201': d.assigned, '200': 2 * d.assigned });
   assert.equal(result.spec.deployments, 2);
@@ -86,7 +97,11 @@ test('a target with no way to assign deployments refuses --deployments instead o
 });
 
 test('a deployment that fails for no fault of the device is unexpected: listed with its code, and the run fails', async () => {
-  const missing = { name: 'ghost', repository: shared.target.deployments!.components[0]!.repository.replace('hello-compose', 'ghost'), revision: '9.9.9' };
+  const missing = {
+    name: 'ghost',
+    repository: shared.target.deployments!.components[0]!.repository.replace('hello-compose', 'ghost'),
+    revision: '9.9.9',
+  };
   const ghost: FleetTarget = { ...shared.target, deployments: { ...shared.target.deployments!, components: [missing] } };
   const result = await runFleet(resolveFleetSpec({ devices: 2, duration: 0, seed: 29 }), ghost);
   assert.deepEqual(result.totals.deployments.failed, { MANIFEST_UNAVAILABLE: 2 });

@@ -17,23 +17,27 @@ before(async () => {
 });
 after(() => Promise.all([embedded.close(), registry.close()]));
 
-test('a registry that accepts and never answers: REGISTRY_UNREACHABLE for every deployment, within the timeouts', { timeout: 60_000 }, async () => {
-  const component = { name: 'hello-compose', repository: `oci://${new URL(registry.url).host}/wfmck/hello-compose`, revision: '1.0.0' };
-  const target = {
-    wfm: embedded.wfm,
-    ca: embedded.caPem,
-    deviceCa: embedded.deviceCa,
-    deployments: { components: [component], assign: assignerOf(embedded.hooks['assignDeployment']!) },
-  };
-  const began = performance.now();
-  const result = await runFleet(resolveFleetSpec({ devices: 3, duration: 0, timeout: 500, seed: 43 }), target);
-  assert.ok(performance.now() - began < 20_000, `ended in ${Math.round(performance.now() - began)} ms`);
-  assert.equal(result.totals.clients.reporting, 3, 'the WFM itself is fine');
-  assert.deepEqual(result.totals.deployments.failed, { REGISTRY_UNREACHABLE: 3 });
-  assert.equal(result.totals.deployments.installed, 0);
-  const entry = result.totals.unexpected.find((u) => u.code === 'REGISTRY_UNREACHABLE');
-  assert.ok(entry, JSON.stringify(result.totals.unexpected));
-  assert.match(entry.message, /timed out|no complete response/);
-  assert.equal(entry.count, 3);
-  assert.equal(result.passed, false);
-});
+test(
+  'a registry that accepts and never answers: REGISTRY_UNREACHABLE for every deployment, within the timeouts',
+  { timeout: 60_000 },
+  async () => {
+    const component = { name: 'hello-compose', repository: `oci://${new URL(registry.url).host}/wfmck/hello-compose`, revision: '1.0.0' };
+    const target = {
+      wfm: embedded.wfm,
+      ca: embedded.caPem,
+      deviceCa: embedded.deviceCa,
+      deployments: { components: [component], assign: assignerOf(embedded.hooks['assignDeployment']!) },
+    };
+    const began = performance.now();
+    const result = await runFleet(resolveFleetSpec({ devices: 3, duration: 0, timeout: 500, seed: 43 }), target);
+    assert.ok(performance.now() - began < 20_000, `ended in ${Math.round(performance.now() - began)} ms`);
+    assert.equal(result.totals.clients.reporting, 3, 'the WFM itself is fine');
+    assert.deepEqual(result.totals.deployments.failed, { REGISTRY_UNREACHABLE: 3 });
+    assert.equal(result.totals.deployments.installed, 0);
+    const entry = result.totals.unexpected.find((u) => u.code === 'REGISTRY_UNREACHABLE');
+    assert.ok(entry, JSON.stringify(result.totals.unexpected));
+    assert.match(entry.message, /timed out|no complete response/);
+    assert.equal(entry.count, 3);
+    assert.equal(result.passed, false);
+  },
+);

@@ -46,21 +46,30 @@ for (const [defect, { start, shows }] of Object.entries(CASES)) {
     try {
       const rssBefore = process.memoryUsage.rss();
       const began = performance.now();
-      const result = await runFleet(resolveFleetSpec({ devices: 5, duration: 0, timeout: TIMEOUT_MS, concurrency: 5, seed: 41 }), { wfm: server.url, deviceCa });
+      const result = await runFleet(resolveFleetSpec({ devices: 5, duration: 0, timeout: TIMEOUT_MS, concurrency: 5, seed: 41 }), {
+        wfm: server.url,
+        deviceCa,
+      });
       const elapsed = performance.now() - began;
       assert.ok(elapsed < BOUND_MS, `ended in ${Math.round(elapsed)} ms`);
       assert.equal(result.passed, false);
       assert.deepEqual(result.totals.clients, { created: 5, onboarded: 0, reporting: 0, failed: 5 });
       const summary = fleetSummary(result, { wfm: server.url });
       const entry = summary.unexpected.find((u) => ('code' in shows ? u.code === shows.code : u.status === shows.status));
-      assert.ok(entry, `summary lists ${JSON.stringify(shows)}: ${JSON.stringify(summary.unexpected.map((u) => [u.code ?? u.status, u.message]))}`);
+      assert.ok(
+        entry,
+        `summary lists ${JSON.stringify(shows)}: ${JSON.stringify(summary.unexpected.map((u) => [u.code ?? u.status, u.message]))}`,
+      );
       assert.equal(entry.endpoint, 'certificate', 'the first request of the client sequence (§1 step 2)');
       assert.equal(entry.exchange?.method, 'GET');
       assert.ok(entry.exchange?.url.startsWith(server.url), entry.exchange?.url);
       if ('code' in shows) assert.equal(entry.exchange?.error?.code, shows.code);
       assert.equal(result.totals.requests.aborted, 0);
       // An endless body is cut at the 1 MiB cap; 5 devices × 9 attempts never hold more than a few of them at once.
-      assert.ok(result.peakRssBytes - rssBefore < 200 * 1024 * 1024, `RSS grew by ${Math.round((result.peakRssBytes - rssBefore) / 1e6)} MB`);
+      assert.ok(
+        result.peakRssBytes - rssBefore < 200 * 1024 * 1024,
+        `RSS grew by ${Math.round((result.peakRssBytes - rssBefore) / 1e6)} MB`,
+      );
     } finally {
       await server.close();
     }
@@ -70,7 +79,10 @@ for (const [defect, { start, shows }] of Object.entries(CASES)) {
 test('a WFM whose TLS certificate chains to a CA the fleet was not given: WFMCK_E_TLS, never a pass', async () => {
   const server = await untrustedTlsServer();
   try {
-    const result = await runFleet(resolveFleetSpec({ devices: 3, duration: 0, timeout: TIMEOUT_MS, seed: 42 }), { wfm: server.url, deviceCa });
+    const result = await runFleet(resolveFleetSpec({ devices: 3, duration: 0, timeout: TIMEOUT_MS, seed: 42 }), {
+      wfm: server.url,
+      deviceCa,
+    });
     assert.equal(result.passed, false);
     assert.equal(result.totals.clients.failed, 3);
     assert.equal(result.totals.unexpected[0]?.code, 'WFMCK_E_TLS');

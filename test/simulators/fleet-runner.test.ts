@@ -14,7 +14,17 @@ const target: FleetTarget = { wfm: 'https://127.0.0.1:1', deviceCa: await create
 
 test('every device onboards and reports; counts match the fleet layout', async () => {
   const { factory, probe } = fakeEnvironment();
-  const spec = resolveFleetSpec({ devices: 20, seeThruGateways: 2, opaqueGateways: 1, children: 2, depth: 2, duration: 0.3, tickInterval: 0.1, concurrency: 8, seed: 1 });
+  const spec = resolveFleetSpec({
+    devices: 20,
+    seeThruGateways: 2,
+    opaqueGateways: 1,
+    children: 2,
+    depth: 2,
+    duration: 0.3,
+    tickInterval: 0.1,
+    concurrency: 8,
+    seed: 1,
+  });
   const result = await runFleet(spec, target, { environment: factory });
   assert.equal(result.passed, true);
   assert.equal(result.layout.clients, 23);
@@ -88,7 +98,11 @@ test('progress is reported while the fleet runs, and once more at the end', asyn
   const { factory } = fakeEnvironment({ latencyMs: 10 });
   const spec = resolveFleetSpec({ devices: 10, duration: 0.3, tickInterval: 0.1, concurrency: 2, seed: 6 });
   const seen: number[] = [];
-  const result = await runFleet(spec, target, { environment: factory, progressIntervalMs: 50, onProgress: (p) => seen.push(p.clients.onboarded) });
+  const result = await runFleet(spec, target, {
+    environment: factory,
+    progressIntervalMs: 50,
+    onProgress: (p) => seen.push(p.clients.onboarded),
+  });
   assert.ok(seen.length >= 3);
   assert.equal(seen.at(-1), result.totals.clients.onboarded);
 });

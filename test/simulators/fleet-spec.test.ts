@@ -15,7 +15,10 @@ async function fleetFile(text: string): Promise<string> {
 
 test('a fleet file is read, and flags override it', async () => {
   const file = await fleetFile('devices: 12\nseeThruGateways: 2\nfaults:\n  crashingContainer: 0.05\nshard: 2/3\nduration: 1.5\n');
-  const spec = resolveFleetSpec(await loadFleetFile(file), parseFleetInput({ devices: '30', faults: 'flappingCapabilities=0.1' }, (key) => `--${key}`));
+  const spec = resolveFleetSpec(
+    await loadFleetFile(file),
+    parseFleetInput({ devices: '30', faults: 'flappingCapabilities=0.1' }, (key) => `--${key}`),
+  );
   assert.equal(spec.devices, 30);
   assert.equal(spec.seeThruGateways, 2);
   assert.deepEqual(spec.faults, { flappingCapabilities: 0.1 });
@@ -37,7 +40,11 @@ test('errors name the key and what was wrong', async () => {
   ];
   for (const [text, message] of cases) {
     const file = await fleetFile(text);
-    await assert.rejects(loadFleetFile(file), (err: Error) => err instanceof FleetSpecError && message.test(err.message) && err.message.includes(file), text);
+    await assert.rejects(
+      loadFleetFile(file),
+      (err: Error) => err instanceof FleetSpecError && message.test(err.message) && err.message.includes(file),
+      text,
+    );
   }
   await assert.rejects(loadFleetFile('/nonexistent/fleet.yaml'), /--fleet-file/);
 });
@@ -50,7 +57,13 @@ test('whole-spec checks: empty fleet, opaque gateways without children, explodin
 });
 
 test('progress: a terminal gets one redrawn line at most 4 times a second; a log gets a line every 5 s', () => {
-  const p = (onboarded: number): FleetProgress => ({ elapsedMs: 1000, clientsTotal: 10, clients: { created: onboarded, onboarded, reporting: onboarded, failed: 0 }, requests: onboarded * 3, errors: { '403': 2 } });
+  const p = (onboarded: number): FleetProgress => ({
+    elapsedMs: 1000,
+    clientsTotal: 10,
+    clients: { created: onboarded, onboarded, reporting: onboarded, failed: 0 },
+    requests: onboarded * 3,
+    errors: { '403': 2 },
+  });
   let now = 0;
   const tty: string[] = [];
   const live = progressWriter({ isTTY: true, write: (s) => tty.push(s) }, () => now);

@@ -14,7 +14,11 @@ const replay = {
 };
 
 test('p50/p95/p99 are within one bucket of the exact nearest-rank percentiles', () => {
-  const latency = fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 60_000, noNaN: true }), fc.integer({ min: 1, max: 2000 }));
+  const latency = fc.oneof(
+    fc.double({ min: 0, max: 1, noNaN: true }),
+    fc.double({ min: 0, max: 60_000, noNaN: true }),
+    fc.integer({ min: 1, max: 2000 }),
+  );
   fc.assert(
     fc.property(fc.array(latency, { minLength: 1, maxLength: 500 }), (values) => {
       const h = new Histogram();
@@ -49,7 +53,10 @@ test('token bucket: a burst goes at once, then one request per interval', async 
     await bucket.take();
     waits.push(performance.now() - began);
   }
-  assert.ok(waits.slice(0, 3).every((w) => w < 20), `burst of 3 immediate: ${waits}`);
+  assert.ok(
+    waits.slice(0, 3).every((w) => w < 20),
+    `burst of 3 immediate: ${waits}`,
+  );
   assert.ok(waits[3]! >= 80 && waits[4]! >= 80, `then ~100 ms apart: ${waits}`);
   now = 10_000;
   const began = performance.now();
@@ -71,7 +78,8 @@ test('stats: aborts are not errors; transport errors and unexpected answers are 
   const stats = new FleetStats(2);
   stats.record({ type: 'transport-error', deviceId: 'd1', endpoint: 'status', code: 'WFMCK_E_ABORTED', message: 'aborted' });
   stats.record({ type: 'transport-error', deviceId: 'd1', endpoint: 'status', code: 'WFMCK_E_TIMEOUT', message: 'timeout after 5000 ms' });
-  for (const s of [500, 502, 503]) stats.record({ type: 'response', deviceId: 'd2', endpoint: 'onboarding', status: s, latencyMs: 3, expected: false });
+  for (const s of [500, 502, 503])
+    stats.record({ type: 'response', deviceId: 'd2', endpoint: 'onboarding', status: s, latencyMs: 3, expected: false });
   stats.record({ type: 'response', deviceId: 'd3', endpoint: 'capabilities.put', status: 201, latencyMs: 2, expected: true });
   stats.record({ type: 'deployment', deviceId: 'd3', deploymentId: 'x', state: 'installed', adoptedManifestVersion: 1 });
   const t = stats.totals();

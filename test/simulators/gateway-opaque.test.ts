@@ -50,7 +50,10 @@ test('§2.2: the opaque gateway registers only itself and reports deployments as
   const puts = exchanges.filter((x) => x.method === 'PUT');
   assert.deepEqual(puts.map(requestLine), [`PUT /api/v1/capabilities/${desc.id}`]);
   assert.deepEqual((JSON.parse(puts[0]!.requestBody!) as DeviceCapabilities).properties.cpus!.length, 3);
-  assert.ok(exchanges.every((x) => !x.url.includes('child-')), 'no request names a child');
+  assert.ok(
+    exchanges.every((x) => !x.url.includes('child-')),
+    'no request names a child',
+  );
   const last = JSON.parse(exchanges.filter((x) => x.url.endsWith('/status')).at(-1)!.requestBody!) as DeploymentStatusReport;
   assert.equal(last.deviceId, undefined);
   assert.equal(last.status.state, 'installed');

@@ -18,10 +18,15 @@ after(() => h.close());
 function tree(hosts: boolean, faults: DeviceMisbehaviour = {}): DeviceDescription {
   const gw = uniqueId('gw');
   const stg = (id: string, children: DeviceDescription[]) => describe('see-thru-gateway', id, { hostsWorkloads: false, children });
-  return describe('see-thru-gateway', gw, {
-    hostsWorkloads: hosts,
-    children: [stg(`${gw}/m1`, [stg(`${gw}/m1/s1`, [describe('plain', `${gw}/m1/s1/leaf`)])]), describe('plain', `${gw}/p2`)],
-  }, faults);
+  return describe(
+    'see-thru-gateway',
+    gw,
+    {
+      hostsWorkloads: hosts,
+      children: [stg(`${gw}/m1`, [stg(`${gw}/m1/s1`, [describe('plain', `${gw}/m1/s1/leaf`)])]), describe('plain', `${gw}/p2`)],
+    },
+    faults,
+  );
 }
 
 async function started(desc: DeviceDescription) {
@@ -46,21 +51,40 @@ async function deployTo(t: Awaited<ReturnType<typeof started>>, target: string):
 }
 
 /** The gateway's status reports, after checking the reference WFM accepted every request it made. */
-function reports(t: { transcript: { all(): { method: string; url: string; requestBody?: string }[] }; events: DeviceEvent[] }): DeploymentStatusReport[] {
-  assert.deepEqual(t.events.filter((e) => (e.type === 'response' && !e.expected) || e.type === 'transport-error'), []);
-  return t.transcript.all().filter((x) => x.method === 'POST' && x.url.endsWith('/status')).map((x) => JSON.parse(x.requestBody!));
+function reports(t: {
+  transcript: { all(): { method: string; url: string; requestBody?: string }[] };
+  events: DeviceEvent[];
+}): DeploymentStatusReport[] {
+  assert.deepEqual(
+    t.events.filter((e) => (e.type === 'response' && !e.expected) || e.type === 'transport-error'),
+    [],
+  );
+  return t.transcript
+    .all()
+    .filter((x) => x.method === 'POST' && x.url.endsWith('/status'))
+    .map((x) => JSON.parse(x.requestBody!));
 }
 
 test('§2.2 rules 1-3: the gateway registers itself, then every device behind it, parents first, to depth 3', async () => {
   const desc = tree(false);
   const t = await started(desc);
   const puts = t.transcript.all().filter((x) => x.method === 'PUT');
-  assert.deepEqual(puts.map(requestLine), hierarchy(desc).map((d) => `PUT /api/v1/capabilities/${d.id}`));
-  assert.deepEqual(puts.map((x) => x.status), [201, 201, 201, 201, 201]);
-  assert.deepEqual(Object.keys(JSON.parse(puts[0]!.requestBody!).properties).sort(), ['id', 'modelNumber', 'serialNumber', 'vendor'], '§2.2: identity fields only');
+  assert.deepEqual(
+    puts.map(requestLine),
+    hierarchy(desc).map((d) => `PUT /api/v1/capabilities/${d.id}`),
+  );
+  assert.deepEqual(
+    puts.map((x) => x.status),
+    [201, 201, 201, 201, 201],
+  );
+  assert.deepEqual(
+    Object.keys(JSON.parse(puts[0]!.requestBody!).properties).sort(),
+    ['id', 'modelNumber', 'serialNumber', 'vendor'],
+    '§2.2: identity fields only',
+  );
 });
 
-test('§2.4: a deployment for a child is reported by the gateway with the child\'s full deviceId', async () => {
+test("§2.4: a deployment for a child is reported by the gateway with the child's full deviceId", async () => {
   const desc = tree(false);
   const t = await started(desc);
   const leaf = `${desc.id}/m1/s1/leaf`;
@@ -79,12 +103,18 @@ test('P4 `<gateway>/*`: the gateway places the deployment on a hosting child and
 
 test('§2.4 code 103: a gateway with no hosting device behind it cannot place `<gateway>/*`', async () => {
   const id = uniqueId('gw');
-  const desc = describe('see-thru-gateway', id, { hostsWorkloads: false, children: [describe('see-thru-gateway', `${id}/m`, { hostsWorkloads: false, children: [] })] });
+  const desc = describe('see-thru-gateway', id, {
+    hostsWorkloads: false,
+    children: [describe('see-thru-gateway', `${id}/m`, { hostsWorkloads: false, children: [] })],
+  });
   const t = await started(desc);
   const last = await deployTo(t, `${id}/*`);
   assert.equal(last.status.state, 'failed');
   assert.deepEqual(last.status.error, { code: '103', source: id, message: 'Autonomous placement not supported' });
-  assert.deepEqual(last.components.map((c) => c.error?.code), ['103']);
+  assert.deepEqual(
+    last.components.map((c) => c.error?.code),
+    ['103'],
+  );
 });
 
 test('§2.4 code 102: with the unreachableChild fault, a deployment behind the first child fails with the gateway as source', async () => {
@@ -101,7 +131,10 @@ test('§2.4 code 101: a child id the gateway does not know', async () => {
   const t = await started(desc);
   const ghost = `${desc.id}/ghost`;
   // Registered by the same client, so the WFM assigns to it, but not a device this gateway has behind it.
-  assert.equal((await t.env.api.putCapabilities(ghost, seeThruDocument(describe('see-thru-gateway', ghost, { hostsWorkloads: false })))).status, 201);
+  assert.equal(
+    (await t.env.api.putCapabilities(ghost, seeThruDocument(describe('see-thru-gateway', ghost, { hostsWorkloads: false })))).status,
+    201,
+  );
   const last = await deployTo(t, ghost);
   assert.equal(last.deviceId, ghost);
   assert.deepEqual(last.status.error, { code: '101', source: desc.id, message: 'Unknown child device ID' });
@@ -112,11 +145,25 @@ test('§2.2: a child that goes away is DELETEd (its descendants first) and is no
   const t = await started(desc);
   await t.gateway.removeChild(`${desc.id}/m1`);
   const deletes = t.transcript.all().filter((x) => x.method === 'DELETE');
-  assert.deepEqual(deletes.map(requestLine), [`DELETE /api/v1/capabilities/${desc.id}/m1/s1/leaf`, `DELETE /api/v1/capabilities/${desc.id}/m1/s1`, `DELETE /api/v1/capabilities/${desc.id}/m1`]);
-  assert.deepEqual(deletes.map((x) => x.status), [204, 204, 204]);
+  assert.deepEqual(deletes.map(requestLine), [
+    `DELETE /api/v1/capabilities/${desc.id}/m1/s1/leaf`,
+    `DELETE /api/v1/capabilities/${desc.id}/m1/s1`,
+    `DELETE /api/v1/capabilities/${desc.id}/m1`,
+  ]);
+  assert.deepEqual(
+    deletes.map((x) => x.status),
+    [204, 204, 204],
+  );
   await assert.rejects(assign(h, t.gateway.clientId!, `${desc.id}/m1`, await web()), /has no device/);
   await t.gateway.stop();
-  assert.deepEqual(t.transcript.all().filter((x) => x.method === 'DELETE').slice(3).map(requestLine), [`DELETE /api/v1/capabilities/${desc.id}/p2`]);
+  assert.deepEqual(
+    t.transcript
+      .all()
+      .filter((x) => x.method === 'DELETE')
+      .slice(3)
+      .map(requestLine),
+    [`DELETE /api/v1/capabilities/${desc.id}/p2`],
+  );
   assert.equal(t.gateway.phase, 'stopped');
 });
 

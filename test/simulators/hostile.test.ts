@@ -61,7 +61,10 @@ test('a refused connection: WFMCK_E_CONNECTION; an idempotent retry tries again 
   const transcript = new Transcript();
   const transport = createTransport({ transcript, retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 10 } });
   await assert.rejects(transport.request({ method: 'GET', url, retry: 'idempotent' }), { code: 'WFMCK_E_CONNECTION' });
-  assert.deepEqual(transcript.all().map((x) => x.attempt), [1, 2, 3]);
+  assert.deepEqual(
+    transcript.all().map((x) => x.attempt),
+    [1, 2, 3],
+  );
   await transport.close();
 });
 

@@ -35,7 +35,10 @@ before(async () => {
     }
     if (req.headers.authorization === `Bearer ${TOKEN}`) return registry(req, res);
     const name = /^\/v2\/(.+?)\/(?:blobs|manifests|tags)\//.exec(target.pathname)?.[1] ?? 'catalog';
-    res.writeHead(401, { 'www-authenticate': `Bearer realm="${url}/token",service="registry.test",scope="repository:${name}:pull,push"`, 'content-type': 'application/json' });
+    res.writeHead(401, {
+      'www-authenticate': `Bearer realm="${url}/token",service="registry.test",scope="repository:${name}:pull,push"`,
+      'content-type': 'application/json',
+    });
     res.end('{"errors":[{"code":"UNAUTHORIZED","message":"authentication required"}]}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -25,7 +25,9 @@ const pool = () => mock.get(ORIGIN);
 
 test('§2.7 rule 8: a blob whose bytes do not hash to its digest is WFMCK_E_DIGEST_MISMATCH with expected and actual', async () => {
   const asked = digestOf(enc.encode('the real archive'));
-  pool().intercept({ path: `/v2/acme/app/blobs/${asked}` }).reply(200, 'tampered archive');
+  pool()
+    .intercept({ path: `/v2/acme/app/blobs/${asked}` })
+    .reply(200, 'tampered archive');
   const error = await client.getBlob('acme/app', asked).then(
     () => assert.fail('accepted tampered bytes'),
     (e: unknown) => e,
@@ -39,7 +41,9 @@ test('§2.7 rule 8: a blob whose bytes do not hash to its digest is WFMCK_E_DIGE
 
 test('a manifest pulled by digest is verified too; a digest of an unknown algorithm cannot be', async () => {
   const asked = digestOf(enc.encode('{"schemaVersion":2}'));
-  pool().intercept({ path: `/v2/acme/app/manifests/${asked}` }).reply(200, '{"schemaVersion":2,"x":1}');
+  pool()
+    .intercept({ path: `/v2/acme/app/manifests/${asked}` })
+    .reply(200, '{"schemaVersion":2,"x":1}');
   await assert.rejects(client.getManifest('acme/app', asked), { code: 'WFMCK_E_DIGEST_MISMATCH' });
   pool().intercept({ path: '/v2/acme/app/blobs/md5:abc' }).reply(200, 'x');
   await assert.rejects(client.getBlob('acme/app', 'md5:abc'), { code: 'WFMCK_E_DIGEST_UNSUPPORTED' });
@@ -47,8 +51,13 @@ test('a manifest pulled by digest is verified too; a digest of an unknown algori
 
 test('allTags stops at a Link rel="next" that loops back', async () => {
   const link = { link: '</v2/acme/app/tags/list?n=1&last=a>; rel="next"' };
-  pool().intercept({ path: '/v2/acme/app/tags/list' }).reply(200, { name: 'acme/app', tags: ['a'] }, { headers: link });
-  pool().intercept({ path: '/v2/acme/app/tags/list?n=1&last=a' }).reply(200, { name: 'acme/app', tags: ['a'] }, { headers: link }).times(2);
+  pool()
+    .intercept({ path: '/v2/acme/app/tags/list' })
+    .reply(200, { name: 'acme/app', tags: ['a'] }, { headers: link });
+  pool()
+    .intercept({ path: '/v2/acme/app/tags/list?n=1&last=a' })
+    .reply(200, { name: 'acme/app', tags: ['a'] }, { headers: link })
+    .times(2);
   const all = await client.allTags('acme/app');
   assert.match(all.problem ?? '', /loops back/);
   assert.deepEqual(all.tags, ['a', 'a']);
@@ -57,11 +66,15 @@ test('allTags stops at a Link rel="next" that loops back', async () => {
 test('pushBlob follows an absolute upload Location and keeps its query when adding ?digest', async () => {
   const bytes = enc.encode('layer');
   const digest = digestOf(bytes);
-  pool().intercept({ path: `/v2/acme/app/blobs/${digest}`, method: 'HEAD' }).reply(404, '');
+  pool()
+    .intercept({ path: `/v2/acme/app/blobs/${digest}`, method: 'HEAD' })
+    .reply(404, '');
   pool()
     .intercept({ path: '/v2/acme/app/blobs/uploads/', method: 'POST' })
     .reply(202, '', { headers: { location: `${ORIGIN}/upload/session-1?state=abc` } });
-  pool().intercept({ path: `/upload/session-1?state=abc&digest=${digest}`, method: 'PUT' }).reply(201, '');
+  pool()
+    .intercept({ path: `/upload/session-1?state=abc&digest=${digest}`, method: 'PUT' })
+    .reply(201, '');
   const pushed = await client.pushBlob('acme/app', bytes);
   assert.ok(pushed.ok);
   mock.assertNoPendingInterceptors();
@@ -69,7 +82,9 @@ test('pushBlob follows an absolute upload Location and keeps its query when addi
 
 test('a refused upload step is returned, not thrown', async () => {
   const bytes = enc.encode('layer');
-  pool().intercept({ path: `/v2/acme/app/blobs/${digestOf(bytes)}`, method: 'HEAD' }).reply(404, '');
+  pool()
+    .intercept({ path: `/v2/acme/app/blobs/${digestOf(bytes)}`, method: 'HEAD' })
+    .reply(404, '');
   pool().intercept({ path: '/v2/acme/app/blobs/uploads/', method: 'POST' }).reply(403, '{"errors":[{"code":"DENIED"}]}');
   const pushed = await client.pushBlob('acme/app', bytes);
   assert.deepEqual([pushed.ok, pushed.response.status], [false, 403]);
@@ -101,7 +116,9 @@ test('a wrapped transport that hides its base URL: relative paths go to it, and 
   pool()
     .intercept({ path: '/v2/acme/app/tags/list' })
     .reply(200, { name: 'acme/app', tags: ['1.0.0'] }, { headers: { link: '</v2/acme/app/tags/list?last=1.0.0>; rel="next"' } });
-  pool().intercept({ path: '/v2/acme/app/tags/list?last=1.0.0' }).reply(200, { name: 'acme/app', tags: ['2.0.0'] });
+  pool()
+    .intercept({ path: '/v2/acme/app/tags/list?last=1.0.0' })
+    .reply(200, { name: 'acme/app', tags: ['2.0.0'] });
   const all = await wrapped.allTags('acme/app');
   assert.deepEqual(all.tags, ['1.0.0', '2.0.0']);
   assert.equal(all.pages[1]!.exchange.url, `${ORIGIN}/v2/acme/app/tags/list?last=1.0.0`);
@@ -109,15 +126,36 @@ test('a wrapped transport that hides its base URL: relative paths go to it, and 
 
 test('a redirect or an upload Location off loopback is refused before any socket: WFMCK_E_NOT_LOOPBACK, kept as evidence', async () => {
   const digest = digestOf(enc.encode('x'));
-  pool().intercept({ path: `/v2/acme/app/blobs/${digest}` }).reply(307, '', { headers: { location: 'http://refused.invalid/blob' } });
-  const redirected = await client.getBlob('acme/app', digest).then(() => assert.fail('followed'), (e: Error & { code?: string }) => e);
+  pool()
+    .intercept({ path: `/v2/acme/app/blobs/${digest}` })
+    .reply(307, '', { headers: { location: 'http://refused.invalid/blob' } });
+  const redirected = await client.getBlob('acme/app', digest).then(
+    () => assert.fail('followed'),
+    (e: Error & { code?: string }) => e,
+  );
   assert.equal(redirected.code, 'WFMCK_E_NOT_LOOPBACK');
-  assert.match(redirected.message, /refused\.invalid.* not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost/);
-  pool().intercept({ path: `/v2/acme/app/blobs/${digest}`, method: 'HEAD' }).reply(404, '');
-  pool().intercept({ path: '/v2/acme/app/blobs/uploads/', method: 'POST' }).reply(202, '', { headers: { location: 'http://refused.invalid/upload/1' } });
-  const pushed = await client.pushBlob('acme/app', enc.encode('x')).then(() => assert.fail('uploaded'), (e: Error & { code?: string }) => e);
+  assert.match(
+    redirected.message,
+    /refused\.invalid.* not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost/,
+  );
+  pool()
+    .intercept({ path: `/v2/acme/app/blobs/${digest}`, method: 'HEAD' })
+    .reply(404, '');
+  pool()
+    .intercept({ path: '/v2/acme/app/blobs/uploads/', method: 'POST' })
+    .reply(202, '', { headers: { location: 'http://refused.invalid/upload/1' } });
+  const pushed = await client.pushBlob('acme/app', enc.encode('x')).then(
+    () => assert.fail('uploaded'),
+    (e: Error & { code?: string }) => e,
+  );
   assert.equal(pushed.code, 'WFMCK_E_NOT_LOOPBACK');
   // The refusals are in the transcript, and no request to that host was ever made (MockAgent allows no net connect).
-  assert.deepEqual(transcript.all().filter((x) => x.url.includes('refused.invalid')).map((x) => x.error?.code), ['WFMCK_E_NOT_LOOPBACK', 'WFMCK_E_NOT_LOOPBACK']);
+  assert.deepEqual(
+    transcript
+      .all()
+      .filter((x) => x.url.includes('refused.invalid'))
+      .map((x) => x.error?.code),
+    ['WFMCK_E_NOT_LOOPBACK', 'WFMCK_E_NOT_LOOPBACK'],
+  );
   mock.assertNoPendingInterceptors();
 });

@@ -60,7 +60,10 @@ test('pushBlob with chunkSize: PATCHes with Content-Range following each Locatio
   const pushed = await client.pushBlob('acme/chunked', bytes, { chunkSize: 300 });
   assert.ok(pushed.ok, pushed.response.text());
   const patches = transcript.all().filter((x) => x.method === 'PATCH');
-  assert.deepEqual(patches.map((x) => x.requestHeaders['content-range']), ['0-299', '300-599', '600-899', '900-999']);
+  assert.deepEqual(
+    patches.map((x) => x.requestHeaders['content-range']),
+    ['0-299', '300-599', '600-899', '900-999'],
+  );
   const pulled = await client.getBlob('acme/chunked', pushed.digest);
   assert.deepEqual(Buffer.from(pulled.bytes), Buffer.from(bytes));
 });

@@ -25,7 +25,7 @@ async function connects(kind: ImpostorKind, lenient: SpiffeCheckLeniency = {}): 
   }
 }
 
-test('a CA certificate as the leaf is refused, though OpenSSL\'s own CA test (it wants keyCertSign) calls it no CA', async () => {
+test("a CA certificate as the leaf is refused, though OpenSSL's own CA test (it wants keyCertSign) calls it no CA", async () => {
   assert.equal(await connects('ca-as-leaf'), false);
   assert.equal(await connects('ca-as-leaf', { caLeaf: true }), true);
 });

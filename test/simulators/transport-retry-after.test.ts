@@ -14,7 +14,8 @@ const hits: string[] = [];
 before(async () => {
   server = createServer((req, res) => {
     hits.push(`${req.method} ${req.url}`);
-    if (req.url === '/busy') return void res.writeHead(429, { 'retry-after': '30', 'content-type': 'application/problem+json' }).end('{"status":429}');
+    if (req.url === '/busy')
+      return void res.writeHead(429, { 'retry-after': '30', 'content-type': 'application/problem+json' }).end('{"status":429}');
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -28,7 +29,10 @@ test('a 429 with Retry-After beyond the retry policy is returned at once, and th
   const first = await t.request({ method: 'GET', url: '/busy', retry: 'idempotent' });
   assert.equal(first.status, 429);
   assert.deepEqual(hits, ['GET /busy'], 'no retry sooner than Retry-After: 30');
-  await assert.rejects(t.request({ method: 'GET', url: '/busy', retry: 'idempotent' }), (e: unknown) => e instanceof TransportError && e.code === 'WFMCK_E_HELD' && /Retry-After/.test(e.message));
+  await assert.rejects(
+    t.request({ method: 'GET', url: '/busy', retry: 'idempotent' }),
+    (e: unknown) => e instanceof TransportError && e.code === 'WFMCK_E_HELD' && /Retry-After/.test(e.message),
+  );
   assert.equal((await t.request({ method: 'GET', url: '/other' })).status, 200, 'another request is not held');
   assert.deepEqual(hits, ['GET /busy', 'GET /other']);
   await t.close();

@@ -37,7 +37,10 @@ test('the ceiling doubles per retry until maxDelayMs', () => {
   const p = { attempts: 5, baseDelayMs: 100, maxDelayMs: 1000 };
   const top = (n: number) => backoffDelayMs(n, p, () => 0.999999);
   assert.deepEqual([1, 2, 3, 4, 5, 6].map(top), [99, 199, 399, 799, 999, 999]);
-  assert.equal(backoffDelayMs(3, p, () => 0), 0);
+  assert.equal(
+    backoffDelayMs(3, p, () => 0),
+    0,
+  );
 });
 
 test('Retry-After: delta-seconds and HTTP-date, never negative, never above the cap; garbage ignored', () => {
@@ -60,8 +63,14 @@ test('Retry-After: delta-seconds and HTTP-date, never negative, never above the 
 
 test('a Retry-After replaces the backoff; without one the backoff applies', () => {
   const p = { attempts: 3, baseDelayMs: 100, maxDelayMs: 5000 };
-  assert.equal(nextDelayMs(1, p, '1', () => 0), 1000);
-  assert.equal(nextDelayMs(1, p, undefined, () => 0.5), 50);
+  assert.equal(
+    nextDelayMs(1, p, '1', () => 0),
+    1000,
+  );
+  assert.equal(
+    nextDelayMs(1, p, undefined, () => 0.5),
+    50,
+  );
 });
 
 test('sleep rejects as soon as its signal aborts', async () => {

@@ -29,7 +29,10 @@ test('the ring keeps the newest maxExchanges, oldest first, and counts what it d
       const t = new Transcript({ maxExchanges: max });
       for (let i = 0; i < count; i++) t.record(exchange({ id: String(i) }));
       const expected = Array.from({ length: count }, (_, i) => String(i)).slice(-max);
-      assert.deepEqual(t.all().map((x) => x.id), expected);
+      assert.deepEqual(
+        t.all().map((x) => x.id),
+        expected,
+      );
       assert.equal(t.dropped, Math.max(0, count - max));
     }),
     run(200),
@@ -41,7 +44,10 @@ test('forTest returns the exchanges of one test id', () => {
   t.record(exchange({ id: 'a', testId: 'CAP-201' }));
   t.record(exchange({ id: 'b', testId: 'CAP-404' }));
   t.record(exchange({ id: 'c', testId: 'CAP-201' }));
-  assert.deepEqual(t.forTest('CAP-201').map((x) => x.id), ['a', 'c']);
+  assert.deepEqual(
+    t.forTest('CAP-201').map((x) => x.id),
+    ['a', 'c'],
+  );
 });
 
 test('credentials are redacted; signature headers are kept as evidence', () => {
@@ -49,7 +55,13 @@ test('credentials are redacted; signature headers are kept as evidence', () => {
   t.record(
     exchange({
       url: 'https://user:secret@127.0.0.1/v2/',
-      requestHeaders: { Authorization: 'Bearer abc', cookie: 'sid=1', signature: 'sig1=:AAAA:', 'signature-input': 'sig1=("@method")', 'content-digest': 'sha-256=:x:' },
+      requestHeaders: {
+        Authorization: 'Bearer abc',
+        cookie: 'sid=1',
+        signature: 'sig1=:AAAA:',
+        'signature-input': 'sig1=("@method")',
+        'content-digest': 'sha-256=:x:',
+      },
       responseHeaders: { 'set-cookie': 'sid=2', etag: '"e"' },
       responseBody: '{"token":"eyJhbGciOi","expires_in":300}',
     }),
@@ -100,5 +112,8 @@ test('toCurl: a shell-quoted command with headers, CA file and body; trimmed bod
   const quoted = t.toCurl(exchange({ requestBody: `it's` }));
   assert.match(quoted, /--data-binary 'it'\\''s'$/);
   assert.match(t.toCurl(exchange({ method: 'HEAD' })), /curl -sS -i --head /);
-  assert.match(t.toCurl(exchange({ status: undefined, error: { code: 'WFMCK_E_TIMEOUT', message: 'late' } })), /attempt 1: WFMCK_E_TIMEOUT late/);
+  assert.match(
+    t.toCurl(exchange({ status: undefined, error: { code: 'WFMCK_E_TIMEOUT', message: 'late' } })),
+    /attempt 1: WFMCK_E_TIMEOUT late/,
+  );
 });

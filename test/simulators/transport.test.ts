@@ -49,14 +49,20 @@ test('a GET returns status, lower-case headers and bytes, and sends the wfmck-te
   assert.equal(res.exchange.method, 'GET');
   assert.equal(res.exchange.url, `${ORIGIN}/api/v1/x`);
   assert.equal(res.exchange.responseBody, 'hello');
-  assert.deepEqual(transcript.forTest('CAP-201').map((x) => x.id), [res.exchange.id]);
+  assert.deepEqual(
+    transcript.forTest('CAP-201').map((x) => x.id),
+    [res.exchange.id],
+  );
   mock.assertNoPendingInterceptors();
 });
 
 test('json is sent as application/json; json() of a body that is not JSON is WFMCK_E_PROTOCOL with the exchange', async () => {
   pool()
     .intercept({ path: '/p', method: 'PUT', headers: { 'content-type': 'application/json' } })
-    .reply((opts) => ({ statusCode: 200, data: Buffer.from(opts.body as Uint8Array).toString() === '{"a":1}' ? 'not json' : 'wrong body' }));
+    .reply((opts) => ({
+      statusCode: 200,
+      data: Buffer.from(opts.body as Uint8Array).toString() === '{"a":1}' ? 'not json' : 'wrong body',
+    }));
   const res = await transport().request({ method: 'PUT', url: '/p', json: { a: 1 } });
   assert.equal(res.text(), 'not json');
   assert.equal(res.exchange.requestBody, '{"a":1}');
@@ -77,7 +83,13 @@ for (const status of [429, 502, 503, 504]) {
     const res = await transport().request({ method: 'GET', url: '/r', retry: 'idempotent' });
     assert.equal(res.status, 200);
     assert.equal(res.exchange.attempt, 2);
-    assert.deepEqual(transcript.all().map((x) => [x.attempt, x.status]), [[1, status], [2, 200]]);
+    assert.deepEqual(
+      transcript.all().map((x) => [x.attempt, x.status]),
+      [
+        [1, status],
+        [2, 200],
+      ],
+    );
   });
 }
 
@@ -113,16 +125,28 @@ test('after the last attempt the last answer is returned as is', async () => {
 });
 
 test('Retry-After within maxDelayMs is waited for; beyond it the answer comes back at once (no retry sooner, P10)', async () => {
-  pool().intercept({ path: '/ra' }).reply(429, '', { headers: { 'retry-after': '1' } });
+  pool()
+    .intercept({ path: '/ra' })
+    .reply(429, '', { headers: { 'retry-after': '1' } });
   pool().intercept({ path: '/ra' }).reply(200, '');
   let started = performance.now();
-  const retried = await transport({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1500 } }).request({ method: 'GET', url: '/ra', retry: 'idempotent' });
+  const retried = await transport({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1500 } }).request({
+    method: 'GET',
+    url: '/ra',
+    retry: 'idempotent',
+  });
   let elapsed = performance.now() - started;
   assert.equal(retried.status, 200);
   assert.ok(elapsed >= 950 && elapsed < 1500, `waited ${elapsed} ms`);
-  pool().intercept({ path: '/long' }).reply(429, '', { headers: { 'retry-after': '3600' } });
+  pool()
+    .intercept({ path: '/long' })
+    .reply(429, '', { headers: { 'retry-after': '3600' } });
   started = performance.now();
-  const answered = await transport({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 150 } }).request({ method: 'GET', url: '/long', retry: 'idempotent' });
+  const answered = await transport({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 150 } }).request({
+    method: 'GET',
+    url: '/long',
+    retry: 'idempotent',
+  });
   elapsed = performance.now() - started;
   assert.equal(answered.status, 429);
   assert.ok(elapsed < 140, `returned after ${elapsed} ms`);
@@ -151,7 +175,9 @@ test('the size cap: a body past maxResponseBytes fails; a Content-Length over it
   pool().intercept({ path: '/big' }).reply(200, Buffer.alloc(2048, 0x61));
   const error = await rejects(transport({ maxResponseBytes: 1024 }).request({ method: 'GET', url: '/big' }), 'WFMCK_E_RESPONSE_TOO_LARGE');
   assert.equal(error.exchange.status, 200);
-  pool().intercept({ path: '/liar' }).reply(200, 'tiny', { headers: { 'content-length': '999999999' } });
+  pool()
+    .intercept({ path: '/liar' })
+    .reply(200, 'tiny', { headers: { 'content-length': '999999999' } });
   const early = await rejects(transport().request({ method: 'GET', url: '/liar' }), 'WFMCK_E_RESPONSE_TOO_LARGE');
   assert.match(early.message, /Content-Length 999999999/);
   pool().intercept({ path: '/ok' }).reply(200, Buffer.alloc(1024, 0x61));
@@ -159,7 +185,9 @@ test('the size cap: a body past maxResponseBytes fails; a Content-Length over it
 });
 
 test('a HEAD answer is not held to its Content-Length', async () => {
-  pool().intercept({ path: '/h', method: 'HEAD' }).reply(200, '', { headers: { 'content-length': '99999999' } });
+  pool()
+    .intercept({ path: '/h', method: 'HEAD' })
+    .reply(200, '', { headers: { 'content-length': '99999999' } });
   const res = await transport().request({ method: 'HEAD', url: '/h' });
   assert.equal(res.status, 200);
   assert.equal(res.body.length, 0);
@@ -195,11 +223,18 @@ test("the caller's signal aborts with WFMCK_E_ABORTED, also while waiting to ret
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 20);
   await rejects(transport().request({ method: 'GET', url: '/slow', signal: controller.signal }), 'WFMCK_E_ABORTED');
-  pool().intercept({ path: '/wait' }).reply(503, '', { headers: { 'retry-after': '3' } });
+  pool()
+    .intercept({ path: '/wait' })
+    .reply(503, '', { headers: { 'retry-after': '3' } });
   const waiting = new AbortController();
   setTimeout(() => waiting.abort(), 20);
   const error = await rejects(
-    transport({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5000 } }).request({ method: 'GET', url: '/wait', retry: 'idempotent', signal: waiting.signal }),
+    transport({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5000 } }).request({
+      method: 'GET',
+      url: '/wait',
+      retry: 'idempotent',
+      signal: waiting.signal,
+    }),
     'WFMCK_E_ABORTED',
   );
   assert.equal(error.exchange.status, 503);
@@ -214,7 +249,9 @@ test('the whole-exchange deadline: a reply slower than timeoutMs is WFMCK_E_TIME
 });
 
 test('forTest shares connections and transcript under another test id', async () => {
-  pool().intercept({ path: '/f', headers: { [TEST_ID_HEADER]: 'B' } }).reply(200, '');
+  pool()
+    .intercept({ path: '/f', headers: { [TEST_ID_HEADER]: 'B' } })
+    .reply(200, '');
   const a = transport({ testId: 'A' });
   await a.forTest('B').request({ method: 'GET', url: '/f' });
   assert.equal(transcript.forTest('B').length, 1);

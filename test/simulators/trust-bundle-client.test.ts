@@ -32,7 +32,12 @@ function clock(start = 1_000_000) {
 
 test('§4.5 §4.6: discovery, then the bundle: its x509-svid anchors are taken, the jwt-svid key is ignored', async () => {
   const c = clock();
-  const client = new TrustBundleClient({ fetch: realFetch, discoveryUrl: identity.discoveryUrl, operatorIntervalMs: 3_600_000, clock: c.tick });
+  const client = new TrustBundleClient({
+    fetch: realFetch,
+    discoveryUrl: identity.discoveryUrl,
+    operatorIntervalMs: 3_600_000,
+    clock: c.tick,
+  });
   assert.deepEqual(await client.refresh(), { result: 'accepted', anchors: 1 });
   assert.equal(client.trustBundleUri, identity.trustBundleUri);
   assert.equal(client.anchors![0]!.x5c, identity.bundle().keys.find((k) => k.use === 'x509-svid')!.x5c![0]);
@@ -61,7 +66,13 @@ test('§4.6 rules 2 and 5: an unavailable or unreachable endpoint keeps the cach
   } finally {
     identity.bundleAvailable(true);
   }
-  const down = new TrustBundleClient({ fetch: async () => { throw new Error('ECONNREFUSED'); }, trustBundleUri: identity.trustBundleUri, operatorIntervalMs: 1000 });
+  const down = new TrustBundleClient({
+    fetch: async () => {
+      throw new Error('ECONNREFUSED');
+    },
+    trustBundleUri: identity.trustBundleUri,
+    operatorIntervalMs: 1000,
+  });
   down.anchors = anchors;
   assert.equal((await down.refresh()).result, 'unreachable');
   assert.equal(client.anchors, anchors);
@@ -100,10 +111,17 @@ test('§4.6 rule 1: a bundle with no X.509 anchor (only jwt-svid) is rejected: f
 
 test('§4.6: a trust bundle URI that is not https is rejected and never fetched', async () => {
   const calls: string[] = [];
-  const configured = new TrustBundleClient({ fetch: fake({}, calls), trustBundleUri: 'http://id.test/bundle.json', operatorIntervalMs: 1000 });
+  const configured = new TrustBundleClient({
+    fetch: fake({}, calls),
+    trustBundleUri: 'http://id.test/bundle.json',
+    operatorIntervalMs: 1000,
+  });
   assert.equal((await configured.refresh()).result, 'misconfigured');
   const discovered = new TrustBundleClient({
-    fetch: fake({ 'https://id.test/.well-known/platform': [200, { trustDomain: 'wfmck.test', trustBundleUri: 'http://id.test/bundle.json' }] }, calls),
+    fetch: fake(
+      { 'https://id.test/.well-known/platform': [200, { trustDomain: 'wfmck.test', trustBundleUri: 'http://id.test/bundle.json' }] },
+      calls,
+    ),
     discoveryUrl: 'https://id.test/.well-known/platform',
     operatorIntervalMs: 1000,
   });
@@ -115,11 +133,21 @@ test('§4.6 rule 4: the cadence is the refresh hint, else the operator interval;
   const c = clock();
   const anchorBundle = identity.bundle();
   const longCache = { 'cache-control': 'max-age=86400', etag: '"x"' };
-  const hinted = new TrustBundleClient({ fetch: fake({ [BUNDLE]: [200, { ...anchorBundle, spiffe_refresh_hint: 30 }, longCache] }), trustBundleUri: BUNDLE, operatorIntervalMs: 999_000, clock: c.tick });
+  const hinted = new TrustBundleClient({
+    fetch: fake({ [BUNDLE]: [200, { ...anchorBundle, spiffe_refresh_hint: 30 }, longCache] }),
+    trustBundleUri: BUNDLE,
+    operatorIntervalMs: 999_000,
+    clock: c.tick,
+  });
   await hinted.refresh();
   assert.equal(hinted.nextRefreshAt, c.now + 30_000);
   const { spiffe_refresh_hint: _hint, ...noHint } = anchorBundle;
-  const operator = new TrustBundleClient({ fetch: fake({ [BUNDLE]: [200, noHint, longCache] }), trustBundleUri: BUNDLE, operatorIntervalMs: 45_000, clock: c.tick });
+  const operator = new TrustBundleClient({
+    fetch: fake({ [BUNDLE]: [200, noHint, longCache] }),
+    trustBundleUri: BUNDLE,
+    operatorIntervalMs: 45_000,
+    clock: c.tick,
+  });
   await operator.refresh();
   assert.equal(operator.nextRefreshAt, c.now + 45_000);
   assert.equal(operator.isDue(), false);
@@ -128,39 +156,71 @@ test('§4.6 rule 4: the cadence is the refresh hint, else the operator interval;
   assert.notEqual(await operator.refreshIfDue(), undefined);
 });
 
-test('§4.6 rule 6: a discovery trust domain other than the client\'s own SPIFFE ID is a configuration error', async () => {
-  const client = new TrustBundleClient({ fetch: realFetch, discoveryUrl: identity.discoveryUrl, ownSpiffeId: 'spiffe://other.test/platform/wfm/w1/client/c1', operatorIntervalMs: 1000 });
+test("§4.6 rule 6: a discovery trust domain other than the client's own SPIFFE ID is a configuration error", async () => {
+  const client = new TrustBundleClient({
+    fetch: realFetch,
+    discoveryUrl: identity.discoveryUrl,
+    ownSpiffeId: 'spiffe://other.test/platform/wfm/w1/client/c1',
+    operatorIntervalMs: 1000,
+  });
   const outcome = await client.refresh();
   assert.equal(outcome.result, 'misconfigured');
   assert.match((outcome as { reason: string }).reason, /§4\.6 rule 6/);
   assert.equal(client.anchors, undefined);
-  const own = new TrustBundleClient({ fetch: realFetch, discoveryUrl: identity.discoveryUrl, ownSpiffeId: 'spiffe://wfmck.test/platform/wfm/w1/client/c1', operatorIntervalMs: 1000 });
+  const own = new TrustBundleClient({
+    fetch: realFetch,
+    discoveryUrl: identity.discoveryUrl,
+    ownSpiffeId: 'spiffe://wfmck.test/platform/wfm/w1/client/c1',
+    operatorIntervalMs: 1000,
+  });
   assert.equal((await own.refresh()).result, 'accepted');
 });
 
 test('§4.6 rule 7: a bundle on another origin needs initial-trust material for that origin', async () => {
   const routes = {
-    'https://id.test/.well-known/platform': [200, { trustDomain: 'wfmck.test', trustBundleUri: 'https://elsewhere.test/b.json', extra: 'ignored' }],
+    'https://id.test/.well-known/platform': [
+      200,
+      { trustDomain: 'wfmck.test', trustBundleUri: 'https://elsewhere.test/b.json', extra: 'ignored' },
+    ],
     'https://elsewhere.test/b.json': [200, identity.bundle()],
   } as Record<string, [number, unknown]>;
-  const uncovered = new TrustBundleClient({ fetch: fake(routes), discoveryUrl: 'https://id.test/.well-known/platform', operatorIntervalMs: 1000 });
+  const uncovered = new TrustBundleClient({
+    fetch: fake(routes),
+    discoveryUrl: 'https://id.test/.well-known/platform',
+    operatorIntervalMs: 1000,
+  });
   assert.equal((await uncovered.refresh()).result, 'misconfigured');
-  const covered = new TrustBundleClient({ fetch: fake(routes), discoveryUrl: 'https://id.test/.well-known/platform', coveredOrigins: ['https://elsewhere.test'], operatorIntervalMs: 1000 });
+  const covered = new TrustBundleClient({
+    fetch: fake(routes),
+    discoveryUrl: 'https://id.test/.well-known/platform',
+    coveredOrigins: ['https://elsewhere.test'],
+    operatorIntervalMs: 1000,
+  });
   assert.equal((await covered.refresh()).result, 'accepted', '§2.5: unknown discovery fields are ignored');
 });
 
-test('§4.6 rule 7: with a CA set as initial trust (\'tls\'), the fetch\'s handshake decides: a refused one keeps nothing', async () => {
+test("§4.6 rule 7: with a CA set as initial trust ('tls'), the fetch's handshake decides: a refused one keeps nothing", async () => {
   const routes = {
     'https://id.test/.well-known/platform': [200, { trustDomain: 'wfmck.test', trustBundleUri: 'https://elsewhere.test/b.json' }],
     'https://elsewhere.test/b.json': [200, identity.bundle()],
   } as Record<string, [number, unknown]>;
-  const viaTls = new TrustBundleClient({ fetch: fake(routes), discoveryUrl: 'https://id.test/.well-known/platform', coveredOrigins: 'tls', operatorIntervalMs: 1000 });
+  const viaTls = new TrustBundleClient({
+    fetch: fake(routes),
+    discoveryUrl: 'https://id.test/.well-known/platform',
+    coveredOrigins: 'tls',
+    operatorIntervalMs: 1000,
+  });
   assert.equal((await viaTls.refresh()).result, 'accepted');
   const refused: BundleFetch = async (url, headers) => {
     if (url.startsWith('https://elsewhere.test')) throw new Error('self-signed certificate in certificate chain');
     return fake(routes)(url, headers);
   };
-  const untrusted = new TrustBundleClient({ fetch: refused, discoveryUrl: 'https://id.test/.well-known/platform', coveredOrigins: 'tls', operatorIntervalMs: 1000 });
+  const untrusted = new TrustBundleClient({
+    fetch: refused,
+    discoveryUrl: 'https://id.test/.well-known/platform',
+    coveredOrigins: 'tls',
+    operatorIntervalMs: 1000,
+  });
   assert.equal((await untrusted.refresh()).result, 'unreachable');
   assert.equal(untrusted.anchors, undefined, 'rule 1: no bundle, no anchors (fail closed)');
 });
@@ -171,7 +231,13 @@ test('§4.6 rule 4: each refresh fault bends the cadence one way, and the faultl
   const dayCache = { 'cache-control': 'max-age=86400' };
   const delay = async (bundle: unknown, faults: string[]) => {
     const c = clock();
-    const client = new TrustBundleClient({ fetch: fake({ [BUNDLE]: [200, bundle, dayCache] }), trustBundleUri: BUNDLE, operatorIntervalMs: 5_000, clock: c.tick, decisions: clientVariant(faults) });
+    const client = new TrustBundleClient({
+      fetch: fake({ [BUNDLE]: [200, bundle, dayCache] }),
+      trustBundleUri: BUNDLE,
+      operatorIntervalMs: 5_000,
+      clock: c.tick,
+      decisions: clientVariant(faults),
+    });
     await client.refresh();
     return client.nextRefreshAt - c.now;
   };
@@ -184,7 +250,12 @@ test('§4.6 rule 4: each refresh fault bends the cadence one way, and the faultl
 });
 
 test('§4.5: without a discovery document (404) the operator-configured URI is used', async () => {
-  const client = new TrustBundleClient({ fetch: fake({ [BUNDLE]: [200, identity.bundle()] }), discoveryUrl: 'https://id.test/.well-known/platform', trustBundleUri: BUNDLE, operatorIntervalMs: 1000 });
+  const client = new TrustBundleClient({
+    fetch: fake({ [BUNDLE]: [200, identity.bundle()] }),
+    discoveryUrl: 'https://id.test/.well-known/platform',
+    trustBundleUri: BUNDLE,
+    operatorIntervalMs: 1000,
+  });
   assert.equal((await client.refresh()).result, 'accepted');
 });
 
@@ -197,14 +268,27 @@ test('§4.6 rule 5: a bundle cached before a restart validates at once, and stay
     throw new Error('ECONNREFUSED');
   };
   const restarted = new TrustBundleClient({ fetch: offline, discoveryUrl: identity.discoveryUrl, operatorIntervalMs: 1000, cached });
-  assert.deepEqual(restarted.anchors!.map((a) => a.x5c), first.anchors!.map((a) => a.x5c), 'in use before any retrieval');
+  assert.deepEqual(
+    restarted.anchors!.map((a) => a.x5c),
+    first.anchors!.map((a) => a.x5c),
+    'in use before any retrieval',
+  );
   assert.equal((await restarted.refresh()).result, 'unreachable');
-  assert.deepEqual(restarted.anchors!.map((a) => a.x5c), first.anchors!.map((a) => a.x5c), 'kept while unreachable');
+  assert.deepEqual(
+    restarted.anchors!.map((a) => a.x5c),
+    first.anchors!.map((a) => a.x5c),
+    'kept while unreachable',
+  );
 });
 
 test('§4.6 rule 1: a cached bundle is judged like a retrieved one: without an X.509 anchor it is never used', async () => {
   const jwtOnly = { spiffe_sequence: 1, keys: identity.bundle().keys.filter((k) => k.use !== 'x509-svid') } as TrustBundle;
-  const client = new TrustBundleClient({ fetch: realFetch, trustBundleUri: identity.trustBundleUri, operatorIntervalMs: 1000, cached: { bundle: jwtOnly, trustBundleUri: identity.trustBundleUri, etag: undefined } });
+  const client = new TrustBundleClient({
+    fetch: realFetch,
+    trustBundleUri: identity.trustBundleUri,
+    operatorIntervalMs: 1000,
+    cached: { bundle: jwtOnly, trustBundleUri: identity.trustBundleUri, etag: undefined },
+  });
   assert.equal(client.anchors, undefined, 'fail closed');
   assert.equal(client.snapshot(), undefined, 'nothing to cache before a bundle is accepted');
 });

@@ -8,7 +8,10 @@ const yaml = (id: string) => new TextEncoder().encode(`kind: ApplicationDeployme
 const file = (name: string, content: Uint8Array): TarEntry => ({ name, type: 'file', mode: 0o644, size: content.length, content });
 const d1 = yaml('d1');
 const d2 = yaml('d2');
-const listed = [{ deploymentId: 'd1', digest: digestOf(d1) }, { deploymentId: 'd2', digest: digestOf(d2) }];
+const listed = [
+  { deploymentId: 'd1', digest: digestOf(d1) },
+  { deploymentId: 'd2', digest: digestOf(d2) },
+];
 
 test('a bundle of exactly the listed YAMLs (any names, directories aside) has no finding, and yields each by digest', () => {
   const entries = [{ name: 'x/', type: 'directory', mode: 0o755, size: 0 }, file('x/one.yaml', d1), file('two', d2)];
@@ -19,8 +22,20 @@ test('a bundle of exactly the listed YAMLs (any names, directories aside) has no
 
 test('an extra file, a link or a missing deployment is each a finding', () => {
   const extra = bundleContentFindings([file('a', d1), file('b', d2), file('NOTES.txt', new TextEncoder().encode('hi'))], listed);
-  assert.deepEqual(extra.map((f) => f.rule), ['bundle-extra-entry']);
-  const link = bundleContentFindings([file('a', d1), file('b', d2), { name: 'c', type: 'symlink', mode: 0o777, size: 0, linkname: 'a' }], listed);
-  assert.deepEqual(link.map((f) => f.rule), ['bundle-extra-entry']);
-  assert.deepEqual(bundleContentFindings([file('a', d1)], listed).map((f) => f.message), [`P4: the YAML of deployment d2 (${digestOf(d2)}) is not in the bundle`]);
+  assert.deepEqual(
+    extra.map((f) => f.rule),
+    ['bundle-extra-entry'],
+  );
+  const link = bundleContentFindings(
+    [file('a', d1), file('b', d2), { name: 'c', type: 'symlink', mode: 0o777, size: 0, linkname: 'a' }],
+    listed,
+  );
+  assert.deepEqual(
+    link.map((f) => f.rule),
+    ['bundle-extra-entry'],
+  );
+  assert.deepEqual(
+    bundleContentFindings([file('a', d1)], listed).map((f) => f.message),
+    [`P4: the YAML of deployment d2 (${digestOf(d2)}) is not in the bundle`],
+  );
 });

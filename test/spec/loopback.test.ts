@@ -11,7 +11,10 @@ test('loopback hosts: 127.0.0.0/8, ::1 (bracketed or not), localhost; nothing el
 
 test('parseLoopbackUrl refuses other schemes and hosts with a reason naming the flag', () => {
   assert.equal(parseLoopbackUrl('https://127.0.0.1:8443/x', '--wfm').port, '8443');
-  assert.throws(() => parseLoopbackUrl('https://10.1.1.1', '--wfm'), /--wfm: 10\.1\.1\.1 is not on a loopback address; the kit only ever sends traffic to/);
+  assert.throws(
+    () => parseLoopbackUrl('https://10.1.1.1', '--wfm'),
+    /--wfm: 10\.1\.1\.1 is not on a loopback address; the kit only ever sends traffic to/,
+  );
   assert.throws(() => parseLoopbackUrl('ftp://127.0.0.1', '--registry'), /--registry: .* not an http\(s\) URL/);
   assert.throws(() => parseLoopbackUrl('nope', '--wfm'), /not an absolute URL/);
 });

@@ -81,7 +81,12 @@ function tableRows(body: string): string[][] {
   return body
     .split('\n')
     .filter((l) => l.startsWith('|') && !/^\|[\s|:-]+\|$/.test(l))
-    .map((l) => l.slice(1, -1).split('|').map((c) => c.trim()));
+    .map((l) =>
+      l
+        .slice(1, -1)
+        .split('|')
+        .map((c) => c.trim()),
+    );
 }
 
 const namesCode = (text: string, code: string): boolean => new RegExp(`\\b${code}\\b`).test(text);
@@ -121,7 +126,11 @@ test('exempted sections still have no normative words and no entries', () => {
   for (const [n, why] of Object.entries(NO_NORMATIVE_TEXT)) {
     const words = sectionOf(n).body.match(NORMATIVE) ?? [];
     assert.deepEqual(words, [], `section ${n} was exempted (${why}) but now says ${words.join(', ')}`);
-    assert.deepEqual(entriesIn(n).map((r) => r.id), [], `section ${n} is exempted yet has entries`);
+    assert.deepEqual(
+      entriesIn(n).map((r) => r.id),
+      [],
+      `section ${n} is exempted yet has entries`,
+    );
   }
 });
 
@@ -188,19 +197,26 @@ test('untestable entries give a reason and errata notes are not empty', () => {
 });
 
 test('unseen: only client duties, each with a reason, none named by a device suite test (a test would contradict it)', () => {
-  const suites = readdirSync(new URL('../../suites/device/', import.meta.url)).map((f) => readFileSync(new URL(`../../suites/device/${f}`, import.meta.url), 'utf8')).join('\n');
+  const suites = readdirSync(new URL('../../suites/device/', import.meta.url))
+    .map((f) => readFileSync(new URL(`../../suites/device/${f}`, import.meta.url), 'utf8'))
+    .join('\n');
   const unseen = loadRequirements().filter((r) => r.unseen !== undefined);
-  assert.ok(unseen.length > 0, 'the catalog names the device persona\'s blind spots');
+  assert.ok(unseen.length > 0, "the catalog names the device persona's blind spots");
   for (const r of unseen) {
     assert.equal(r.observer, 'client', r.id);
     assert.ok(r.unseen!.trim().length > 40, `${r.id}: unseen says why`);
     assert.doesNotMatch(suites, new RegExp(`['\` ]${r.id}['\`:, ]`), `${r.id} is unseen yet a device test names it`);
   }
-  assert.throws(() => parseRequirements('- {id: X-ONE, section: "1", level: MUST, text: t, observer: wfm, unseen: "inside the device"}'), /unseen and unseenIn are only for observer client/);
+  assert.throws(
+    () => parseRequirements('- {id: X-ONE, section: "1", level: MUST, text: t, observer: wfm, unseen: "inside the device"}'),
+    /unseen and unseenIn are only for observer client/,
+  );
 });
 
 test('unseenIn: client duties blind in some editions only, each with a reason; a device test names them (it judges the other editions)', () => {
-  const suites = readdirSync(new URL('../../suites/device/', import.meta.url)).map((f) => readFileSync(new URL(`../../suites/device/${f}`, import.meta.url), 'utf8')).join('\n');
+  const suites = readdirSync(new URL('../../suites/device/', import.meta.url))
+    .map((f) => readFileSync(new URL(`../../suites/device/${f}`, import.meta.url), 'utf8'))
+    .join('\n');
   const partial = loadRequirements().filter((r) => r.unseenIn !== undefined);
   assert.ok(partial.length > 0);
   for (const r of partial) {
@@ -209,8 +225,14 @@ test('unseenIn: client duties blind in some editions only, each with a reason; a
     for (const why of Object.values(r.unseenIn!)) assert.ok(why!.trim().length > 40, `${r.id}: unseenIn says why`);
     assert.match(suites, new RegExp(`['\` ]${r.id}['\`:, ]`), `${r.id} is judged in some edition, so a device test names it`);
   }
-  assert.throws(() => parseRequirements('- {id: X-ONE, section: "1", level: MUST, text: t, observer: client, unseenIn: {gold: "no"}}'), /unseenIn maps editions/);
-  assert.throws(() => parseRequirements('- {id: X-ONE, section: "1", level: MUST, text: t, observer: client, unseen: a, unseenIn: {seed: b}}'), /exclude each other/);
+  assert.throws(
+    () => parseRequirements('- {id: X-ONE, section: "1", level: MUST, text: t, observer: client, unseenIn: {gold: "no"}}'),
+    /unseenIn maps editions/,
+  );
+  assert.throws(
+    () => parseRequirements('- {id: X-ONE, section: "1", level: MUST, text: t, observer: client, unseen: a, unseenIn: {seed: b}}'),
+    /exclude each other/,
+  );
 });
 
 test('the known ambiguities carry errata', () => {
@@ -241,10 +263,7 @@ test('loadRequirements is cached but hands out a fresh array', () => {
 });
 
 test('isMandatory holds for MUST and MUST NOT only', () => {
-  assert.deepEqual(
-    (['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'MAY'] as const).map(isMandatory),
-    [true, true, false, false, false],
-  );
+  assert.deepEqual((['MUST', 'MUST NOT', 'SHOULD', 'SHOULD NOT', 'MAY'] as const).map(isMandatory), [true, true, false, false, false]);
 });
 
 test('the validator reports every problem of a bad catalog at once', () => {
@@ -314,7 +333,11 @@ test('P10 editions: absent means both; a list names some; a bad list is a proble
   assert.deepEqual(parseRequirements(entry('  editions: [miaf]\n'))[0]!.editions, ['miaf']);
   assert.deepEqual(parseRequirements(entry('  editions: [miaf, seed]\n'))[0]!.editions, ['seed', 'miaf'], 'kept in a fixed order');
   for (const bad of ['[]', '[rc3]', 'miaf', '[seed, seed]']) {
-    assert.throws(() => parseRequirements(entry(`  editions: ${bad}\n`)), /editions must be a non-empty list of distinct values from seed, miaf/, bad);
+    assert.throws(
+      () => parseRequirements(entry(`  editions: ${bad}\n`)),
+      /editions must be a non-empty list of distinct values from seed, miaf/,
+      bad,
+    );
   }
   assert.equal(appliesTo({ editions: ['miaf'] }, 'seed'), false);
   assert.equal(appliesTo({ editions: ['seed', 'miaf'] }, 'miaf'), true);

@@ -36,7 +36,10 @@ test('const, enum and root errors name the allowed values and the root as /', ()
   const kind = validate('OnboardingRequest', { apiVersion: 'v1', kind: 'Onboarding', certificate: 'AAAA' });
   assert.deepEqual(kind, { ok: false, errors: [{ path: '/kind', message: 'must be "OnboardingRequest"' }] });
   const arch = validate('DeviceCapabilities', { properties: { ...identity, cpus: [{ cores: 1, architecture: 'x86' }] } });
-  assert.deepEqual(arch, { ok: false, errors: [{ path: '/properties/cpus/0/architecture', message: 'must be one of "amd64", "arm64", "arm"' }] });
+  assert.deepEqual(arch, {
+    ok: false,
+    errors: [{ path: '/properties/cpus/0/architecture', message: 'must be one of "amd64", "arm64", "arm"' }],
+  });
   assert.deepEqual(validate('TagList', []), { ok: false, errors: [{ path: '/', message: 'must be object' }] });
 });
 
@@ -47,7 +50,14 @@ test('P1: the package and compose manifests follow the vendor token', () => {
     mediaType: OCI_MANIFEST,
     artifactType: margo.appArtifact,
     config: OCI_EMPTY_DESCRIPTOR,
-    layers: [{ mediaType: margo.appDescription, digest: OCI_EMPTY_DESCRIPTOR.digest, size: 2, annotations: { 'org.opencontainers.image.title': 'margo.yaml' } }],
+    layers: [
+      {
+        mediaType: margo.appDescription,
+        digest: OCI_EMPTY_DESCRIPTOR.digest,
+        size: 2,
+        annotations: { 'org.opencontainers.image.title': 'margo.yaml' },
+      },
+    ],
   };
   assert.deepEqual(validate('AppPackageManifest', pkg, { vendor: 'margo' }), { ok: true });
   assert.equal(validate('AppPackageManifest', pkg).ok, false);
@@ -64,7 +74,11 @@ test('P1: the package and compose manifests follow the vendor token', () => {
 
 test('P1: the state manifest bundle media type follows the vendor token', () => {
   const digest = OCI_EMPTY_DESCRIPTOR.digest;
-  const doc = { manifestVersion: 2, bundle: { mediaType: mediaTypes('margo').deploymentBundle, digest, url: `/b/${digest}` }, deployments: [] };
+  const doc = {
+    manifestVersion: 2,
+    bundle: { mediaType: mediaTypes('margo').deploymentBundle, digest, url: `/b/${digest}` },
+    deployments: [],
+  };
   assert.deepEqual(validate('StateManifest', doc, { vendor: 'margo' }), { ok: true });
   assert.equal(validate('StateManifest', doc).ok, false);
 });

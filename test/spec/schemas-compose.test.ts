@@ -13,7 +13,11 @@ function assertValid(doc: unknown) {
 function assertInvalidAt(doc: unknown, path: string, message: string) {
   const result = validateComposeSpec(doc);
   assert.equal(result.ok, false);
-  if (!result.ok) assert.ok(result.errors.some((e) => e.path === path && e.message === message), formatSchemaErrors(result.errors));
+  if (!result.ok)
+    assert.ok(
+      result.errors.some((e) => e.path === path && e.message === message),
+      formatSchemaErrors(result.errors),
+    );
 }
 
 test('a minimal compose file with one service validates', () => {
@@ -22,7 +26,8 @@ test('a minimal compose file with one service validates', () => {
 
 test('a realistic compose.yaml with env_file, configs, secrets, volumes, healthcheck and x- keys validates', () => {
   assertValid(
-    parse(`
+    parse(
+      `
 name: digitron
 x-common: &common
   restart: unless-stopped
@@ -46,7 +51,9 @@ secrets:
   db_password: { environment: DB_PASSWORD }
 volumes:
   data: {}
-`, { merge: true }),
+`,
+      { merge: true },
+    ),
   );
 });
 

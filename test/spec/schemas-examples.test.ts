@@ -62,14 +62,23 @@ const statusInstalled = {
   deploymentId: UUID,
   adoptedManifestVersion: 3,
   status: { state: 'installed' },
-  components: [{ name: 'digitron-orchestrator', state: 'installed' }, { name: 'database-services', state: 'installed' }],
+  components: [
+    { name: 'digitron-orchestrator', state: 'installed' },
+    { name: 'database-services', state: 'installed' },
+  ],
 };
 const statusFailed = {
   deploymentId: UUID.toUpperCase(),
   deviceId: 'gw-01/plc-7',
   adoptedManifestVersion: 1,
   status: { state: 'failed', error: { code: '101', source: 'gw-01', message: 'Unknown child device ID' } },
-  components: [{ name: 'digitron-orchestrator', state: 'failed', error: { code: 'E42', source: 'digitron-orchestrator', message: 'image pull failed' } }],
+  components: [
+    {
+      name: 'digitron-orchestrator',
+      state: 'failed',
+      error: { code: 'E42', source: 'digitron-orchestrator', message: 'image pull failed' },
+    },
+  ],
 };
 const noError = { code: '', source: '', message: '' };
 const statusEmptyError = {
@@ -82,8 +91,22 @@ const trustBundle = {
   spiffe_sequence: 12,
   spiffe_refresh_hint: 300,
   keys: [
-    { kty: 'EC', crv: 'P-256', use: 'x509-svid', x: 'pFhuBtH9Eiyc6rLy2WHdGibCwIHCM0622oliH9skmsE', y: 'CvdRjAnbje49V_Uq9Sx00J-1Lsr78xh-m0xP1rmbewY', x5c: [CA_DER] },
-    { kty: 'EC', crv: 'P-256', use: 'jwt-svid', kid: 'c2pM3jZ8', x: 'wBQNN28xmBE_wgWuhWTkqswf2K1rDwAHw-wVyUdsMJU', y: 'Qrtr06-d-udbbwoyJqyS_MrNd-QLjyHum4q8A4dvlTU' },
+    {
+      kty: 'EC',
+      crv: 'P-256',
+      use: 'x509-svid',
+      x: 'pFhuBtH9Eiyc6rLy2WHdGibCwIHCM0622oliH9skmsE',
+      y: 'CvdRjAnbje49V_Uq9Sx00J-1Lsr78xh-m0xP1rmbewY',
+      x5c: [CA_DER],
+    },
+    {
+      kty: 'EC',
+      crv: 'P-256',
+      use: 'jwt-svid',
+      kid: 'c2pM3jZ8',
+      x: 'wBQNN28xmBE_wgWuhWTkqswf2K1rDwAHw-wVyUdsMJU',
+      y: 'Qrtr06-d-udbbwoyJqyS_MrNd-QLjyHum4q8A4dvlTU',
+    },
   ],
   next_rotation: 'unknown fields are tolerated',
 };
@@ -121,7 +144,12 @@ const imageManifest = {
 const deploymentUrl = `/api/v1/clients/c1/deployments/${UUID}/${SHA('a')}`;
 const stateWithDeployments = {
   manifestVersion: 7,
-  bundle: { mediaType: 'application/vnd.platform.bundle.v1+tar+gzip', digest: SHA('f'), sizeBytes: 2048, url: `/api/v1/clients/c1/bundles/${SHA('f')}` },
+  bundle: {
+    mediaType: 'application/vnd.platform.bundle.v1+tar+gzip',
+    digest: SHA('f'),
+    sizeBytes: 2048,
+    url: `/api/v1/clients/c1/bundles/${SHA('f')}`,
+  },
   deployments: [{ deploymentId: UUID, digest: SHA('a'), sizeBytes: 912, url: deploymentUrl }],
 };
 const applicationDeployment = {
@@ -198,7 +226,11 @@ for (const [title, name, doc] of EXAMPLES) {
     for (const m of mutations) {
       const result = validate(name, m.document);
       assert.equal(result.ok, false, `${m.kind} ${m.path} was accepted`);
-      if (!result.ok) assert.ok(result.errors.some((e) => e.path === m.path), `${m.kind} ${m.path}:\n${formatSchemaErrors(result.errors)}`);
+      if (!result.ok)
+        assert.ok(
+          result.errors.some((e) => e.path === m.path),
+          `${m.kind} ${m.path}:\n${formatSchemaErrors(result.errors)}`,
+        );
     }
   });
 }
@@ -206,7 +238,10 @@ for (const [title, name, doc] of EXAMPLES) {
 /** A copy of `doc` with the value at a JSON Pointer replaced. */
 function withValue(doc: unknown, pointer: string, value: unknown): unknown {
   const copy = structuredClone(doc) as Record<string, unknown>;
-  const segs = pointer.split('/').slice(1).map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segs = pointer
+    .split('/')
+    .slice(1)
+    .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'));
   let parent = copy;
   for (const seg of segs.slice(0, -1)) parent = parent[seg] as Record<string, unknown>;
   parent[segs[segs.length - 1]!] = value;
@@ -243,20 +278,57 @@ const INVALID: [string, SchemaName, unknown, string, unknown, string?][] = [
   ['a config that is not the empty descriptor', 'AppPackageManifest', appPackage, '/config/digest', SHA('0')],
   ['a second description layer', 'AppPackageManifest', appPackage, '/layers/1', appPackage.layers[0], '/layers'],
   ['no description layer', 'AppPackageManifest', appPackage, '/layers', appPackage.layers.slice(1)],
-  ['a resource layer without the resource annotation', 'AppPackageManifest', appPackage, '/layers/1/annotations', { 'org.opencontainers.image.title': 'i.png' }, '/layers/1/annotations/org.platform.app.resource'],
+  [
+    'a resource layer without the resource annotation',
+    'AppPackageManifest',
+    appPackage,
+    '/layers/1/annotations',
+    { 'org.opencontainers.image.title': 'i.png' },
+    '/layers/1/annotations/org.platform.app.resource',
+  ],
   ['a layer of an unknown media type', 'AppPackageManifest', appPackage, '/layers/2/mediaType', 'application/octet-stream'],
   ['a digest without algorithm', 'AppPackageManifest', appPackage, '/layers/0/digest', 'b'.repeat(64)],
   ['a second compose layer', 'ComposeComponentManifest', composeManifest, '/layers/1', composeManifest.layers[0], '/layers'],
-  ['a component type other than compose', 'ComposeComponentManifest', composeManifest, '/layers/0/annotations/org.platform.component.type', 'helm'],
-  ['a component version with a leading v', 'ComposeComponentManifest', composeManifest, '/layers/0/annotations/org.platform.component.version', 'v1.2.0'],
-  ['a component version that is not SemVer', 'ComposeComponentManifest', composeManifest, '/layers/0/annotations/org.platform.component.version', '1.2'],
+  [
+    'a component type other than compose',
+    'ComposeComponentManifest',
+    composeManifest,
+    '/layers/0/annotations/org.platform.component.type',
+    'helm',
+  ],
+  [
+    'a component version with a leading v',
+    'ComposeComponentManifest',
+    composeManifest,
+    '/layers/0/annotations/org.platform.component.version',
+    'v1.2.0',
+  ],
+  [
+    'a component version that is not SemVer',
+    'ComposeComponentManifest',
+    composeManifest,
+    '/layers/0/annotations/org.platform.component.version',
+    '1.2',
+  ],
   ['a tag outside the OCI tag grammar', 'TagList', tagList, '/tags/0', '.hidden'],
   ['manifestVersion 0', 'StateManifest', stateWithDeployments, '/manifestVersion', 0],
   ['a fractional manifestVersion', 'StateManifest', stateWithDeployments, '/manifestVersion', 1.5],
   ['a bundle of another media type', 'StateManifest', stateWithDeployments, '/bundle/mediaType', 'application/gzip'],
   ['a deployment digest outside the grammar', 'StateManifest', stateWithDeployments, '/deployments/0/digest', 'SHA256:AB'],
-  ['a repository that is not oci://', 'ApplicationDeployment', applicationDeployment, '/spec/deploymentProfile/components/0/properties/repository', 'https://r.example.com/x'],
-  ['a revision with a leading v', 'ApplicationDeployment', applicationDeployment, '/spec/deploymentProfile/components/0/properties/revision', 'v1.2.0'],
+  [
+    'a repository that is not oci://',
+    'ApplicationDeployment',
+    applicationDeployment,
+    '/spec/deploymentProfile/components/0/properties/repository',
+    'https://r.example.com/x',
+  ],
+  [
+    'a revision with a leading v',
+    'ApplicationDeployment',
+    applicationDeployment,
+    '/spec/deploymentProfile/components/0/properties/revision',
+    'v1.2.0',
+  ],
   ['a deviceId with * in the middle', 'ApplicationDeployment', applicationDeployment, '/metadata/deviceId', 'gw-01/*/plc'],
   ['an id annotation that is not a UUID', 'ApplicationDeployment', applicationDeployment, '/metadata/annotations/id', 'dep-1'],
   ['no components', 'ApplicationDeployment', applicationDeployment, '/spec/deploymentProfile/components', []],
@@ -267,6 +339,10 @@ for (const [title, name, doc, pointer, value, errorPath = pointer] of INVALID) {
   test(`${name}: ${title} is invalid at ${errorPath}`, () => {
     const result = validate(name, withValue(doc, pointer, value));
     assert.equal(result.ok, false);
-    if (!result.ok) assert.ok(result.errors.some((e) => e.path === errorPath), formatSchemaErrors(result.errors));
+    if (!result.ok)
+      assert.ok(
+        result.errors.some((e) => e.path === errorPath),
+        formatSchemaErrors(result.errors),
+      );
   });
 }

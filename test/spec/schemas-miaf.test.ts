@@ -20,23 +20,44 @@ const errorsOf = (name: 'MiafDeviceCapabilities' | 'ProblemDetails', doc: unknow
 
 test('P10 capabilities: properties needs only id, vendor, modelNumber and serialNumber; labels and x-<name>-extensions are allowed', () => {
   ok('MiafDeviceCapabilities', { properties: identity });
-  ok('MiafDeviceCapabilities', { properties: { ...identity, supportedRuntimes: ['oci'], supportedDeploymentTypes: ['helm', 'compose', 'custom'] }, labels: { site: 'a', n: [1, 2] }, 'x-acme-extensions': { a: 1 } });
-  assert.deepEqual(errorsOf('MiafDeviceCapabilities', { properties: { id: 'x', vendor: 'v', modelNumber: 'm' } }), ['/properties/serialNumber: is required']);
+  ok('MiafDeviceCapabilities', {
+    properties: { ...identity, supportedRuntimes: ['oci'], supportedDeploymentTypes: ['helm', 'compose', 'custom'] },
+    labels: { site: 'a', n: [1, 2] },
+    'x-acme-extensions': { a: 1 },
+  });
+  assert.deepEqual(errorsOf('MiafDeviceCapabilities', { properties: { id: 'x', vendor: 'v', modelNumber: 'm' } }), [
+    '/properties/serialNumber: is required',
+  ]);
 });
 
 test('P10 capabilities: the root is closed, so apiVersion, kind and a badly named extension are rejected', () => {
-  assert.deepEqual(errorsOf('MiafDeviceCapabilities', { apiVersion: 'v1', kind: 'DeviceCapabilities', properties: identity }), ['/apiVersion: is not allowed', '/kind: is not allowed']);
+  assert.deepEqual(errorsOf('MiafDeviceCapabilities', { apiVersion: 'v1', kind: 'DeviceCapabilities', properties: identity }), [
+    '/apiVersion: is not allowed',
+    '/kind: is not allowed',
+  ]);
   for (const key of ['x-Acme-extensions', 'x--extensions', 'x-acme', 'acme-extensions', 'x-1acme-extensions']) {
     assert.deepEqual(errorsOf('MiafDeviceCapabilities', { properties: identity, [key]: {} }), [`/${key}: is not allowed`], key);
   }
-  assert.deepEqual(errorsOf('MiafDeviceCapabilities', { properties: identity, 'x-acme-extensions': 'flat' }), ['/x-acme-extensions: must be object']);
-  assert.equal(validate('DeviceCapabilities', { apiVersion: 'v1', kind: 'DeviceCapabilities', properties: identity }).ok, true, 'the seed root stays open');
+  assert.deepEqual(errorsOf('MiafDeviceCapabilities', { properties: identity, 'x-acme-extensions': 'flat' }), [
+    '/x-acme-extensions: must be object',
+  ]);
+  assert.equal(
+    validate('DeviceCapabilities', { apiVersion: 'v1', kind: 'DeviceCapabilities', properties: identity }).ok,
+    true,
+    'the seed root stays open',
+  );
 });
 
 test('P10 capabilities: runtimes and deployment types are closed enums (the seed edition defaults unknown ones to custom)', () => {
-  assert.deepEqual(errorsOf('MiafDeviceCapabilities', { properties: { ...identity, supportedRuntimes: ['wasm'] } }), ['/properties/supportedRuntimes/0: must be one of "oci", "custom"']);
-  assert.deepEqual(errorsOf('MiafDeviceCapabilities', { properties: { ...identity, supportedDeploymentTypes: ['helm.v3'] } }), ['/properties/supportedDeploymentTypes/0: must be one of "helm", "compose", "custom"']);
-  assert.deepEqual(errorsOf('MiafDeviceCapabilities', { properties: { ...identity, cpus: [{ cores: 2, architecture: 'riscv64' }] } }), ['/properties/cpus/0/architecture: must be one of "amd64", "arm64", "arm"']);
+  assert.deepEqual(errorsOf('MiafDeviceCapabilities', { properties: { ...identity, supportedRuntimes: ['wasm'] } }), [
+    '/properties/supportedRuntimes/0: must be one of "oci", "custom"',
+  ]);
+  assert.deepEqual(errorsOf('MiafDeviceCapabilities', { properties: { ...identity, supportedDeploymentTypes: ['helm.v3'] } }), [
+    '/properties/supportedDeploymentTypes/0: must be one of "helm", "compose", "custom"',
+  ]);
+  assert.deepEqual(errorsOf('MiafDeviceCapabilities', { properties: { ...identity, cpus: [{ cores: 2, architecture: 'riscv64' }] } }), [
+    '/properties/cpus/0/architecture: must be one of "amd64", "arm64", "arm"',
+  ]);
   assert.equal(validate('DeviceCapabilities', { properties: { ...identity, supportedRuntimes: ['wasm'] } }).ok, true);
 });
 
@@ -61,16 +82,31 @@ test('property: a runtime or deployment type outside the enum is refused in miaf
   );
 });
 
-const problem = { type: 'https://docs.platform.org/specification/platform-management-interface/problem-types#device-not-found', title: 'Device not found', status: 404 };
+const problem = {
+  type: 'https://docs.platform.org/specification/platform-management-interface/problem-types#device-not-found',
+  title: 'Device not found',
+  status: 404,
+};
 
 test('RFC 9457 problem details: type, title and status are required; detail, instance and P10 extensions are typed', () => {
   ok('ProblemDetails', problem);
-  ok('ProblemDetails', { type: 'about:blank', title: 'Too Many Requests', status: 429, detail: 'slow down', instance: '/api/v1/deployments', retryable: true, retryAfterSeconds: 30, backoffStrategy: 'exponential' });
+  ok('ProblemDetails', {
+    type: 'about:blank',
+    title: 'Too Many Requests',
+    status: 429,
+    detail: 'slow down',
+    instance: '/api/v1/deployments',
+    retryable: true,
+    retryAfterSeconds: 30,
+    backoffStrategy: 'exponential',
+  });
   ok('ProblemDetails', { ...problem, status: 422, errors: [{ field: '/properties/id', message: 'bad' }], 'x-trace': 'abc', balance: 30 });
   assert.deepEqual(errorsOf('ProblemDetails', { title: 't' }), ['/type: is required', '/status: is required']);
   assert.deepEqual(errorsOf('ProblemDetails', { ...problem, status: '404' }), ['/status: must be integer']);
   assert.deepEqual(errorsOf('ProblemDetails', { ...problem, status: 99 }), ['/status: must be >= 100']);
-  assert.deepEqual(errorsOf('ProblemDetails', { ...problem, backoffStrategy: 'linear' }), ['/backoffStrategy: must be one of "none", "fixed", "exponential"']);
+  assert.deepEqual(errorsOf('ProblemDetails', { ...problem, backoffStrategy: 'linear' }), [
+    '/backoffStrategy: must be one of "none", "fixed", "exponential"',
+  ]);
   assert.deepEqual(errorsOf('ProblemDetails', { ...problem, retryable: 'yes' }), ['/retryable: must be boolean']);
   assert.deepEqual(errorsOf('ProblemDetails', { ...problem, retryAfterSeconds: -1 }), ['/retryAfterSeconds: must be >= 0']);
   assert.deepEqual(errorsOf('ProblemDetails', { ...problem, errors: [{ field: 'a' }] }), ['/errors/0/message: is required']);
@@ -78,8 +114,22 @@ test('RFC 9457 problem details: type, title and status are required; detail, ins
 });
 
 test('property: any extension member is allowed beside the required three (RFC 9457 §3.2)', () => {
-  const reserved = new Set(['type', 'title', 'status', 'detail', 'instance', 'retryable', 'retryAfterSeconds', 'backoffStrategy', 'errors']);
-  const extensions = fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }).filter((k) => !reserved.has(k) && k !== '__proto__'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
+  const reserved = new Set([
+    'type',
+    'title',
+    'status',
+    'detail',
+    'instance',
+    'retryable',
+    'retryAfterSeconds',
+    'backoffStrategy',
+    'errors',
+  ]);
+  const extensions = fc.dictionary(
+    fc.string({ minLength: 1, maxLength: 10 }).filter((k) => !reserved.has(k) && k !== '__proto__'),
+    fc.jsonValue({ maxDepth: 2 }),
+    { maxKeys: 4 },
+  );
   fc.assert(
     fc.property(extensions, fc.integer({ min: 100, max: 599 }), (ext, status) => ok('ProblemDetails', { ...ext, ...problem, status })),
     fcOpts,

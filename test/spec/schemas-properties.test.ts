@@ -3,7 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { CPU_ARCHITECTURES, DEPLOYMENT_STATES, INTERFACE_TYPES, PERIPHERAL_TYPES, SUPPORTED_DEPLOYMENT_TYPES, SUPPORTED_RUNTIMES } from '../../spec/types.ts';
+import {
+  CPU_ARCHITECTURES,
+  DEPLOYMENT_STATES,
+  INTERFACE_TYPES,
+  PERIPHERAL_TYPES,
+  SUPPORTED_DEPLOYMENT_TYPES,
+  SUPPORTED_RUNTIMES,
+} from '../../spec/types.ts';
 import { formatSchemaErrors, schemaOf, validate, type SchemaName } from '../../spec/schemas/index.ts';
 import { schemaMutations } from '../../spec/schemas/mutations.ts';
 
@@ -32,7 +39,9 @@ const hostingFields = fc.record({
   ),
   memory: quantity,
   storage: quantity,
-  peripherals: fc.array(fc.record({ type: fc.constantFrom(...PERIPHERAL_TYPES), manufacturer: text, model: text }, { requiredKeys: ['type'] })),
+  peripherals: fc.array(
+    fc.record({ type: fc.constantFrom(...PERIPHERAL_TYPES), manufacturer: text, model: text }, { requiredKeys: ['type'] }),
+  ),
   interfaces: fc.array(fc.record({ type: fc.constantFrom(...INTERFACE_TYPES) })),
   otelCollector: fc.boolean(),
   supportedRuntimes: atLeastOne(SUPPORTED_RUNTIMES),
@@ -42,9 +51,16 @@ const labelValue = fc.oneof(text, number, fc.boolean(), fc.array(text), fc.array
 const capabilities = fc
   .record(
     {
-      properties: fc.oneof(identity, fc.tuple(identity, hostingFields).map(([id, hosting]) => ({ ...id, ...hosting }))),
+      properties: fc.oneof(
+        identity,
+        fc.tuple(identity, hostingFields).map(([id, hosting]) => ({ ...id, ...hosting })),
+      ),
       labels: fc.dictionary(text, labelValue, { maxKeys: 5 }),
-      extensions: fc.dictionary(fc.stringMatching(/^x-[a-z][a-z0-9-]{0,8}-extensions$/), fc.dictionary(text, fc.jsonValue({ maxDepth: 2 })), { maxKeys: 2 }),
+      extensions: fc.dictionary(
+        fc.stringMatching(/^x-[a-z][a-z0-9-]{0,8}-extensions$/),
+        fc.dictionary(text, fc.jsonValue({ maxDepth: 2 })),
+        { maxKeys: 2 },
+      ),
     },
     { requiredKeys: ['properties'] },
   )
@@ -80,17 +96,19 @@ for (const [name, arbitrary] of GENERATED) {
   });
 
   test(`${name}: deleting a required field or retyping a value always makes it invalid at that field`, () => {
-    const mutated = fc
-      .tuple(arbitrary, fc.nat())
-      .map(([doc, pick]) => {
-        const mutations = schemaMutations(schemaOf(name), doc);
-        return mutations[pick % mutations.length]!;
-      });
+    const mutated = fc.tuple(arbitrary, fc.nat()).map(([doc, pick]) => {
+      const mutations = schemaMutations(schemaOf(name), doc);
+      return mutations[pick % mutations.length]!;
+    });
     fc.assert(
       fc.property(mutated, (m) => {
         const result = validate(name, m.document);
         assert.equal(result.ok, false, `${m.kind} ${m.path} was accepted`);
-        if (!result.ok) assert.ok(result.errors.some((e) => e.path === m.path), formatSchemaErrors(result.errors));
+        if (!result.ok)
+          assert.ok(
+            result.errors.some((e) => e.path === m.path),
+            formatSchemaErrors(result.errors),
+          );
       }),
       replay,
     );

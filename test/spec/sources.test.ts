@@ -17,9 +17,6 @@ for (const name of ['interfaces.md', 'profiles.md']) {
       return;
     }
     const theirs = readFileSync(sharedFile);
-    assert.ok(
-      mine.equals(theirs),
-      `spec/source/${name} differs from ${fileURLToPath(sharedFile)}; copy the shared file over it`,
-    );
+    assert.ok(mine.equals(theirs), `spec/source/${name} differs from ${fileURLToPath(sharedFile)}; copy the shared file over it`);
   });
 }

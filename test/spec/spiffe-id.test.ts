@@ -15,7 +15,9 @@ import { fcOptions } from '../support/fc.ts';
 
 const fcOpts = fcOptions(300);
 const trustDomainArb = fc.string({ unit: fc.constantFrom(...'abcxyz0129.-_'), minLength: 1, maxLength: 20 });
-const segmentArb = fc.string({ unit: fc.constantFrom(...'ABCxyz0129.-_'), minLength: 1, maxLength: 10 }).filter((s) => s !== '.' && s !== '..');
+const segmentArb = fc
+  .string({ unit: fc.constantFrom(...'ABCxyz0129.-_'), minLength: 1, maxLength: 10 })
+  .filter((s) => s !== '.' && s !== '..');
 const idArb = fc.record({ trustDomain: trustDomainArb, segments: fc.array(segmentArb, { minLength: 1, maxLength: 6 }) });
 
 test('P10 a client ID and a WFM ID are built, parsed back and told apart', () => {
@@ -24,11 +26,23 @@ test('P10 a client ID and a WFM ID are built, parsed back and told apart', () =>
   assert.equal(wfmSpiffeId({ trustDomain: 'example.org', vendor: 'platform', wfmId: 'wfm-1' }), 'spiffe://example.org/platform/wfm/wfm-1');
   assert.equal(roleOf(client), 'client');
   assert.equal(roleOf('spiffe://example.org/platform/wfm/wfm-1'), 'wfm');
-  assert.deepEqual(identityOf(client), { role: 'client', trustDomain: 'example.org', vendor: 'platform', wfmId: 'wfm-1', clientId: 'gw_7' });
+  assert.deepEqual(identityOf(client), {
+    role: 'client',
+    trustDomain: 'example.org',
+    vendor: 'platform',
+    wfmId: 'wfm-1',
+    clientId: 'gw_7',
+  });
 });
 
 test('a valid SPIFFE ID of another shape has no P10 role', () => {
-  for (const id of ['spiffe://example.org/ns/prod/sa/web', 'spiffe://example.org/platform/wfm', 'spiffe://example.org/platform/wfm/w/client', 'spiffe://example.org/platform/wfm/w/agent/c', 'spiffe://example.org/platform/x/w']) {
+  for (const id of [
+    'spiffe://example.org/ns/prod/sa/web',
+    'spiffe://example.org/platform/wfm',
+    'spiffe://example.org/platform/wfm/w/client',
+    'spiffe://example.org/platform/wfm/w/agent/c',
+    'spiffe://example.org/platform/x/w',
+  ]) {
     assert.equal(parseSpiffeId(id).ok, true, id);
     assert.equal(roleOf(id), undefined, id);
   }
@@ -75,7 +89,10 @@ test('SPIFFE-ID §2 examples: each invalid text is refused with the reason it br
       assert.ok(r.message.length > 0);
     }
   }
-  assert.deepEqual(parseSpiffeId('spiffe://example.org/a/.../b_-.c'), { ok: true, id: { trustDomain: 'example.org', segments: ['a', '...', 'b_-.c'] } });
+  assert.deepEqual(parseSpiffeId('spiffe://example.org/a/.../b_-.c'), {
+    ok: true,
+    id: { trustDomain: 'example.org', segments: ['a', '...', 'b_-.c'] },
+  });
 });
 
 test('property: format then parse round-trips every grammatical ID, and parse then format gives the text back', () => {

@@ -44,11 +44,20 @@ export async function startServe(args: string[]): Promise<Served> {
 export function targetConfig(served: Served, dir: string, extra: Record<string, unknown> = {}): string {
   const i = served.info;
   const miaf = i.edition === 'miaf';
-  const hooks = ['assignDeployment', 'removeDeployment', 'retireClient', 'rotateTrustAnchor', 'withdrawIdentityDocument', ...(miaf ? ['admitClient', 'issueClientSvid'] : [])];
+  const hooks = [
+    'assignDeployment',
+    'removeDeployment',
+    'retireClient',
+    'rotateTrustAnchor',
+    'withdrawIdentityDocument',
+    ...(miaf ? ['admitClient', 'issueClientSvid'] : []),
+  ];
   const config = {
     ...(miaf && { edition: 'miaf' }),
     targets: {
-      wfm: i.wfm, identity: i.identity, registry: i.registry,
+      wfm: i.wfm,
+      identity: i.identity,
+      registry: i.registry,
       ...(Array.isArray(i.extraDiscovery) && { extraDiscovery: i.extraDiscovery }),
       ...(miaf && { trustDomain: i.trustDomain, wfmId: i.wfmId }),
       // Its assignDeployment takes package {repository, version} and pulls from a registry the kit runs (§4.7 checks).

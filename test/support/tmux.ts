@@ -24,7 +24,9 @@ export function tmux(socket: string, session: string) {
     async question(prefix: string, nth = 1): Promise<string> {
       const until = Date.now() + 30_000;
       for (;;) {
-        const lines = screen().split('\n').filter((l) => l.trim() !== '');
+        const lines = screen()
+          .split('\n')
+          .filter((l) => l.trim() !== '');
         const last = lines.at(-1) ?? '';
         if (last.startsWith(prefix) && lines.filter((l) => l.startsWith(prefix)).length >= nth) return lines.join('\n');
         if (Date.now() > until) throw new Error(`no question "${prefix}" (#${nth}) on the terminal:\n${lines.join('\n')}`);

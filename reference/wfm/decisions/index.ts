@@ -10,7 +10,15 @@ import { cleanProblemDecisions, type ProblemDecisions } from './problems.ts';
 import { cleanStatusDecisions, type StatusDecisions } from './status.ts';
 
 export interface WfmDecisions
-  extends CapabilitiesDecisions, OnboardingDecisions, AuthDecisions, MtlsDecisions, StatusDecisions, DesiredStateDecisions, ProblemDecisions, AssignmentDecisions {}
+  extends
+    CapabilitiesDecisions,
+    OnboardingDecisions,
+    AuthDecisions,
+    MtlsDecisions,
+    StatusDecisions,
+    DesiredStateDecisions,
+    ProblemDecisions,
+    AssignmentDecisions {}
 
 export const cleanWfmDecisions: WfmDecisions = Object.freeze({
   ...cleanCapabilitiesDecisions,
@@ -23,6 +31,15 @@ export const cleanWfmDecisions: WfmDecisions = Object.freeze({
   ...cleanAssignmentDecisions,
 });
 
-export type { AssignmentDecisions, AuthDecisions, CapabilitiesDecisions, DesiredStateDecisions, MtlsDecisions, OnboardingDecisions, ProblemDecisions, StatusDecisions };
+export type {
+  AssignmentDecisions,
+  AuthDecisions,
+  CapabilitiesDecisions,
+  DesiredStateDecisions,
+  MtlsDecisions,
+  OnboardingDecisions,
+  ProblemDecisions,
+  StatusDecisions,
+};
 export type { ReportView } from './status.ts';
 export type { Layer } from './assignment.ts';

@@ -25,7 +25,11 @@ export interface CapabilitiesDecisions {
   /** §2.2: the order its devices register in (a see-thru gateway first, then what is behind it). */
   registrationOrder<T>(devices: readonly T[]): T[];
   /** §2.2: what an opaque gateway registers beside its own document (nothing when clean). */
-  alsoRegisters(gatewayId: string, doc: DeviceCapabilities, children: readonly { id: string; capabilities: DeviceCapabilities }[]): { deviceId: string; doc: DeviceCapabilities }[];
+  alsoRegisters(
+    gatewayId: string,
+    doc: DeviceCapabilities,
+    children: readonly { id: string; capabilities: DeviceCapabilities }[],
+  ): { deviceId: string; doc: DeviceCapabilities }[];
   /** §4.2: the deviceId a DELETE names for a device that left the gateway. */
   deletePathId(deviceId: string): string;
   /** §4.2: a DELETE carries the departed device's last document (it sends no body when clean). */

@@ -8,7 +8,8 @@ import { cleanDesiredStateDecisions, type DesiredStateDecisions } from './desire
 import { cleanStatusDecisions, type StatusDecisions } from './status.ts';
 import { cleanTrustBundleDecisions, type TrustBundleDecisions } from './trust-bundle.ts';
 
-export interface ClientDecisions extends ConnectionDecisions, CapabilitiesDecisions, DesiredStateDecisions, StatusDecisions, ComposeDecisions, TrustBundleDecisions {}
+export interface ClientDecisions
+  extends ConnectionDecisions, CapabilitiesDecisions, DesiredStateDecisions, StatusDecisions, ComposeDecisions, TrustBundleDecisions {}
 
 export const cleanClientDecisions: ClientDecisions = Object.freeze({
   ...cleanConnectionDecisions,

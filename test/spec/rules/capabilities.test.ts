@@ -46,11 +46,13 @@ test('§2.1.1: a hosting device MUST report otelCollector true and at least one 
 
 test('§2.1.1: "custom" needs labels; one label is enough', () => {
   const custom = hosting({ supportedRuntimes: ['custom'] });
-  assert.deepEqual(semanticFindings(custom), [{
-    rule: 'custom-needs-labels',
-    message: '§2.1.1: supportedRuntimes has "custom" but the document has no labels',
-    path: '/properties/supportedRuntimes',
-  }]);
+  assert.deepEqual(semanticFindings(custom), [
+    {
+      rule: 'custom-needs-labels',
+      message: '§2.1.1: supportedRuntimes has "custom" but the document has no labels',
+      path: '/properties/supportedRuntimes',
+    },
+  ]);
   assert.deepEqual(rules({ ...custom, labels: {} }), ['custom-needs-labels']);
   assert.deepEqual(semanticFindings({ ...custom, labels: { 'example.com/runtime': 'wasm' } }), []);
   assert.deepEqual(rules(hosting({ supportedDeploymentTypes: ['custom'] })), ['custom-needs-labels']);
@@ -82,7 +84,11 @@ test('P8: both quantity forms pass by default; a profile may restrict to one', (
 
 test('§2.1.1: every cpus entry offers more than 0 cores', () => {
   const [f] = semanticFindings(hosting({ cpus: [{ cores: 2 }, { cores: 0 }] }));
-  assert.deepEqual(f, { rule: 'cpu-cores-positive', message: '§2.1.1: cpus[1].cores is 0; an entry must offer more than 0 cores', path: '/properties/cpus/1/cores' });
+  assert.deepEqual(f, {
+    rule: 'cpu-cores-positive',
+    message: '§2.1.1: cpus[1].cores is 0; an entry must offer more than 0 cores',
+    path: '/properties/cpus/1/cores',
+  });
   assert.deepEqual(rules(hosting({ cpus: [{ cores: -1 }] })), ['cpu-cores-positive']);
 });
 
@@ -103,42 +109,66 @@ test('§2.1: extension keys are found at the root and never cause a finding', ()
   assert.deepEqual(semanticFindings(doc), []);
 });
 
-const knownOrNot = (known: readonly string[]) => fc.array(fc.oneof(fc.constantFrom(...known), fc.string({ maxLength: 6 })), { maxLength: 8 });
+const knownOrNot = (known: readonly string[]) =>
+  fc.array(fc.oneof(fc.constantFrom(...known), fc.string({ maxLength: 6 })), { maxLength: 8 });
 
 test('property: normalisation is idempotent, keeps first-seen order and yields only known values', () => {
-  fc.assert(fc.property(knownOrNot(['oci', 'custom']), knownOrNot(['helm', 'compose', 'custom']), (runtimes, types) => {
-    const r = normalizeRuntimes(runtimes);
-    assert.deepEqual(normalizeRuntimes(r), r);
-    assert.equal(new Set(r).size, r.length);
-    assert.ok(r.every((v) => v === 'oci' || v === 'custom'));
-    assert.deepEqual(r, [...new Set(runtimes.map((v) => (v === 'oci' ? 'oci' : 'custom')))]);
-    const t = normalizeDeploymentTypes(types);
-    assert.deepEqual(normalizeDeploymentTypes(t), t);
-    assert.ok(t.every((v) => ['helm', 'compose', 'custom'].includes(v)));
-  }), fcOpts);
+  fc.assert(
+    fc.property(knownOrNot(['oci', 'custom']), knownOrNot(['helm', 'compose', 'custom']), (runtimes, types) => {
+      const r = normalizeRuntimes(runtimes);
+      assert.deepEqual(normalizeRuntimes(r), r);
+      assert.equal(new Set(r).size, r.length);
+      assert.ok(r.every((v) => v === 'oci' || v === 'custom'));
+      assert.deepEqual(r, [...new Set(runtimes.map((v) => (v === 'oci' ? 'oci' : 'custom')))]);
+      const t = normalizeDeploymentTypes(types);
+      assert.deepEqual(normalizeDeploymentTypes(t), t);
+      assert.ok(t.every((v) => ['helm', 'compose', 'custom'].includes(v)));
+    }),
+    fcOpts,
+  );
 });
 
-const hostingArb: fc.Arbitrary<DeviceCapabilities> = fc.record({
-  cpus: fc.array(fc.record({ cores: fc.integer({ min: 1, max: 128 }).map((n) => n / 2), architecture: fc.constantFrom(...CPU_ARCHITECTURES) }, { requiredKeys: ['cores'] }), { maxLength: 4 }),
-  memory: fc.tuple(fc.nat(4096), fc.constantFrom('Ki', 'Mi', 'Gi'), fc.constantFrom(' ', '')).map(([n, u, s]) => `${n}${s}${u}`),
-  storage: fc.tuple(fc.nat(4096), fc.constantFrom('Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'), fc.constantFrom(' ', '')).map(([n, u, s]) => `${n}${s}${u}`),
-  peripherals: fc.array(fc.record({ type: fc.constantFrom(...PERIPHERAL_TYPES) }), { maxLength: 3 }),
-  interfaces: fc.array(fc.record({ type: fc.constantFrom(...INTERFACE_TYPES) }), { maxLength: 3 }),
-  supportedRuntimes: fc.constant<string[]>(['oci']),
-  supportedDeploymentTypes: fc.subarray(['helm', 'compose'], { minLength: 1 }),
-}).map((p) => ({ properties: { ...identity, ...p, otelCollector: true } }));
+const hostingArb: fc.Arbitrary<DeviceCapabilities> = fc
+  .record({
+    cpus: fc.array(
+      fc.record(
+        { cores: fc.integer({ min: 1, max: 128 }).map((n) => n / 2), architecture: fc.constantFrom(...CPU_ARCHITECTURES) },
+        { requiredKeys: ['cores'] },
+      ),
+      { maxLength: 4 },
+    ),
+    memory: fc.tuple(fc.nat(4096), fc.constantFrom('Ki', 'Mi', 'Gi'), fc.constantFrom(' ', '')).map(([n, u, s]) => `${n}${s}${u}`),
+    storage: fc
+      .tuple(fc.nat(4096), fc.constantFrom('Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'), fc.constantFrom(' ', ''))
+      .map(([n, u, s]) => `${n}${s}${u}`),
+    peripherals: fc.array(fc.record({ type: fc.constantFrom(...PERIPHERAL_TYPES) }), { maxLength: 3 }),
+    interfaces: fc.array(fc.record({ type: fc.constantFrom(...INTERFACE_TYPES) }), { maxLength: 3 }),
+    supportedRuntimes: fc.constant<string[]>(['oci']),
+    supportedDeploymentTypes: fc.subarray(['helm', 'compose'], { minLength: 1 }),
+  })
+  .map((p) => ({ properties: { ...identity, ...p, otelCollector: true } }));
 
 test('property: generated hosting documents are clean, and dropping any Y* field makes them partial', () => {
-  fc.assert(fc.property(hostingArb, fc.constantFrom(...HOSTING_FIELDS), (doc, field) => {
-    assert.deepEqual(semanticFindings(doc), []);
-    const { [field]: _dropped, ...rest } = doc.properties;
-    assert.deepEqual(rules({ properties: rest as Properties }), ['hosting-fields-partial']);
-  }), fcOpts);
+  fc.assert(
+    fc.property(hostingArb, fc.constantFrom(...HOSTING_FIELDS), (doc, field) => {
+      assert.deepEqual(semanticFindings(doc), []);
+      const { [field]: _dropped, ...rest } = doc.properties;
+      assert.deepEqual(rules({ properties: rest as Properties }), ['hosting-fields-partial']);
+    }),
+    fcOpts,
+  );
 });
 
 test('property: extensions and labels never add a finding to a clean document', () => {
-  const extArb = fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/).map((n) => `x-${n}-extensions`), fc.object(), { maxKeys: 3 });
-  fc.assert(fc.property(hostingArb, extArb, fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }), (doc, exts, labels) => {
-    assert.deepEqual(semanticFindings({ ...doc, ...exts, labels } as DeviceCapabilities), []);
-  }), fcOpts);
+  const extArb = fc.dictionary(
+    fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/).map((n) => `x-${n}-extensions`),
+    fc.object(),
+    { maxKeys: 3 },
+  );
+  fc.assert(
+    fc.property(hostingArb, extArb, fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }), (doc, exts, labels) => {
+      assert.deepEqual(semanticFindings({ ...doc, ...exts, labels } as DeviceCapabilities), []);
+    }),
+    fcOpts,
+  );
 });

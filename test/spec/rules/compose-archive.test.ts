@@ -2,7 +2,14 @@ import { fcOptions } from '../../support/fc.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { archiveFindings, hasDotDot, isAbsolutePath, resolveFrom, topLevelDirectory, type TarEntry } from '../../../spec/rules/compose-archive.ts';
+import {
+  archiveFindings,
+  hasDotDot,
+  isAbsolutePath,
+  resolveFrom,
+  topLevelDirectory,
+  type TarEntry,
+} from '../../../spec/rules/compose-archive.ts';
 import { readTar } from '../../../spec/rules/tar-read.ts';
 import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES, buildTar, type ArchiveEntrySpec } from '../../../fixtures/archives/build.ts';
 
@@ -14,7 +21,17 @@ const file = (name: string, mode = 0o644): TarEntry => ({ name, type: 'file', mo
 const link = (name: string, linkname: string, type = 'symlink'): TarEntry => ({ name, type, mode: 0o777, size: 0, linkname });
 const app = (...extra: TarEntry[]) => [dir('app/'), file('app/compose.yaml'), ...extra];
 
-const ARCHIVE_RULES = new Set(['no-dotdot', 'no-absolute-path', 'link-out-of-top', 'no-setuid-setgid-sticky', 'no-special-file', 'no-duplicate-entry', 'compose-yaml-name', 'compose-yaml-missing', 'one-top-level-directory']);
+const ARCHIVE_RULES = new Set([
+  'no-dotdot',
+  'no-absolute-path',
+  'link-out-of-top',
+  'no-setuid-setgid-sticky',
+  'no-special-file',
+  'no-duplicate-entry',
+  'compose-yaml-name',
+  'compose-yaml-missing',
+  'one-top-level-directory',
+]);
 
 for (const [name, entries] of Object.entries(BENIGN_ARCHIVES)) {
   test(`§2.7: benign archive ${name} has no archive findings`, async () => {
@@ -42,8 +59,13 @@ test('§2.7 rule 1: the top-level directory, with and without a directory entry 
 
 test('§2.7 rule 2: compose.yaml is found only directly in the top-level directory', () => {
   assert.deepEqual(rules(archiveFindings([dir('app/'), file('app/sub/compose.yaml')])), ['compose-yaml-missing']);
-  assert.deepEqual(rules(archiveFindings([dir('app/'), link('app/compose.yaml', 'real.yaml'), file('app/real.yaml')])), ['compose-yaml-missing']);
-  assert.deepEqual(rules(archiveFindings([dir('app/'), file('app/compose.yml'), file('app/docker-compose.yaml')])), ['compose-yaml-name', 'compose-yaml-name']);
+  assert.deepEqual(rules(archiveFindings([dir('app/'), link('app/compose.yaml', 'real.yaml'), file('app/real.yaml')])), [
+    'compose-yaml-missing',
+  ]);
+  assert.deepEqual(rules(archiveFindings([dir('app/'), file('app/compose.yml'), file('app/docker-compose.yaml')])), [
+    'compose-yaml-name',
+    'compose-yaml-name',
+  ]);
   assert.deepEqual(archiveFindings(app(file('app/docker-compose.yml'))), [], 'reading: beside compose.yaml the other names are inert');
   assert.deepEqual(archiveFindings(app(file('app/sub/docker-compose.yml'))), []);
 });
@@ -75,50 +97,66 @@ test('§2.7 rule 7: links resolve from their own directory (symlinks) or the arc
 });
 
 test('§2.7 rule 7 and kit readings: special bits, device files, unknown types, duplicates', () => {
-  for (const bits of [0o4000, 0o2000, 0o1000]) assert.deepEqual(rules(archiveFindings(app(file('app/x', 0o755 | bits)))), ['no-setuid-setgid-sticky']);
+  for (const bits of [0o4000, 0o2000, 0o1000])
+    assert.deepEqual(rules(archiveFindings(app(file('app/x', 0o755 | bits)))), ['no-setuid-setgid-sticky']);
   assert.deepEqual(rules(archiveFindings(app({ name: 'app/c', type: 'character-device', mode: 0o600, size: 0 }))), ['no-special-file']);
   assert.deepEqual(rules(archiveFindings(app({ name: 'app/u', type: 'unknown', mode: 0o644, size: 0 }))), ['entry-type-known']);
-  assert.deepEqual(archiveFindings(app({ name: 'PaxHeader', type: 'pax-header', mode: 0o644, size: 0 })), [], 'header records name no file');
+  assert.deepEqual(
+    archiveFindings(app({ name: 'PaxHeader', type: 'pax-header', mode: 0o644, size: 0 })),
+    [],
+    'header records name no file',
+  );
   assert.deepEqual(rules(archiveFindings(app(dir('app/')))), ['no-duplicate-entry'], '"app" and "app/" are one path');
   assert.deepEqual(rules(archiveFindings(app(file('./app/compose.yaml')))), ['no-duplicate-entry']);
 });
 
-const segment = fc.string({ unit: fc.constantFrom(...'abcdefgh019._-'), minLength: 1, maxLength: 6 }).filter((s) => s !== '.' && s !== '..');
+const segment = fc
+  .string({ unit: fc.constantFrom(...'abcdefgh019._-'), minLength: 1, maxLength: 6 })
+  .filter((s) => s !== '.' && s !== '..');
 
 /** A random benign tree under `app/`: directories for every prefix, files at the leaves, inner symlinks to files. */
-const benignTree = fc.record({
-  paths: fc.uniqueArray(fc.array(segment, { minLength: 1, maxLength: 4 }), { maxLength: 12, selector: (p) => p.join('/') }),
-  links: fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 3 }),
-  withDirEntries: fc.boolean(),
-}).map(({ paths, links, withDirEntries }) => {
-  const keys = new Set(paths.map((p) => p.join('/')));
-  const leaves = paths.filter((p) => ![...keys].some((k) => k.startsWith(`${p.join('/')}/`))).filter((p) => p.join('/') !== 'compose.yaml');
-  const dirs = new Set(leaves.flatMap((p) => p.slice(0, -1).map((_, i) => p.slice(0, i + 1).join('/'))));
-  const files = leaves.filter((p) => !dirs.has(p.join('/')));
-  const entries: TarEntry[] = [dir('app/'), file('app/compose.yaml')];
-  if (withDirEntries) entries.push(...[...dirs].map((d) => dir(`app/${d}/`)));
-  entries.push(...files.map((p) => file(`app/${p.join('/')}`)));
-  for (const [i, [from, to]] of links.entries()) {
-    if (files.length === 0) break;
-    const base = files[from % files.length]!.slice(0, -1);
-    const target = files[to % files.length]!;
-    const name = [...base, `zz-link${i}`].join('/');
-    if (keys.has(name)) continue;
-    entries.push(link(`app/${name}`, `${'../'.repeat(base.length)}${target.join('/')}`));
-  }
-  return entries;
-});
+const benignTree = fc
+  .record({
+    paths: fc.uniqueArray(fc.array(segment, { minLength: 1, maxLength: 4 }), { maxLength: 12, selector: (p) => p.join('/') }),
+    links: fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 3 }),
+    withDirEntries: fc.boolean(),
+  })
+  .map(({ paths, links, withDirEntries }) => {
+    const keys = new Set(paths.map((p) => p.join('/')));
+    const leaves = paths
+      .filter((p) => ![...keys].some((k) => k.startsWith(`${p.join('/')}/`)))
+      .filter((p) => p.join('/') !== 'compose.yaml');
+    const dirs = new Set(leaves.flatMap((p) => p.slice(0, -1).map((_, i) => p.slice(0, i + 1).join('/'))));
+    const files = leaves.filter((p) => !dirs.has(p.join('/')));
+    const entries: TarEntry[] = [dir('app/'), file('app/compose.yaml')];
+    if (withDirEntries) entries.push(...[...dirs].map((d) => dir(`app/${d}/`)));
+    entries.push(...files.map((p) => file(`app/${p.join('/')}`)));
+    for (const [i, [from, to]] of links.entries()) {
+      if (files.length === 0) break;
+      const base = files[from % files.length]!.slice(0, -1);
+      const target = files[to % files.length]!;
+      const name = [...base, `zz-link${i}`].join('/');
+      if (keys.has(name)) continue;
+      entries.push(link(`app/${name}`, `${'../'.repeat(base.length)}${target.join('/')}`));
+    }
+    return entries;
+  });
 
 test('§2.7: random benign trees stay clean', () => {
-  fc.assert(fc.property(benignTree, (entries) => assert.deepEqual(archiveFindings(entries), [])), fcOpts);
+  fc.assert(
+    fc.property(benignTree, (entries) => assert.deepEqual(archiveFindings(entries), [])),
+    fcOpts,
+  );
 });
 
 type Mutation = { rule: string; entry: (dirs: string[]) => TarEntry };
 const mutations: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.tuple(fc.array(segment, { maxLength: 3 }), fc.nat({ max: 3 }), fc.constantFrom('/', '\\'), fc.boolean()).map(([p, ups, sep, trailing]) => ({
-    rule: 'no-dotdot',
-    entry: () => file(['app', ...p, ...Array(ups + 1).fill('..'), ...(trailing ? [] : ['zz-evil'])].join(sep)),
-  })),
+  fc
+    .tuple(fc.array(segment, { maxLength: 3 }), fc.nat({ max: 3 }), fc.constantFrom('/', '\\'), fc.boolean())
+    .map(([p, ups, sep, trailing]) => ({
+      rule: 'no-dotdot',
+      entry: () => file(['app', ...p, ...Array(ups + 1).fill('..'), ...(trailing ? [] : ['zz-evil'])].join(sep)),
+    })),
   fc.tuple(fc.constantFrom('/', 'C:\\', '\\\\host\\', 'd:/'), fc.array(segment, { minLength: 1, maxLength: 3 })).map(([root, p]) => ({
     rule: 'no-absolute-path',
     entry: () => file(root + p.join('/')),

@@ -9,7 +9,14 @@ import { fcOptions } from '../../support/fc.ts';
 
 const fcOpts = fcOptions(100);
 const rules = (fs: { rule: string }[]) => fs.map((f) => f.rule);
-const COMPOSE_RULES = new Set(['secret-file-absent', 'env-file-present', 'config-file-present', 'bind-mount-absent', 'ref-inside-top', 'compose-spec-conformance']);
+const COMPOSE_RULES = new Set([
+  'secret-file-absent',
+  'env-file-present',
+  'config-file-present',
+  'bind-mount-absent',
+  'ref-inside-top',
+  'compose-spec-conformance',
+]);
 
 const svc = (extra: object) => stringify({ services: { web: { image: 'nginx:1.27', ...extra } } });
 const judge = (yaml: string, files: string[] = []) => rules(composeFileFindings(yaml, files));
@@ -30,7 +37,11 @@ for (const [name, { entries, rule }] of Object.entries(HOSTILE_ARCHIVES)) {
 test('§2.7 rule 2: compose.yaml is YAML that conforms to the Compose Specification', () => {
   assert.deepEqual(judge(svc({})), []);
   assert.deepEqual(judge('services: [unclosed'), ['compose-yaml-parse']);
-  assert.deepEqual(judge('a: &a [x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n'), ['compose-yaml-parse'], 'alias expansion is capped');
+  assert.deepEqual(
+    judge('a: &a [x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n'),
+    ['compose-yaml-parse'],
+    'alias expansion is capped',
+  );
   assert.deepEqual(judge(svc({ ports: 'not-a-list' })), ['compose-spec-conformance']);
   assert.deepEqual(judge('x-common: &c {image: "nginx"}\nservices:\n  web:\n    <<: *c\n'), [], 'merge keys are Compose YAML');
 });
@@ -41,7 +52,11 @@ test('§2.7 rule 4: env_file in every Compose form must be in the archive', () =
   assert.deepEqual(judge(svc({ env_file: 'web.env' })), ['env-file-present']);
   assert.deepEqual(judge(svc({ env_file: ['a.env', { path: 'b.env' }] }), ['a.env']), ['env-file-present']);
   assert.deepEqual(judge(svc({ env_file: [{ path: 'opt.env', required: false }] })), [], 'reading: required: false may be absent');
-  assert.deepEqual(judge(svc({ env_file: [{ path: '../opt.env', required: false }] })), ['ref-inside-top'], 'but must still resolve inside');
+  assert.deepEqual(
+    judge(svc({ env_file: [{ path: '../opt.env', required: false }] })),
+    ['ref-inside-top'],
+    'but must still resolve inside',
+  );
   assert.deepEqual(judge(svc({ env_file: '/etc/app.env' })), ['ref-inside-top']);
   assert.deepEqual(judge(svc({ env_file: 'env/../../x.env' })), ['ref-inside-top']);
   assert.deepEqual(judge(svc({ env_file: '${ENV_DIR}/web.env' })), [], 'reading: interpolated paths are not judged');

@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { digestOf, etagMatches, judgeStateManifestSequence, parseEntityTags, sameContent, verifyDigest } from '../../../spec/rules/desired-state.ts';
+import {
+  digestOf,
+  etagMatches,
+  judgeStateManifestSequence,
+  parseEntityTags,
+  sameContent,
+  verifyDigest,
+} from '../../../spec/rules/desired-state.ts';
 import type { StateManifest } from '../../../spec/types.ts';
 import { fcOptions } from '../../support/fc.ts';
 
@@ -45,7 +52,11 @@ test('P4: a lower version is always a finding, a higher one never is', () => {
 
 test('sameContent ignores key order', () => {
   const m = manifest(1);
-  const reordered = { deployments: m.deployments.map((d) => ({ url: d.url, digest: d.digest, deploymentId: d.deploymentId })), bundle: m.bundle, manifestVersion: 1 };
+  const reordered = {
+    deployments: m.deployments.map((d) => ({ url: d.url, digest: d.digest, deploymentId: d.deploymentId })),
+    bundle: m.bundle,
+    manifestVersion: 1,
+  };
   assert.equal(sameContent(m, reordered), true);
 });
 

@@ -61,37 +61,49 @@ test('helpers on invalid ids answer "nothing" rather than a wrong hierarchy', ()
 });
 
 test('property: ids built from unreserved segments parse back to those segments', () => {
-  fc.assert(fc.property(segmentsArb, (segments) => {
-    const parsed = parseDeviceId(segments.join('/'));
-    assert.deepEqual(parsed, { ok: true, segments });
-  }), fcOpts);
+  fc.assert(
+    fc.property(segmentsArb, (segments) => {
+      const parsed = parseDeviceId(segments.join('/'));
+      assert.deepEqual(parsed, { ok: true, segments });
+    }),
+    fcOpts,
+  );
 });
 
 test('property: a valid id survives URL path normalisation unchanged, so one request addresses one device', () => {
-  fc.assert(fc.property(segmentsArb, (segments) => {
-    const path = `/api/v1/capabilities/${segments.join('/')}`;
-    assert.equal(new URL(path, 'http://127.0.0.1').pathname, path);
-  }), fcOpts);
+  fc.assert(
+    fc.property(segmentsArb, (segments) => {
+      const path = `/api/v1/capabilities/${segments.join('/')}`;
+      assert.equal(new URL(path, 'http://127.0.0.1').pathname, path);
+    }),
+    fcOpts,
+  );
 });
 
 test('property: any character outside unreserved and "/" makes the id invalid', () => {
   const bad = fc.string({ minLength: 1, maxLength: 1 }).filter((c) => !/[A-Za-z0-9._~/-]/.test(c));
-  fc.assert(fc.property(segmentsArb, bad, fc.nat(), (segments, c, at) => {
-    const id = segments.join('/');
-    const i = at % (id.length + 1);
-    assert.equal(isValidDeviceId(id.slice(0, i) + c + id.slice(i)), false);
-  }), fcOpts);
+  fc.assert(
+    fc.property(segmentsArb, bad, fc.nat(), (segments, c, at) => {
+      const id = segments.join('/');
+      const i = at % (id.length + 1);
+      assert.equal(isValidDeviceId(id.slice(0, i) + c + id.slice(i)), false);
+    }),
+    fcOpts,
+  );
 });
 
 test('property: childId, parentOf, ancestorsOf, depthOf and isDescendantOf agree', () => {
-  fc.assert(fc.property(segmentsArb, segmentArb, (segments, local) => {
-    const parent = segments.join('/');
-    const child = childId(parent, local);
-    assert.equal(parentOf(child), parent);
-    assert.deepEqual(ancestorsOf(child), [...ancestorsOf(parent), parent]);
-    assert.equal(depthOf(child), depthOf(parent) + 1);
-    assert.equal(depthOf(child), ancestorsOf(child).length);
-    for (const a of ancestorsOf(child)) assert.equal(isDescendantOf(child, a), true);
-    assert.equal(isDescendantOf(parent, child), false);
-  }), fcOpts);
+  fc.assert(
+    fc.property(segmentsArb, segmentArb, (segments, local) => {
+      const parent = segments.join('/');
+      const child = childId(parent, local);
+      assert.equal(parentOf(child), parent);
+      assert.deepEqual(ancestorsOf(child), [...ancestorsOf(parent), parent]);
+      assert.equal(depthOf(child), depthOf(parent) + 1);
+      assert.equal(depthOf(child), ancestorsOf(child).length);
+      for (const a of ancestorsOf(child)) assert.equal(isDescendantOf(child, a), true);
+      assert.equal(isDescendantOf(parent, child), false);
+    }),
+    fcOpts,
+  );
 });

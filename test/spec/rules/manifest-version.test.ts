@@ -66,7 +66,9 @@ test('§2.4.1 rule 7: versions strictly increase and never repeat', () => {
 });
 
 test('§2.4.1 rule 7: any strictly increasing sequence is clean; swapping two distinct versions is not', () => {
-  const increasing = fc.uniqueArray(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 2, maxLength: 20 }).map((a) => a.sort((x, y) => x - y));
+  const increasing = fc
+    .uniqueArray(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 2, maxLength: 20 })
+    .map((a) => a.sort((x, y) => x - y));
   fc.assert(
     fc.property(increasing, fc.nat(), (versions, k) => {
       assert.deepEqual(checkVersionSequence(versions), []);
@@ -98,7 +100,10 @@ function verify(m: Model, r: Real): void {
 }
 
 class Fetch implements Cmd {
-  constructor(readonly gap: number, readonly contains: boolean) {}
+  constructor(
+    readonly gap: number,
+    readonly contains: boolean,
+  ) {}
   check = () => true;
   run(m: Model, r: Real): void {
     m.wfm += this.gap;

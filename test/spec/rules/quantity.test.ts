@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { canonicalQuantity, formatQuantity, parseQuantity, QUANTITY_UNITS, sumQuantities, unitBytes } from '../../../spec/rules/quantity.ts';
+import {
+  canonicalQuantity,
+  formatQuantity,
+  parseQuantity,
+  QUANTITY_UNITS,
+  sumQuantities,
+  unitBytes,
+} from '../../../spec/rules/quantity.ts';
 import { fcOptions } from '../../support/fc.ts';
 
 const fcOpts = fcOptions(300);
@@ -28,7 +35,23 @@ test('fractions are allowed and round down to a whole byte', () => {
 });
 
 test('refused: decimal units, wrong case, no unit, signs, exponents, stray blanks, bare dots', () => {
-  for (const text of ['16 GB', '16 G', '16 gi', '16', '-1 Gi', '+1 Gi', '1e3 Mi', ' 16 Gi', '16 Gi ', '16  Gi', '16\tGi', '.5 Gi', '5. Gi', '', 'Gi']) {
+  for (const text of [
+    '16 GB',
+    '16 G',
+    '16 gi',
+    '16',
+    '-1 Gi',
+    '+1 Gi',
+    '1e3 Mi',
+    ' 16 Gi',
+    '16 Gi ',
+    '16  Gi',
+    '16\tGi',
+    '.5 Gi',
+    '5. Gi',
+    '',
+    'Gi',
+  ]) {
     const parsed = parseQuantity(text, 'storage');
     assert.equal(parsed.ok, false, JSON.stringify(text));
     if (!parsed.ok) assert.match(parsed.reason, /§2\.1\.1/);
@@ -55,44 +78,63 @@ test('sumQuantities picks the largest unit that divides exactly', () => {
 });
 
 const unitArb = (field: 'memory' | 'storage') => fc.constantFrom(...QUANTITY_UNITS[field]);
-const amountArb = fc.tuple(fc.bigInt(0n, 10n ** 6n), fc.option(fc.stringMatching(/^\d{1,4}$/), { nil: undefined }))
+const amountArb = fc
+  .tuple(fc.bigInt(0n, 10n ** 6n), fc.option(fc.stringMatching(/^\d{1,4}$/), { nil: undefined }))
   .map(([whole, frac]) => (frac === undefined ? whole.toString() : `${whole}.${frac}`));
 
 test('property: both P8 forms of one quantity parse to the same bytes', () => {
-  fc.assert(fc.property(amountArb, unitArb('storage'), (amount, unit) => {
-    const spaced = parseQuantity(formatQuantity(amount, unit, 'spaced'), 'storage');
-    const compact = parseQuantity(formatQuantity(amount, unit, 'compact'), 'storage');
-    assert.ok(spaced.ok && compact.ok);
-    assert.equal(spaced.bytes, compact.bytes);
-    assert.equal(spaced.spaced && !compact.spaced, true);
-  }), fcOpts);
+  fc.assert(
+    fc.property(amountArb, unitArb('storage'), (amount, unit) => {
+      const spaced = parseQuantity(formatQuantity(amount, unit, 'spaced'), 'storage');
+      const compact = parseQuantity(formatQuantity(amount, unit, 'compact'), 'storage');
+      assert.ok(spaced.ok && compact.ok);
+      assert.equal(spaced.bytes, compact.bytes);
+      assert.equal(spaced.spaced && !compact.spaced, true);
+    }),
+    fcOpts,
+  );
 });
 
 test('property: bytes are exact: whole amounts are amount times the unit, fractions stay within one unit', () => {
-  fc.assert(fc.property(fc.bigInt(0n, 10n ** 9n), unitArb('storage'), fc.stringMatching(/^\d{1,6}$/), (whole, unit, frac) => {
-    const exact = parseQuantity(`${whole} ${unit}`, 'storage');
-    const withFraction = parseQuantity(`${whole}.${frac} ${unit}`, 'storage');
-    assert.ok(exact.ok && withFraction.ok);
-    assert.equal(exact.bytes, whole * unitBytes(unit));
-    assert.ok(withFraction.bytes >= exact.bytes && withFraction.bytes < exact.bytes + unitBytes(unit));
-  }), fcOpts);
+  fc.assert(
+    fc.property(fc.bigInt(0n, 10n ** 9n), unitArb('storage'), fc.stringMatching(/^\d{1,6}$/), (whole, unit, frac) => {
+      const exact = parseQuantity(`${whole} ${unit}`, 'storage');
+      const withFraction = parseQuantity(`${whole}.${frac} ${unit}`, 'storage');
+      assert.ok(exact.ok && withFraction.ok);
+      assert.equal(exact.bytes, whole * unitBytes(unit));
+      assert.ok(withFraction.bytes >= exact.bytes && withFraction.bytes < exact.bytes + unitBytes(unit));
+    }),
+    fcOpts,
+  );
 });
 
 test('property: canonicalQuantity round-trips any byte count exactly', () => {
-  fc.assert(fc.property(fc.bigInt(0n, 2n ** 70n), fc.constantFrom('memory' as const, 'storage' as const), (bytes, field) => {
-    const parsed = parseQuantity(canonicalQuantity(bytes, field), field);
-    assert.ok(parsed.ok);
-    assert.equal(parsed.bytes, bytes);
-  }), fcOpts);
+  fc.assert(
+    fc.property(fc.bigInt(0n, 2n ** 70n), fc.constantFrom('memory' as const, 'storage' as const), (bytes, field) => {
+      const parsed = parseQuantity(canonicalQuantity(bytes, field), field);
+      assert.ok(parsed.ok);
+      assert.equal(parsed.bytes, bytes);
+    }),
+    fcOpts,
+  );
 });
 
 test('property: sumQuantities equals the sum of the parts and ignores their order', () => {
-  const partArb = fc.tuple(fc.bigInt(0n, 4096n), unitArb('memory'), fc.boolean()).map(([n, u, s]) => formatQuantity(n.toString(), u, s ? 'spaced' : 'compact'));
-  fc.assert(fc.property(fc.array(partArb, { maxLength: 8 }), (parts) => {
-    const total = parts.reduce((sum, p) => { const q = parseQuantity(p, 'memory'); assert.ok(q.ok); return sum + q.bytes; }, 0n);
-    const sum = parseQuantity(sumQuantities(parts, 'memory'), 'memory');
-    assert.ok(sum.ok);
-    assert.equal(sum.bytes, total);
-    assert.equal(sumQuantities([...parts].reverse(), 'memory'), sumQuantities(parts, 'memory'));
-  }), fcOpts);
+  const partArb = fc
+    .tuple(fc.bigInt(0n, 4096n), unitArb('memory'), fc.boolean())
+    .map(([n, u, s]) => formatQuantity(n.toString(), u, s ? 'spaced' : 'compact'));
+  fc.assert(
+    fc.property(fc.array(partArb, { maxLength: 8 }), (parts) => {
+      const total = parts.reduce((sum, p) => {
+        const q = parseQuantity(p, 'memory');
+        assert.ok(q.ok);
+        return sum + q.bytes;
+      }, 0n);
+      const sum = parseQuantity(sumQuantities(parts, 'memory'), 'memory');
+      assert.ok(sum.ok);
+      assert.equal(sum.bytes, total);
+      assert.equal(sumQuantities([...parts].reverse(), 'memory'), sumQuantities(parts, 'memory'));
+    }),
+    fcOpts,
+  );
 });

@@ -28,7 +28,10 @@ const ok = (name: string): ComponentStatus => ({ name, state: 'installed', error
 const rules = (fs: { rule: string }[]) => fs.map((f) => f.rule);
 
 test('§2.4 reserved gateway codes 101, 102 and 103', () => {
-  assert.deepEqual({ ...RESERVED_GATEWAY_CODES }, { '101': 'Unknown child device ID', '102': 'Child device unreachable', '103': 'Autonomous placement not supported' });
+  assert.deepEqual(
+    { ...RESERVED_GATEWAY_CODES },
+    { '101': 'Unknown child device ID', '102': 'Child device unreachable', '103': 'Autonomous placement not supported' },
+  );
   assert.equal(isReservedGatewayCode('102'), true);
   assert.equal(isReservedGatewayCode('104'), false);
   assert.equal(isReservedGatewayCode('toString'), false);
@@ -64,12 +67,19 @@ test('§2.4 source rules 2 and 3: the deployment name in status.error, the compo
     status: { state: 'failed', error: { code: 'E7', source: 'web', message: 'y' } },
   });
   const fs = errorSourceFindings(swapped, { deploymentName: 'shop-app' });
-  assert.deepEqual(fs.map((f) => [f.rule, f.path]), [['error-source', '/status/error/source'], ['error-source', '/components/0/error/source']]);
+  assert.deepEqual(
+    fs.map((f) => [f.rule, f.path]),
+    [
+      ['error-source', '/status/error/source'],
+      ['error-source', '/components/0/error/source'],
+    ],
+  );
 });
 
 test('§2.4 source rule 1 and reserved codes: the gateway id with full hierarchy', () => {
   const gw = { deploymentName: 'shop-app', gatewayId: 'site-1/gw-2' };
-  const unknownChild = (source: string) => report([ok('web')], { status: { state: 'failed', error: { code: '101', source, message: 'Unknown child device ID' } } });
+  const unknownChild = (source: string) =>
+    report([ok('web')], { status: { state: 'failed', error: { code: '101', source, message: 'Unknown child device ID' } } });
   assert.deepEqual(errorSourceFindings(unknownChild('site-1/gw-2'), gw), []);
   const [f] = errorSourceFindings(unknownChild('gw-2'), gw);
   assert.equal(f?.rule, 'reserved-code-source');
@@ -92,7 +102,9 @@ test('§2.4 deviceId: required, with full hierarchy, when reporting on behalf of
   assert.equal(partial?.rule, 'device-id-mismatch');
   assert.match(partial!.message, /not the full hierarchy/);
   assert.deepEqual(rules(deviceIdFindings({ ...base, deviceId: 'gw//cam' }, {})), ['device-id-syntax']);
-  assert.deepEqual(rules(deviceIdFindings({ ...base, deviceId: 'other/cam' }, { reportingDeviceId: 'gw' })), ['device-id-outside-reporter']);
+  assert.deepEqual(rules(deviceIdFindings({ ...base, deviceId: 'other/cam' }, { reportingDeviceId: 'gw' })), [
+    'device-id-outside-reporter',
+  ]);
 });
 
 test('P4: a target ending in "/*" lets the gateway choose the child, and the report names it', () => {
@@ -108,43 +120,64 @@ const nameArb = fc.stringMatching(/^[a-z][a-z0-9-]{0,6}$/);
 const namesArb = fc.uniqueArray(nameArb, { minLength: 1, maxLength: 6 });
 
 test('property: any ordering of exactly the manifest components is clean; each defect gives exactly its finding', () => {
-  fc.assert(fc.property(namesArb.chain((ns) => fc.tuple(fc.constant(ns), fc.shuffledSubarray(ns, { minLength: ns.length }), fc.nat())), ([names, order, pick]) => {
-    const victim = names[pick % names.length]!;
-    assert.deepEqual(componentsFindings(report(order.map(ok)), names), []);
-    assert.deepEqual(rules(componentsFindings(report(order.filter((n) => n !== victim).map(ok)), names)), ['component-missing']);
-    assert.deepEqual(rules(componentsFindings(report([...order, victim].map(ok)), names)), ['component-duplicate']);
-    assert.deepEqual(rules(componentsFindings(report([...order, `${victim}-x!`].map(ok)), names)), ['component-extra']);
-  }), fcOpts);
+  fc.assert(
+    fc.property(
+      namesArb.chain((ns) => fc.tuple(fc.constant(ns), fc.shuffledSubarray(ns, { minLength: ns.length }), fc.nat())),
+      ([names, order, pick]) => {
+        const victim = names[pick % names.length]!;
+        assert.deepEqual(componentsFindings(report(order.map(ok)), names), []);
+        assert.deepEqual(rules(componentsFindings(report(order.filter((n) => n !== victim).map(ok)), names)), ['component-missing']);
+        assert.deepEqual(rules(componentsFindings(report([...order, victim].map(ok)), names)), ['component-duplicate']);
+        assert.deepEqual(rules(componentsFindings(report([...order, `${victim}-x!`].map(ok)), names)), ['component-extra']);
+      },
+    ),
+    fcOpts,
+  );
 });
 
 test('property: errors with the right sources are clean; a wrong source gives one finding per error', () => {
   const codeArb = fc.oneof(fc.constantFrom('101', '102', '103'), fc.stringMatching(/^E[0-9]{1,3}$/));
-  fc.assert(fc.property(namesArb, fc.array(codeArb, { minLength: 7, maxLength: 7 }), fc.boolean(), (names, codes, viaGateway) => {
-    const ctx = viaGateway ? { deploymentName: 'dep', gatewayId: 'gw/sub' } : { deploymentName: 'dep' };
-    const sourceFor = (own: string) => (viaGateway ? 'gw/sub' : own);
-    const err = (code: string, source: string): StatusError => ({ code, source, message: 'm' });
-    const right = report(names.map((n, i) => ({ name: n, state: 'failed', error: err(codes[i]!, sourceFor(n)) })), { status: { state: 'failed', error: err(codes[6]!, sourceFor('dep')) } });
-    assert.deepEqual(errorSourceFindings(right, ctx), []);
-    const wrong = report(names.map((n, i) => ({ name: n, state: 'failed', error: err(codes[i]!, `${n}?`) })), { status: { state: 'failed', error: err(codes[6]!, 'nope?') } });
-    assert.equal(errorSourceFindings(wrong, ctx).length, names.length + 1);
-  }), fcOpts);
+  fc.assert(
+    fc.property(namesArb, fc.array(codeArb, { minLength: 7, maxLength: 7 }), fc.boolean(), (names, codes, viaGateway) => {
+      const ctx = viaGateway ? { deploymentName: 'dep', gatewayId: 'gw/sub' } : { deploymentName: 'dep' };
+      const sourceFor = (own: string) => (viaGateway ? 'gw/sub' : own);
+      const err = (code: string, source: string): StatusError => ({ code, source, message: 'm' });
+      const right = report(
+        names.map((n, i) => ({ name: n, state: 'failed', error: err(codes[i]!, sourceFor(n)) })),
+        { status: { state: 'failed', error: err(codes[6]!, sourceFor('dep')) } },
+      );
+      assert.deepEqual(errorSourceFindings(right, ctx), []);
+      const wrong = report(
+        names.map((n, i) => ({ name: n, state: 'failed', error: err(codes[i]!, `${n}?`) })),
+        { status: { state: 'failed', error: err(codes[6]!, 'nope?') } },
+      );
+      assert.equal(errorSourceFindings(wrong, ctx).length, names.length + 1);
+    }),
+    fcOpts,
+  );
 });
 
 test('property: empty errors are never judged for their source', () => {
-  fc.assert(fc.property(namesArb, (names) => {
-    assert.deepEqual(errorSourceFindings(report(names.map(ok)), { deploymentName: 'dep' }), []);
-  }), fcOpts);
+  fc.assert(
+    fc.property(namesArb, (names) => {
+      assert.deepEqual(errorSourceFindings(report(names.map(ok)), { deploymentName: 'dep' }), []);
+    }),
+    fcOpts,
+  );
 });
 
 test('property: a child report with the full-hierarchy deviceId is clean; the bare child id or no id is not', () => {
   const segArb = fc.stringMatching(/^[A-Za-z0-9_~-]{1,6}$/);
-  fc.assert(fc.property(fc.array(segArb, { minLength: 1, maxLength: 3 }), segArb, (gwSegments, local) => {
-    const gateway = gwSegments.join('/');
-    const target = childId(gateway, local);
-    const ctx = { reportingDeviceId: gateway, targetDeviceId: target };
-    const base = report([ok('web')]);
-    assert.deepEqual(deviceIdFindings({ ...base, deviceId: target }, ctx), []);
-    assert.deepEqual(rules(deviceIdFindings({ ...base, deviceId: local }, ctx)), ['device-id-mismatch']);
-    assert.deepEqual(rules(deviceIdFindings(base, ctx)), ['device-id-required-for-child']);
-  }), fcOpts);
+  fc.assert(
+    fc.property(fc.array(segArb, { minLength: 1, maxLength: 3 }), segArb, (gwSegments, local) => {
+      const gateway = gwSegments.join('/');
+      const target = childId(gateway, local);
+      const ctx = { reportingDeviceId: gateway, targetDeviceId: target };
+      const base = report([ok('web')]);
+      assert.deepEqual(deviceIdFindings({ ...base, deviceId: target }, ctx), []);
+      assert.deepEqual(rules(deviceIdFindings({ ...base, deviceId: local }, ctx)), ['device-id-mismatch']);
+      assert.deepEqual(rules(deviceIdFindings(base, ctx)), ['device-id-required-for-child']);
+    }),
+    fcOpts,
+  );
 });

@@ -19,7 +19,7 @@ test('P10 a good SVID parsed from PEM and from DER has no finding', async () => 
   }
 });
 
-test('P10 the trust domain is the verifier\'s own; omitted, it is not judged', async () => {
+test("P10 the trust domain is the verifier's own; omitted, it is not judged", async () => {
   const svid = await issueSvid(ca, ID);
   const f = svidLeafFindings(svid.cert, { at: new Date(), trustDomain: 'other.test' });
   assert.deepEqual(rules(f), ['svid-trust-domain']);
@@ -70,7 +70,13 @@ test('every finding names its catalog requirement', () => {
 });
 
 test('§2.5 spiffeIdsOf reads the same URI SANs and keeps the spiffe ones only', async () => {
-  const cert = (await issueCertificate(ca.root, { commonName: 'x', uris: [ID, 'https://example.org/a', 'SPIFFE://wfmck.test/b'], dnsNames: ['localhost'] })).cert;
+  const cert = (
+    await issueCertificate(ca.root, {
+      commonName: 'x',
+      uris: [ID, 'https://example.org/a', 'SPIFFE://wfmck.test/b'],
+      dnsNames: ['localhost'],
+    })
+  ).cert;
   assert.deepEqual(uriSansOf(cert), [ID, 'https://example.org/a', 'SPIFFE://wfmck.test/b']);
   assert.deepEqual(spiffeIdsOf(cert), [ID, 'SPIFFE://wfmck.test/b']);
   assert.deepEqual(spiffeIdsOf(ca.root.cert), [`spiffe://${TD}`]);

@@ -37,7 +37,10 @@ test('files above maxFileBytesKept keep no content; compose rules then stop with
 });
 
 test('a decompression bomb stops at maxBytes with WFMCK_E_ARCHIVE_TOO_LARGE', async () => {
-  const bomb = await buildTarGz([{ name: 'app/', type: 'directory' }, { name: 'app/zeros', content: new Uint8Array(8 * 1024 * 1024) }]);
+  const bomb = await buildTarGz([
+    { name: 'app/', type: 'directory' },
+    { name: 'app/zeros', content: new Uint8Array(8 * 1024 * 1024) },
+  ]);
   assert.ok(bomb.byteLength < 64 * 1024, 'the compressed archive is small');
   await assert.rejects(readTarGz(bomb, { maxBytes: 1024 * 1024 }), withCode('WFMCK_E_ARCHIVE_TOO_LARGE'));
   await assert.rejects(readTar(new Uint8Array(4096), { maxBytes: 1024 }), withCode('WFMCK_E_ARCHIVE_TOO_LARGE'));

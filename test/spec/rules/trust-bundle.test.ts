@@ -39,8 +39,17 @@ const jwtSvid: BundleJwk = { ...jwks[0]!, use: 'jwt-svid', x5c: undefined, kid: 
 test('§2.6: x509-svid entries are anchors; jwt-svid, other uses and non-objects are ignored', () => {
   const b = { keys: [jwks[0]!, jwtSvid, { ...jwks[1]!, use: 'sig' }, 'junk', jwks[2]!] } as unknown as TrustBundle;
   const { anchors, ignored } = x509Anchors(b);
-  assert.deepEqual(anchors.map((a) => [a.index, a.kid]), [[0, 'k0'], [4, 'k2']]);
-  assert.deepEqual(ignored.map((e) => e.index), [1, 2, 3]);
+  assert.deepEqual(
+    anchors.map((a) => [a.index, a.kid]),
+    [
+      [0, 'k0'],
+      [4, 'k2'],
+    ],
+  );
+  assert.deepEqual(
+    ignored.map((e) => e.index),
+    [1, 2, 3],
+  );
   assert.equal(anchors[0]!.certificate.subject, 'CN=wfmck bundle one');
   assert.deepEqual(anchorFindings(b), [], 'ignored entries are not findings');
 });
@@ -93,7 +102,7 @@ test('§4.6 rules 2, 3, 5: failures and rejections change nothing; acceptance re
   assert.deepEqual(x5cs(rotated.anchors), [der(cas[2]!)]);
 });
 
-test('§4.6 rules 2-3: after any retrieval sequence the anchors are exactly the last accepted bundle\'s', () => {
+test("§4.6 rules 2-3: after any retrieval sequence the anchors are exactly the last accepted bundle's", () => {
   const retrieval: fc.Arbitrary<Retrieval> = fc.oneof(
     fc.subarray(jwks, { minLength: 1 }).map((keys): Retrieval => ({ ok: true, bundle: bundle([...keys, jwtSvid]) })),
     fc.constant<Retrieval>({ ok: true, bundle: bundle([jwtSvid]) }),
@@ -107,7 +116,8 @@ test('§4.6 rules 2-3: after any retrieval sequence the anchors are exactly the 
       for (const r of retrievals) {
         anchors = applyRetrieval(anchors, r).anchors;
         const verdict = r.ok ? acceptBundle(r.bundle) : undefined;
-        if (verdict?.accepted) lastAccepted = (r as { bundle: TrustBundle }).bundle.keys.filter((k) => k.use === 'x509-svid').map((k) => k.x5c![0]!);
+        if (verdict?.accepted)
+          lastAccepted = (r as { bundle: TrustBundle }).bundle.keys.filter((k) => k.use === 'x509-svid').map((k) => k.x5c![0]!);
       }
       assert.deepEqual(x5cs(anchors), lastAccepted);
     }),
@@ -116,12 +126,28 @@ test('§4.6 rules 2-3: after any retrieval sequence the anchors are exactly the 
 });
 
 test('§4.6: only absolute https URLs are trust bundle URIs', () => {
-  for (const ok of ['https://id.example.org/bundle', 'HTTPS://id.example.org:8443/b?x=1', 'https://127.0.0.1/']) assert.equal(isHttpsUri(ok), true, ok);
-  for (const bad of ['http://id.example.org/b', '//id.example.org/b', '/bundle', 'https:id.example.org', 'https:///b', ' https://x/', 'ftp://x/', 'spiffe://td']) {
+  for (const ok of ['https://id.example.org/bundle', 'HTTPS://id.example.org:8443/b?x=1', 'https://127.0.0.1/'])
+    assert.equal(isHttpsUri(ok), true, ok);
+  for (const bad of [
+    'http://id.example.org/b',
+    '//id.example.org/b',
+    '/bundle',
+    'https:id.example.org',
+    'https:///b',
+    ' https://x/',
+    'ftp://x/',
+    'spiffe://td',
+  ]) {
     assert.equal(isHttpsUri(bad), false, bad);
   }
-  fc.assert(fc.property(fc.webUrl({ validSchemes: ['http', 'ftp', 'ws'] }), (url) => assert.equal(isHttpsUri(url), false)), fcOpts);
-  fc.assert(fc.property(fc.webUrl({ validSchemes: ['https'] }), (url) => assert.equal(isHttpsUri(url), true)), fcOpts);
+  fc.assert(
+    fc.property(fc.webUrl({ validSchemes: ['http', 'ftp', 'ws'] }), (url) => assert.equal(isHttpsUri(url), false)),
+    fcOpts,
+  );
+  fc.assert(
+    fc.property(fc.webUrl({ validSchemes: ['https'] }), (url) => assert.equal(isHttpsUri(url), true)),
+    fcOpts,
+  );
 });
 
 test('§4.6 rule 4: refresh at spiffe_refresh_hint (read as seconds), else at the operator interval', () => {
@@ -142,7 +168,7 @@ test('§2.6: spiffe_sequence never goes down and goes up when the anchors change
   assert.deepEqual(rules(sequenceFindings(undefined, bundle([], { spiffe_sequence: 1.5 }))), ['spiffe-sequence-integer']);
 });
 
-test('§4.6 rule 6: the discovery trust domain must be the trust domain of the client\'s own SPIFFE ID', () => {
+test("§4.6 rule 6: the discovery trust domain must be the trust domain of the client's own SPIFFE ID", () => {
   const doc = { trustDomain: 'example.org' };
   assert.deepEqual(trustDomainFindings(doc), [], 'a client without an SVID has nothing to compare');
   assert.deepEqual(trustDomainFindings(doc, 'spiffe://example.org/platform/wfm/w1/client/c1'), []);
@@ -153,7 +179,9 @@ test('§4.6 rule 6: the discovery trust domain must be the trust domain of the c
 
 test('§2.5: discovery needs trustDomain and an absolute https trustBundleUri; unknown fields are ignored', () => {
   assert.deepEqual(discoveryFindings({ trustDomain: 'example.org', trustBundleUri: 'https://id.example.org/bundle', future: [1] }), []);
-  assert.deepEqual(rules(discoveryFindings({ trustDomain: 'example.org', trustBundleUri: 'http://id.example.org/bundle' })), ['discovery-trust-bundle-uri']);
+  assert.deepEqual(rules(discoveryFindings({ trustDomain: 'example.org', trustBundleUri: 'http://id.example.org/bundle' })), [
+    'discovery-trust-bundle-uri',
+  ]);
   assert.deepEqual(rules(discoveryFindings({ trustDomain: 'example.org', trustBundleUri: '/bundle' })), ['discovery-trust-bundle-uri']);
   assert.deepEqual(rules(discoveryFindings({ trustBundleUri: 'https://x/b' })), ['discovery-trust-domain']);
   assert.deepEqual(rules(discoveryFindings({ trustDomain: 'Example Org', trustBundleUri: 'https://x/b' })), ['trust-domain-name']);
@@ -162,6 +190,8 @@ test('§2.5: discovery needs trustDomain and an absolute https trustBundleUri; u
 
 test('§4.6 rule 7: a bundle on another origin needs initial-trust material for that origin', () => {
   assert.deepEqual(bundleOriginFindings('https://id.example.org/.well-known/platform', 'https://id.example.org/bundle', []), []);
-  assert.deepEqual(rules(bundleOriginFindings('https://id.example.org/.well-known/platform', 'https://cdn.example.org/b', [])), ['bundle-origin-covered']);
+  assert.deepEqual(rules(bundleOriginFindings('https://id.example.org/.well-known/platform', 'https://cdn.example.org/b', [])), [
+    'bundle-origin-covered',
+  ]);
   assert.deepEqual(bundleOriginFindings('https://id.example.org/', 'https://cdn.example.org/b', ['https://cdn.example.org']), []);
 });
