@@ -10,20 +10,25 @@ import { EXIT_FAIL, EXIT_OK } from '../run/usage.ts';
 import { connectionProblem, configurationProblems, targetOrigins } from './preflight.ts';
 import { REAL_REGISTRY_BIN } from '../scripted/real-registry.ts';
 
-const TESTS: Option = { flag: 'tests', doc: "also check what the kit's own tests need (npm test): Chromium and Debian's docker-registry" };
+const TESTS: Option = {
+  flag: 'tests',
+  doc: "also check what the kit's own tests need (npm test): Chromium, Debian's docker-registry and tmux",
+};
 
 export const SPEC: CommandSpec = {
   name: 'doctor',
   usage: ['[--config FILE] [--wfm URL] [--identity URL] [--registry URL] [--ca-file FILE] [--tests]'],
   about: `Checks what \`wfmck run\` needs, one line each, with the command that fixes a problem: Node, the npm packages,
 the configuration (as run reads it: flags, env, YAML), every CA, certificate and key file, every hook command, and that
-each target accepts a connection. With --tests, also Chromium and docker-registry, which the kit's own tests drive.
+each target accepts a connection. With --tests, also Chromium, docker-registry and tmux, which the kit's own tests drive.
 Exit 0 when all hold, 1 when one does not, 2 for a usage error.`,
   groups: [{ options: [CONFIG_OPTION, ...TARGETS, CA_FILE, TESTS] }],
 };
 
 /** Where Debian's chromium package puts the browser the HTML test drives; WFMCK_CHROMIUM_BIN overrides it. */
 export const CHROMIUM_BIN = process.env.WFMCK_CHROMIUM_BIN ?? '/usr/bin/chromium';
+/** Debian's tmux; WFMCK_TMUX_BIN overrides it. */
+const TMUX_BIN = process.env.WFMCK_TMUX_BIN ?? '/usr/bin/tmux';
 const APT = (pkg: string) => `apt-get update && apt-get install -y ${pkg}`;
 
 interface Line {
@@ -50,12 +55,13 @@ export async function run(argv: string[]): Promise<number> {
 export async function diagnose(
   runArgv: readonly string[],
   tests: boolean,
-  bins = { chromium: CHROMIUM_BIN, registry: REAL_REGISTRY_BIN },
+  bins = { chromium: CHROMIUM_BIN, registry: REAL_REGISTRY_BIN, tmux: TMUX_BIN },
 ): Promise<Line[]> {
   const lines: Line[] = [node(), packages()];
   if (tests) {
     lines.push(binary('Chromium (the HTML report test drives it)', bins.chromium, APT('chromium')));
     lines.push(binary("docker-registry (the registry suites' real OCI registry)", bins.registry, APT('docker-registry')));
+    lines.push(binary('tmux (the terminal the init and serve tests type into)', bins.tmux, APT('tmux')));
   }
   let config: Config;
   try {
