@@ -1,5 +1,5 @@
 // Certificate authorities and leaf certificates for the reference services and the kit's simulated devices.
-import { createHash, webcrypto } from 'node:crypto';
+import { createHash, webcrypto, X509Certificate } from 'node:crypto';
 import { x509 } from '../spec/x509.ts';
 
 type CryptoKey = webcrypto.CryptoKey;
@@ -157,14 +157,23 @@ export function certificateKeyId(certDer: ArrayBuffer | Uint8Array): string {
     .digest('hex');
 }
 
-/** Parse a certificate given as PEM, base64 DER, or base64 of a PEM (P2/§2.3 allow either). */
-export function parseCertificate(text: string): x509.X509Certificate {
+/** A certificate given as PEM, base64 DER, or base64 of a PEM (P2/§2.3 allow either), as PEM text or DER bytes. */
+function certificateEncoding(text: string): string | Buffer {
   const trimmed = text.trim();
-  if (trimmed.startsWith('-----BEGIN')) return new x509.X509Certificate(trimmed);
+  if (trimmed.startsWith('-----BEGIN')) return trimmed;
   const decoded = Buffer.from(trimmed, 'base64');
   const asText = decoded.toString('latin1');
-  if (asText.startsWith('-----BEGIN')) return new x509.X509Certificate(asText);
-  return new x509.X509Certificate(decoded);
+  return asText.startsWith('-----BEGIN') ? asText : decoded;
+}
+
+/** Parse a certificate given as PEM, base64 DER, or base64 of a PEM (P2/§2.3 allow either). */
+export function parseCertificate(text: string): x509.X509Certificate {
+  return new x509.X509Certificate(certificateEncoding(text));
+}
+
+/** The same, parsed by OpenSSL (node:crypto): what a hot path reads (an onboarding), about 10x cheaper. */
+export function parseNativeCertificate(text: string): X509Certificate {
+  return new X509Certificate(certificateEncoding(text));
 }
 
 /** An issuer loaded from PEM files (e.g. the device CA written by `wfmck serve`). */

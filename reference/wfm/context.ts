@@ -1,7 +1,7 @@
 // What every route of the reference WFM receives: the service's state and settings, and one parsed request.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Profile } from '../../spec/profile.ts';
-import type { x509 } from '../../spec/x509.ts';
+import type { X509Certificate } from 'node:crypto';
 import type { WfmStore } from './store.ts';
 import type { WfmDecisions } from './decisions/index.ts';
 
@@ -9,7 +9,7 @@ export interface WfmContext {
   store: WfmStore;
   profile: Profile;
   /** Device CAs whose leaf certificates are trusted at onboarding. */
-  trustedDeviceCas: x509.X509Certificate[];
+  trustedDeviceCas: X509Certificate[];
   /** PEM served by the Certificate API (P2). */
   rootCaPem: string;
   /** What this WFM decides where a faulty variant decides otherwise (cleanWfmDecisions for the clean service). */

@@ -4,7 +4,7 @@ import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerRe
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
-import { x509 } from '../../spec/x509.ts';
+import { X509Certificate } from 'node:crypto';
 import type { WfmContext, WfmRequest } from './context.ts';
 import { cleanWfmDecisions, type WfmDecisions } from './decisions/index.ts';
 import { createHooks, type WfmHooks } from './hooks.ts';
@@ -50,7 +50,7 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
     store,
     profile,
     rootCaPem: opts.rootCaPem,
-    trustedDeviceCas: opts.trustedDeviceCaPems.map((pem) => new x509.X509Certificate(pem)),
+    trustedDeviceCas: opts.trustedDeviceCaPems.map((pem) => new X509Certificate(pem)),
     decisions: opts.decisions ?? cleanWfmDecisions,
   };
   const d = ctx.decisions;

@@ -1,9 +1,8 @@
 // §2.3, §4.3, P2, P3: the Certificate API and onboarding. Order: body (400), certificate (400), digest (400),
 // signature by the certificate's own key (401), trust (403).
-import { createPublicKey, type KeyObject } from 'node:crypto';
-import { certificateKeyId, parseCertificate } from '../../protocol/pki.ts';
+import type { KeyObject, X509Certificate } from 'node:crypto';
+import { certificateKeyId, parseNativeCertificate } from '../../protocol/pki.ts';
 import { validate } from '../../spec/schemas/index.ts';
-import type { x509 } from '../../spec/x509.ts';
 import { algorithmForKey, verifySignature } from '../../protocol/signing.ts';
 import { checkContentDigest, signatureInput, signatureRefusal } from './auth.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
@@ -22,8 +21,7 @@ export async function onboard(ctx: WfmContext, req: WfmRequest): Promise<Reply> 
   const checked = validate('OnboardingRequest', body, { vendor: ctx.profile.vendor });
   if (!checked.ok) throw new WfmError(400, 'malformed OnboardingRequest', checked.errors);
   const cert = decodeCertificate(body['certificate'] as string);
-  const der = Buffer.from(cert.rawData);
-  const keyId = certificateKeyId(der);
+  const keyId = certificateKeyId(cert.raw);
   const key = signingKeyOf(cert);
 
   if (ctx.profile.deviceAuth === 'signature') {
@@ -42,7 +40,7 @@ export async function onboard(ctx: WfmContext, req: WfmRequest): Promise<Reply> 
 /** Trust (403), then the client of this certificate: the known one again, or a new one. */
 async function admit(
   ctx: WfmContext,
-  cert: x509.X509Certificate,
+  cert: X509Certificate,
   keyId: string,
   key: { publicKey: KeyObject; algorithm: string },
 ): Promise<string> {
@@ -59,18 +57,19 @@ async function admit(
   return client.clientId;
 }
 
-function decodeCertificate(text: string): x509.X509Certificate {
+// Certificates are read by OpenSSL (node:crypto), not a JavaScript ASN.1 parser: an onboarding is a hot path.
+function decodeCertificate(text: string): X509Certificate {
   try {
-    return parseCertificate(text);
+    return parseNativeCertificate(text);
   } catch (e) {
     throw new WfmError(400, `invalid certificate format or structure: ${(e as Error).message}`);
   }
 }
 
-function signingKeyOf(cert: x509.X509Certificate): { publicKey: KeyObject; algorithm: string } {
+function signingKeyOf(cert: X509Certificate): { publicKey: KeyObject; algorithm: string } {
   let publicKey: KeyObject;
   try {
-    publicKey = createPublicKey({ key: Buffer.from(cert.publicKey.rawData), format: 'der', type: 'spki' });
+    publicKey = cert.publicKey;
   } catch (e) {
     throw new WfmError(400, `invalid certificate structure: unreadable public key (${(e as Error).message})`);
   }
@@ -81,23 +80,23 @@ function signingKeyOf(cert: x509.X509Certificate): { publicKey: KeyObject; algor
 }
 
 /** 403 unless the certificate is valid now and issued by a trusted device CA or trusted by the operator hook. */
-async function checkTrusted(ctx: WfmContext, cert: x509.X509Certificate, keyId: string): Promise<void> {
+async function checkTrusted(ctx: WfmContext, cert: X509Certificate, keyId: string): Promise<void> {
   const now = new Date();
   const checksDates = ctx.decisions.checksCertificateValidity;
-  if (checksDates && cert.notAfter < now) throw new WfmError(403, `certificate not trusted: expired at ${cert.notAfter.toISOString()}`);
-  if (checksDates && cert.notBefore > now)
-    throw new WfmError(403, `certificate not trusted: not valid before ${cert.notBefore.toISOString()}`);
+  const notAfter = new Date(cert.validTo);
+  const notBefore = new Date(cert.validFrom);
+  if (checksDates && notAfter < now) throw new WfmError(403, `certificate not trusted: expired at ${notAfter.toISOString()}`);
+  if (checksDates && notBefore > now) throw new WfmError(403, `certificate not trusted: not valid before ${notBefore.toISOString()}`);
   if (ctx.store.trustedKeyIds.has(keyId) || ctx.decisions.trustsAnyIssuer) return;
-  for (const ca of ctx.trustedDeviceCas) {
-    if (await issuedBy(cert, ca, now)) return;
-  }
-  throw new WfmError(403, `certificate not trusted: issuer "${cert.issuer}" is not a trusted device CA`);
+  if (ctx.trustedDeviceCas.some((ca) => issuedBy(cert, ca, now))) return;
+  throw new WfmError(403, `certificate not trusted: issuer "${cert.issuer.replace(/\n/g, ', ')}" is not a trusted device CA`);
 }
 
-async function issuedBy(cert: x509.X509Certificate, ca: x509.X509Certificate, now: Date): Promise<boolean> {
-  if (cert.issuer !== ca.subject || ca.notAfter < now || ca.notBefore > now) return false;
+/** OpenSSL's issuer match (names, key identifiers) and the issuer's signature, with the CA valid now. */
+function issuedBy(cert: X509Certificate, ca: X509Certificate, now: Date): boolean {
+  if (new Date(ca.validTo) < now || new Date(ca.validFrom) > now || !cert.checkIssued(ca)) return false;
   try {
-    return await cert.verify({ publicKey: ca, signatureOnly: true });
+    return cert.verify(ca.publicKey);
   } catch {
     return false;
   }
