@@ -18,6 +18,8 @@ import { progressWriter } from '../simulators/fleet/progress.ts';
 import { runFleet, type FleetTarget } from '../simulators/fleet/runner.ts';
 import { loadFleetFile, parseFleetInput, resolveFleetSpec, type FleetSpec } from '../simulators/fleet/spec.ts';
 import { fleetSummary, writeSummary, type FleetSummary } from '../simulators/fleet/summary.ts';
+import { latencyLines } from '../simulators/fleet/progress.ts';
+import { thresholdLines } from '../simulators/fleet/thresholds.ts';
 import { unreachable } from '../simulators/fleet/target.ts';
 import { resolveProfile, type Edition } from '../spec/profile.ts';
 import { parseLoopbackUrl } from '../spec/loopback.ts';
@@ -47,8 +49,8 @@ polls desired state until the duration ends, applying and reporting the deployme
 runs against the embedded reference services, publishes the sample compose component (hello-compose) into the
 embedded registry and assigns deployments of it. Targets must be loopback addresses. Ctrl-C stops cleanly and
 still writes the summary (interrupted: true). Exit 0 when every device onboarded and reported with nothing
-unexpected, 1 otherwise (a target that accepts connections but hangs or answers garbage included), 2 for usage
-errors and a target that refuses connections.`,
+unexpected and every --threshold held, 1 otherwise (a target that accepts connections but hangs or answers garbage
+included), 2 for usage errors and a target that refuses connections. It ends with p50/p95/p99 per endpoint.`,
   groups: [
     {
       title: 'fleet (a --fleet-file YAML mapping takes the same settings by their key; flags win over the file)',
@@ -92,6 +94,15 @@ failedByFault); stateLoss makes a device resynchronise; clockSkewSeconds shifts 
         setting('tick-interval', 'S', 'tickInterval', 'seconds between two ticks of one device (default 1)'),
         setting('concurrency', 'N', 'concurrency', 'devices starting or ticking at once (default 64)'),
         setting('timeout', 'MS', 'timeout', 'one request, body included, before WFMCK_E_TIMEOUT (default 10000)'),
+        {
+          ...setting(
+            'threshold',
+            'EXPR',
+            'thresholds',
+            'pass/fail threshold, repeatable: [ENDPOINT:]p50|p95|p99|max|mean<N ms|s (without an endpoint, every endpoint), or errors<N% / errors<N (unexpected answers and transport errors); exit 1 when one fails',
+          ),
+          multiple: true,
+        },
         { flag: 'fleet-file', value: 'FILE', doc: 'YAML file with any of the settings above, by their key', parse: file },
       ],
     },
@@ -217,6 +228,7 @@ export async function run(argv: string[]): Promise<number> {
         `${summary.throughput.onboardedPerSecond} onboarded/s, ${summary.throughput.requestsPerSecond} req/s, ${(result.wallMs / 1000).toFixed(1)} s, ` +
         `seed ${spec.seed}\n${file}\n`,
     );
+    process.stdout.write([...latencyLines(summary.latency), ...thresholdLines(summary.thresholds)].map((l) => `  ${l}\n`).join(''));
     return summary.passed ? EXIT_OK : EXIT_FAIL;
   } finally {
     process.off('SIGINT', interrupt);

@@ -6,7 +6,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Histogram, type LatencySummary } from '../simulators/fleet/histogram.ts';
 import type { UnexpectedAnswer } from '../simulators/fleet/stats.ts';
-import { SUMMARY_FILE, writeSummary, type FleetSummary } from '../simulators/fleet/summary.ts';
+import { latencyLines } from '../simulators/fleet/progress.ts';
+import { thresholdLines } from '../simulators/fleet/thresholds.ts';
+import { SUMMARY_FILE, verdict, writeSummary, type FleetSummary } from '../simulators/fleet/summary.ts';
 import { formatShard } from '../simulators/fleet/spec.ts';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, UsageError } from '../run/usage.ts';
 import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
@@ -83,7 +85,11 @@ export function mergeSummaries(shards: ShardSummary[]): MergedSummary {
     startPhaseMs: max('startPhaseMs'),
     peakRssBytes: max('peakRssBytes'),
     interrupted: all.some((s) => s.interrupted),
-    passed: complete && all.every((s) => s.passed),
+    // Thresholds are judged again on the merged figures: a p95 of the fleet is not any shard's p95.
+    ...verdict(complete && all.every((s) => s.ranClean ?? s.passed), first.summary.spec.thresholds, {
+      latency: mergeLatency(all),
+      requests: all.map((s) => s.totals).reduce((a, b) => sum(a, b, 'totals')).requests,
+    }),
     complete,
     mergedFrom: ordered.map((s) => ({ source: s.source, shard: s.summary.shard })),
   };
@@ -169,6 +175,7 @@ export async function run(argv: string[]): Promise<number> {
       `${t.deviceIdsCreated}/${merged.expected.deviceIds} deviceIds created, ${t.requests.unexpected} unexpected, ${t.requests.transportErrors} transport errors, ` +
       `seed ${merged.seed}\n${file}\n`,
   );
+  process.stdout.write([...latencyLines(merged.latency), ...thresholdLines(merged.thresholds)].map((l) => `  ${l}\n`).join(''));
   if (!merged.complete) {
     // As merge-reports: a missing shard leaves part of the fleet unseen, which is no verdict.
     const missing = Array.from({ length: merged.spec.shard.count }, (_, i) => i).filter(

@@ -1,5 +1,6 @@
 // Live progress of a fleet run: one line redrawn with `\r` on a terminal (at most 4 times a second), or a plain
 // line every 5 s when the output is a file or a pipe (CI logs).
+import type { LatencySummary } from './histogram.ts';
 import type { ClientCounts } from './stats.ts';
 
 export interface FleetProgress {
@@ -60,4 +61,15 @@ export function progressWriter(
       if (tty) out.write('\n');
     },
   };
+}
+
+/** The end of every fleet: one line per endpoint with its count and p50/p95/p99, slowest p95 first. */
+export function latencyLines(latency: Partial<Record<string, LatencySummary>>): string[] {
+  const rows = Object.entries(latency).flatMap(([e, s]) => (s && s.count > 0 ? [[e, s] as const] : []));
+  rows.sort((a, b) => b[1].p95Ms - a[1].p95Ms);
+  const width = Math.max(0, ...rows.map(([e]) => e.length));
+  const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : Math.round(n)} ms`;
+  return rows.map(
+    ([e, s]) => `${e.padEnd(width)}  ${String(s.count).padStart(8)} requests  p50 ${ms(s.p50Ms)}  p95 ${ms(s.p95Ms)}  p99 ${ms(s.p99Ms)}`,
+  );
 }

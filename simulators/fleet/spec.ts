@@ -6,6 +6,7 @@ import { isFaultName, type MisbehaviourMix } from '../data/misbehaviour.ts';
 import type { QuantityFormat } from '../../spec/rules/quantity.ts';
 import { DEFAULT_TIMEOUT_MS } from '../transport/limits.ts';
 import { parseShard } from './shard.ts';
+import { parseThreshold } from './thresholds.ts';
 
 export interface Shard {
   /** 0-based; written `i/n` with i from 1, as Playwright's --shard. */
@@ -48,6 +49,8 @@ export interface FleetSpec {
   timeScale: number;
   /** Milliseconds one request may take, body included, before it fails with WFMCK_E_TIMEOUT. */
   timeout: number;
+  /** Pass/fail thresholds (thresholds.ts), as written: `p95<200ms`, `errors<0.1%`. */
+  thresholds: string[];
 }
 
 /** A usage-level error (exit 2) that names the key or flag at fault. */
@@ -84,7 +87,23 @@ const FIELDS: Record<keyof FleetSpec, { parse: Parser; fallback: () => unknown }
   deployments: { parse: count, fallback: () => undefined },
   timeScale: { parse: (v, k) => decimal(v, k, 0), fallback: () => DEFAULT_TIME_SCALE },
   timeout: { parse: (v, k) => wholeNumber(v, k, 1), fallback: () => DEFAULT_TIMEOUT_MS },
+  thresholds: { parse: thresholdList, fallback: () => [] },
 };
+
+/** Each threshold checked as it is given (a typo is a usage error before the fleet starts), kept as written. */
+function thresholdList(value: unknown, key: string): string[] {
+  const list = (Array.isArray(value) ? value.flat() : [value]).map((v) => {
+    if (typeof v !== 'string') throw new FleetSpecError(`${key}: each threshold is a string like "p95<200ms", not ${JSON.stringify(v)}`);
+    return v;
+  });
+  return list.map((t) => {
+    try {
+      return parseThreshold(t).source;
+    } catch (e) {
+      throw new FleetSpecError(`${key}: ${(e as Error).message}`);
+    }
+  });
+}
 
 export const FLEET_KEYS = Object.keys(FIELDS) as (keyof FleetSpec)[];
 

@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FleetResult } from './runner.ts';
 import { formatShard } from './spec.ts';
+import { judgeThresholds, type ThresholdResult } from './thresholds.ts';
 
 export const SUMMARY_FILE = 'fleet-summary.json';
 
@@ -26,6 +27,11 @@ export interface FleetSummary {
   startPhaseMs: number;
   peakRssBytes: number;
   interrupted: boolean;
+  /** The fleet's own verdict: every device onboarded and reported, nothing unexpected, no deployment failed. */
+  ranClean: boolean;
+  /** Each threshold of the spec, judged on this summary's figures. */
+  thresholds: ThresholdResult[];
+  /** ranClean and every threshold held. */
   passed: boolean;
 }
 
@@ -54,8 +60,18 @@ export function fleetSummary(result: FleetResult, target: { wfm: string }): Flee
     startPhaseMs: result.startPhaseMs,
     peakRssBytes: result.peakRssBytes,
     interrupted: result.interrupted,
-    passed: result.passed,
+    ...verdict(result.passed, result.spec.thresholds, { latency, requests: totals.requests }),
   };
+}
+
+/** The fleet's own verdict with its thresholds judged on `figures` (a shard's, or the merged ones). */
+export function verdict(
+  ranClean: boolean,
+  thresholds: readonly string[] | undefined,
+  figures: Parameters<typeof judgeThresholds>[1],
+): Pick<FleetSummary, 'ranClean' | 'thresholds' | 'passed'> {
+  const judged = judgeThresholds(thresholds ?? [], figures);
+  return { ranClean, thresholds: judged, passed: ranClean && judged.every((t) => t.ok) };
 }
 
 /** Writes the summary into `dir` (created if needed) and returns the file's path. */

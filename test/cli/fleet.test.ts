@@ -108,3 +108,38 @@ test('SIGINT stops the fleet cleanly: exit 1 and a summary with interrupted true
   assert.ok(summary.totals.clients.onboarded < 3000);
   assert.equal(summary.totals.requests.transportErrors, 0, 'requests we aborted are not charged to the WFM');
 });
+
+test(
+  'thresholds: a fleet that ran clean but breaks one exits 1 and names it; the end lists p50/p95/p99 per endpoint',
+  { timeout: 120_000 },
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wfmck-fleet-thresholds-'));
+    const run = fleet([
+      '--devices',
+      '10',
+      '--duration',
+      '1',
+      '--seed',
+      '3',
+      '--threshold',
+      'errors<0.1%',
+      '--threshold',
+      'capabilities.put:p50<0.001ms',
+      '--out',
+      dir,
+    ]);
+    const [code] = await run.exit;
+    assert.equal(code, 1, run.out.stderr + run.out.stdout);
+    const summary = JSON.parse(await readFile(join(dir, 'fleet-summary.json'), 'utf8'));
+    assert.equal(summary.ranClean, true, 'every device reported, nothing unexpected');
+    assert.deepEqual(
+      summary.thresholds.map((t: { threshold: string; ok: boolean }) => [t.threshold, t.ok]),
+      [
+        ['errors<0.1%', true],
+        ['capabilities.put:p50<0.001ms', false],
+      ],
+    );
+    assert.match(run.out.stdout, /^ {2}capabilities\.put +10 requests +p50 [\d.]+ ms +p95 [\d.]+ ms +p99 [\d.]+ ms$/m);
+    assert.match(run.out.stdout, /^ {2}FAIL threshold capabilities\.put:p50<0\.001ms: [\d.]+ ms \(capabilities\.put\)$/m);
+  },
+);

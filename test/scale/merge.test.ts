@@ -143,6 +143,8 @@ function fake(shard: FleetSpec['shard'], unexpected: UnexpectedAnswer[] = [], se
     startPhaseMs: 500,
     peakRssBytes: 1,
     interrupted: false,
+    ranClean: true,
+    thresholds: [],
     passed: true,
   } as FleetSummary;
 }
@@ -185,4 +187,31 @@ test('unexpected answers collapse across shards, most frequent first, bounded as
   assert.equal(m.unexpected.length, MAX_UNEXPECTED);
   assert.deepEqual(m.unexpected[0], answer('same', 5));
   assert.equal(m.unexpectedNotListed, 1, 'the fifty-first distinct answer is counted, not listed');
+});
+
+test("thresholds are judged again on the merged figures: the fleet passes or fails on its own p95, not a shard's", () => {
+  const withThresholds = (shard: FleetSpec['shard'], thresholds: string[]) => {
+    const s = fake(shard);
+    return { ...s, spec: { ...s.spec, thresholds } };
+  };
+  const held = mergeSummaries(
+    shards(withThresholds({ index: 0, count: 2 }, ['p95<5ms']), withThresholds({ index: 1, count: 2 }, ['p95<5ms'])),
+  );
+  assert.equal(held.passed, true);
+  assert.deepEqual(
+    held.thresholds.map((t) => [t.threshold, t.ok, t.endpoint]),
+    [['p95<5ms', true, 'onboarding']],
+  );
+  const broken = mergeSummaries(
+    shards(
+      withThresholds({ index: 0, count: 2 }, ['p95<1ms', 'errors<1%']),
+      withThresholds({ index: 1, count: 2 }, ['p95<1ms', 'errors<1%']),
+    ),
+  );
+  assert.equal(broken.passed, false, 'p95 of the merged fleet is about 2 ms');
+  assert.deepEqual(
+    broken.thresholds.map((t) => t.ok),
+    [false, true],
+  );
+  assert.equal(broken.ranClean, true, 'the fleet itself ran clean: only the threshold failed');
 });
