@@ -1,6 +1,7 @@
 // `wfmck fleet`: a simulated fleet against a WFM (the embedded one by default), with live progress and
 // fleet-summary.json. Exit 0 when every device onboarded and reported with nothing unexpected; 1 otherwise; 2 usage
 // or a target that refuses TCP. A target that accepts TCP and then misbehaves is a failed run (1) with evidence.
+import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startEmbedded, type Embedded } from '../run/embedded.ts';
@@ -15,7 +16,7 @@ import {
 } from '../simulators/fleet/assigned-deployments.ts';
 import { runHook } from '../run/hooks.ts';
 import { progressWriter } from '../simulators/fleet/progress.ts';
-import { runFleet, type FleetTarget } from '../simulators/fleet/runner.ts';
+import { runFleet, type FleetTarget, type IntervalMetrics } from '../simulators/fleet/runner.ts';
 import { loadFleetFile, parseFleetInput, resolveFleetSpec, type FleetSpec } from '../simulators/fleet/spec.ts';
 import { fleetSummary, writeSummary, type FleetSummary } from '../simulators/fleet/summary.ts';
 import { latencyLines } from '../simulators/fleet/progress.ts';
@@ -24,7 +25,7 @@ import { unreachable } from '../simulators/fleet/target.ts';
 import { resolveProfile, type Edition } from '../spec/profile.ts';
 import { parseLoopbackUrl } from '../spec/loopback.ts';
 import { EXIT_FAIL, EXIT_OK, UsageError } from '../run/usage.ts';
-import { file, oneOf, text, type Parse } from '../run/args.ts';
+import { file, oneOf, path as pathOption, text, type Parse } from '../run/args.ts';
 import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options.ts';
 import { CA_FILE, DEVICE_CA, EDITION, OUT, SEED, SPIFFE, VENDOR, WFM } from '../run/option-sets.ts';
 import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
@@ -94,6 +95,18 @@ failedByFault); stateLoss makes a device resynchronise; clockSkewSeconds shifts 
         setting('tick-interval', 'S', 'tickInterval', 'seconds between two ticks of one device (default 1)'),
         setting('concurrency', 'N', 'concurrency', 'devices starting or ticking at once (default 64)'),
         setting('timeout', 'MS', 'timeout', 'one request, body included, before WFMCK_E_TIMEOUT (default 10000)'),
+        setting(
+          'stages',
+          'LIST',
+          'stages',
+          'ramp the starts: DURATION:DEVICES,... (e.g. 30s:100,2m:1000): started devices rise linearly to each target over its stage; past the last stage the rest start (default: as fast as --concurrency allows)',
+        ),
+        {
+          flag: 'metrics-out',
+          value: 'FILE',
+          doc: 'write a JSON line of interval figures every 5 s and at the end (requests, req/s, unexpected, transport errors, p50/p95/p99, clients, RSS)',
+          parse: pathOption,
+        },
         {
           ...setting(
             'threshold',
@@ -209,7 +222,12 @@ export async function run(argv: string[]): Promise<number> {
   process.once('SIGTERM', interrupt);
   const progress = progressWriter(process.stderr);
   try {
-    const result = await runFleet(spec, target, { signal: stop.signal, onProgress: (p) => progress.update(p) });
+    const metricsOut = values['metrics-out'] === undefined ? undefined : createWriteStream(values['metrics-out'] as string);
+    const result = await runFleet(spec, target, {
+      signal: stop.signal,
+      onProgress: (p) => progress.update(p),
+      ...(metricsOut && { onMetrics: (m: IntervalMetrics) => void metricsOut.write(JSON.stringify(m) + '\n') }),
+    }).finally(() => metricsOut && new Promise((resolveEnd) => metricsOut.end(resolveEnd)));
     const totals = result.totals;
     progress.done({
       elapsedMs: result.wallMs,

@@ -39,6 +39,15 @@ export class Histogram {
   private min = Infinity;
   private max = -Infinity;
 
+  /** Empty again (a window of interval figures starts over). */
+  reset(): void {
+    this.counts.fill(0);
+    this.count = 0;
+    this.sum = 0;
+    this.min = Infinity;
+    this.max = -Infinity;
+  }
+
   record(ms: number): void {
     const value = Number.isFinite(ms) && ms > 0 ? ms : 0;
     this.counts[bucketOf(value)]!++;

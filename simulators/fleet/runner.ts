@@ -2,6 +2,7 @@
 // at once, every request under one token bucket, and statistics folded from their events as they happen.
 import { setMaxListeners } from 'node:events';
 import { describeFleet, fleetLayout, type FleetLayout } from '../data/describe.ts';
+import { startsAllowed } from './stages.ts';
 import type { DeviceDescription, DeviceObserver, SimulatedDevice } from '../device/types.ts';
 import type { DeploymentStatusReport } from '../../spec/types.ts';
 import type { Issued } from '../../protocol/pki.ts';
@@ -66,6 +67,9 @@ export interface RunFleetOptions {
   signal?: AbortSignal;
   onProgress?: (p: FleetProgress) => void;
   progressIntervalMs?: number;
+  /** Interval figures (--metrics-out), every metricsIntervalMs and once at the end. */
+  onMetrics?: (m: IntervalMetrics) => void;
+  metricsIntervalMs?: number;
   environment?: EnvironmentFactory;
 }
 
@@ -83,6 +87,50 @@ export interface FleetResult {
   interrupted: boolean;
   /** Every device onboarded and reporting, every deviceId created, nothing unexpected (deployments included), not interrupted. */
   passed: boolean;
+}
+
+/** How often a start the stages hold back is tried again. */
+const STAGE_POLL_MS = 20;
+
+/** One JSON line of --metrics-out: the interval's requests, errors and latency, and where the fleet stands. */
+export interface IntervalMetrics {
+  at: string;
+  elapsedMs: number;
+  clients: FleetProgress['clients'];
+  requests: number;
+  requestsPerSecond: number;
+  unexpected: number;
+  transportErrors: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  rssBytes: number;
+}
+
+/** A function that emits the figures since its last call (and starts the next interval). */
+function intervalMetrics(stats: FleetStats, t0: number, emit: (m: IntervalMetrics) => void): () => void {
+  let last = { at: t0, requests: 0, unexpected: 0, transportErrors: 0 };
+  return () => {
+    const now = performance.now();
+    const { total, unexpected, transportErrors } = stats.requests;
+    const w = stats.window;
+    const round = (n: number) => Math.round(n * 100) / 100;
+    emit({
+      at: new Date().toISOString(),
+      elapsedMs: Math.round(now - t0),
+      clients: { ...stats.clients },
+      requests: total - last.requests,
+      requestsPerSecond: now > last.at ? round(((total - last.requests) * 1000) / (now - last.at)) : 0,
+      unexpected: unexpected - last.unexpected,
+      transportErrors: transportErrors - last.transportErrors,
+      p50Ms: round(w.percentile(0.5)),
+      p95Ms: round(w.percentile(0.95)),
+      p99Ms: round(w.percentile(0.99)),
+      rssBytes: process.memoryUsage.rss(),
+    });
+    w.reset();
+    last = { at: now, requests: total, unexpected, transportErrors };
+  };
 }
 
 export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunFleetOptions = {}): Promise<FleetResult> {
@@ -124,6 +172,8 @@ export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunF
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
     opts.onProgress?.(progress());
   }, opts.progressIntervalMs ?? 250);
+  const metrics = opts.onMetrics && intervalMetrics(stats, t0, opts.onMetrics);
+  const metricsTimer = metrics && setInterval(metrics, opts.metricsIntervalMs ?? 5_000);
 
   stats.deployments.perDevice = spec.deployments;
   const ctx: DeviceContext = {
@@ -144,6 +194,9 @@ export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunF
   const ticked = new WeakMap<SimulatedDevice, number>();
   let exhausted = false;
   let lastStartEnd = t0;
+  // Stages ramp the starts: this shard's share of each stage's target.
+  const fraction = spec.stages.length ? layout.clients / Math.max(1, fleetLayout(spec, { index: 0, count: 1 }).clients) : 1;
+  let started = 0;
 
   const start = async (desc: DeviceDescription) => {
     const failed = (err: unknown) => {
@@ -190,10 +243,18 @@ export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunF
     while (!stop.signal.aborted) {
       const due = ticks.takeDue(performance.now());
       if (due) await tick(due);
-      else if (!exhausted) {
+      else if (!exhausted && started >= startsAllowed(spec.stages, performance.now() - t0, fraction)) {
+        // The ramp holds the next start back: wait for it or for the next tick, whichever comes first.
+        await sleep(Math.min(STAGE_POLL_MS, ticks.size > 0 ? ticks.nextAt - performance.now() : STAGE_POLL_MS), stop.signal).catch(
+          () => undefined,
+        );
+      } else if (!exhausted) {
         const next = descriptions.next();
         if (next.done) exhausted = true;
-        else await start(next.value);
+        else {
+          started++;
+          await start(next.value);
+        }
       } else if (ticks.size > 0) await sleep(ticks.nextAt - performance.now(), stop.signal).catch(() => undefined);
       else return;
     }
@@ -203,6 +264,8 @@ export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunF
     await Promise.all(Array.from({ length: spec.concurrency }, worker));
   } finally {
     clearInterval(timer);
+    if (metricsTimer) clearInterval(metricsTimer);
+    metrics?.();
     opts.signal?.removeEventListener('abort', onAbort);
     await env.close();
   }

@@ -7,6 +7,7 @@ import type { QuantityFormat } from '../../spec/rules/quantity.ts';
 import { DEFAULT_TIMEOUT_MS } from '../transport/limits.ts';
 import { parseShard } from './shard.ts';
 import { parseThreshold } from './thresholds.ts';
+import { parseStages, type Stage } from './stages.ts';
 
 export interface Shard {
   /** 0-based; written `i/n` with i from 1, as Playwright's --shard. */
@@ -51,6 +52,8 @@ export interface FleetSpec {
   timeout: number;
   /** Pass/fail thresholds (thresholds.ts), as written: `p95<200ms`, `errors<0.1%`. */
   thresholds: string[];
+  /** Ramping stages (stages.ts): how many devices have started by when; none: as fast as concurrency allows. */
+  stages: Stage[];
 }
 
 /** A usage-level error (exit 2) that names the key or flag at fault. */
@@ -88,6 +91,16 @@ const FIELDS: Record<keyof FleetSpec, { parse: Parser; fallback: () => unknown }
   timeScale: { parse: (v, k) => decimal(v, k, 0), fallback: () => DEFAULT_TIME_SCALE },
   timeout: { parse: (v, k) => wholeNumber(v, k, 1), fallback: () => DEFAULT_TIMEOUT_MS },
   thresholds: { parse: thresholdList, fallback: () => [] },
+  stages: {
+    parse: (v, k) => {
+      try {
+        return parseStages(v);
+      } catch (e) {
+        throw new FleetSpecError(`${k}: ${(e as Error).message}`);
+      }
+    },
+    fallback: () => [],
+  },
 };
 
 /** Each threshold checked as it is given (a typo is a usage error before the fleet starts), kept as written. */

@@ -55,6 +55,8 @@ export class FleetStats {
     this.note({ endpoint: 'status', code, message: message.split(deviceId).join('<deviceId>'), deviceId }),
   );
   private readonly latency = new Map<Endpoint, Histogram>();
+  /** Every endpoint's latencies since the last interval line (--metrics-out). */
+  readonly window = new Histogram();
   private readonly unexpected = new Map<string, UnexpectedAnswer>();
   private unexpectedNotListed = 0;
 
@@ -66,6 +68,7 @@ export class FleetStats {
       case 'response':
         this.requests.total++;
         this.histogram(event.endpoint).record(event.latencyMs);
+        this.window.record(event.latencyMs);
         if (event.status >= 400) bump(this.errors, String(event.status));
         if (event.endpoint === 'capabilities.put' && event.status === 201) this.deviceIdsCreated++;
         if (event.expected) this.requests.expected++;

@@ -143,3 +143,41 @@ test(
     assert.match(run.out.stdout, /^ {2}FAIL threshold capabilities\.put:p50<0\.001ms: [\d.]+ ms \(capabilities\.put\)$/m);
   },
 );
+
+test('stages ramp the starts and --metrics-out streams interval figures that add up to the totals', { timeout: 120_000 }, async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'wfmck-fleet-stages-'));
+  const metrics = join(dir, 'metrics.jsonl');
+  const run = fleet([
+    '--devices',
+    '20',
+    '--duration',
+    '1',
+    '--seed',
+    '4',
+    '--stages',
+    '1s:5,1s:20',
+    '--metrics-out',
+    metrics,
+    '--out',
+    dir,
+  ]);
+  const [code] = await run.exit;
+  assert.equal(code, 0, run.out.stderr + run.out.stdout);
+  const summary = JSON.parse(await readFile(join(dir, 'fleet-summary.json'), 'utf8'));
+  assert.deepEqual(summary.spec.stages, [
+    { seconds: 1, target: 5 },
+    { seconds: 1, target: 20 },
+  ]);
+  assert.ok(summary.startPhaseMs >= 1_800, `the last start waited for the ramp: ${summary.startPhaseMs} ms`);
+  const lines = (await readFile(metrics, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { requests: number; p95Ms: number; clients: { reporting: number } });
+  assert.ok(lines.length >= 1);
+  assert.equal(
+    lines.reduce((n, l) => n + l.requests, 0),
+    summary.totals.requests.total,
+    'the intervals add up to the totals',
+  );
+  assert.equal(lines.at(-1)!.clients.reporting, 20);
+});
