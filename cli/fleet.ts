@@ -5,7 +5,8 @@ import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startEmbedded, type Embedded } from '../run/embedded.ts';
-import { loadIssued } from '../protocol/pki.ts';
+import { createRootCa, loadIssued, type Issued } from '../protocol/pki.ts';
+import { credentialCache } from '../simulators/fleet/cert-cache.ts';
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
   assignerOf,
@@ -157,6 +158,12 @@ failedByFault); stateLoss makes a device resynchronise; clockSkewSeconds shifts 
           doc: 'what that hook assigns: oci://HOST[:PORT]/NAME:REVISION, a published compose component',
           parse: componentRef,
         },
+        {
+          flag: 'cert-cache',
+          value: 'DIR',
+          doc: "keep each device's key and certificate (or SVID) in DIR, per device CA, and reuse them on the next start instead of minting (files 0600)",
+          parse: pathOption,
+        },
         { ...OUT, doc: 'where fleet-summary.json goes (default reports/out/fleet-<timestamp>)' },
       ],
     },
@@ -207,7 +214,10 @@ export async function run(argv: string[]): Promise<number> {
   } else {
     const without = ['hook-assign-deployment', 'component'].find((f) => values[f] !== undefined);
     if (without) throw new UsageError(`--${without}: goes with --wfm (the embedded default assigns its own sample deployments)`);
-    embedded = await startEmbedded({ profile });
+    // With a cert cache, the embedded WFM trusts a device CA kept in it, so the devices' cached certificates stay good.
+    const cache = values['cert-cache'] as string | undefined;
+    const deviceCa = cache !== undefined && profile.edition === 'seed' ? await keptDeviceCa(cache) : undefined;
+    embedded = await startEmbedded({ profile, ...(deviceCa && { deviceCa }) });
     target = { wfm: embedded.wfm, ca: embedded.caPem, deviceCa: embedded.deviceCa, profile };
     const admit = embedded.hooks['admitClient'];
     if (embedded.spiffe && admit) target.spiffe = { ...embedded.spiffe, admit: async (spiffeId) => void (await admit({ spiffeId })) };
@@ -215,6 +225,7 @@ export async function run(argv: string[]): Promise<number> {
       target.deployments = await sampleDeployments(embedded.registry, embedded.caPem, profile.vendor, embedded.hooks['assignDeployment']!);
   }
 
+  if (values['cert-cache'] !== undefined) target.certCache = values['cert-cache'] as string;
   if (profile.edition === 'miaf') target.sourceAddresses = sourceAddresses(values['source-addresses'] as number | undefined, spec.devices);
   const stop = new AbortController();
   const interrupt = () => stop.abort(new Error('interrupted by signal'));
@@ -316,4 +327,13 @@ function sourceCount(raw: unknown): number {
 function sourceAddresses(given: number | undefined, devices: number): string[] {
   const n = given ?? Math.max(2, Math.ceil(devices / DEVICES_PER_SOURCE));
   return Array.from({ length: n }, (_, i) => `127.0.0.${i + 1}`);
+}
+
+/** The embedded default's device CA, kept in the cert cache so a second fleet reuses every device certificate. */
+async function keptDeviceCa(dir: string): Promise<Issued> {
+  const kept = await credentialCache(dir, 'wfmck embedded device CA')('device-ca', async () => {
+    const ca = await createRootCa('wfmck device CA');
+    return { certPem: ca.certPem, keyPem: ca.keyPem };
+  });
+  return loadIssued(kept.certPem, kept.keyPem);
 }

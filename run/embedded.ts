@@ -34,6 +34,8 @@ export interface EmbeddedOptions {
    * startClient/stopClient run the kit's own simulated client in this process.
    */
   judging?: boolean;
+  /** Seed edition: the device CA the WFM trusts, when it must outlive the run (a fleet's --cert-cache); default a new one. */
+  deviceCa?: Issued;
 }
 
 export interface Embedded {
@@ -82,7 +84,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   // by the main domain's rotation checks; the kit's SVID CA is an operator-added anchor of it (P10).
   const devicesDomain = `devices.${trustDomain}`;
   const svidCa = mtls ? await createSvidCa({ trustDomain: devicesDomain }) : undefined;
-  const deviceCa = svidCa?.root ?? (await createRootCa('wfmck device CA'));
+  const deviceCa = svidCa?.root ?? opts.deviceCa ?? (await createRootCa('wfmck device CA'));
 
   const started: { close(): Promise<void> }[] = [];
   try {

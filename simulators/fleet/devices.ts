@@ -1,7 +1,8 @@
 // The real fleet environment: the device driver over ONE shared undici agent, every request under the fleet's
 // token bucket, bounded by the fleet's timeout and cut short by Ctrl-C, each device with its own certificate from
 // the device CA and its own clock (a clockSkewSeconds fault shifts its signatures' `created`).
-import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { credentialCache, mintAlways, type CredentialSource } from './cert-cache.ts';
 import { setMaxListeners } from 'node:events';
 import { certificateKeyId, issueCertificate, type Issued } from '../../protocol/pki.ts';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
@@ -53,10 +54,12 @@ export async function fleetEnvironment(
   const wfm = open(target.wfm);
   // The shared agent carries the registries' connections too: closing it closes them.
   const registry = registryPool(open, 'fleet devices').client;
-  if (profile.deviceAuth === 'mtls') return svidEnvironment(target, limiter, settings, profile, { cancel, registry, agent });
+  const credentials = target.certCache === undefined ? mintAlways : credentialCache(target.certCache, target.deviceCa.certPem);
+  if (profile.deviceAuth === 'mtls') return svidEnvironment(target, limiter, settings, profile, { cancel, registry, agent, credentials });
+  const certificate = seams.certificate ?? ((desc: DeviceDescription, ca: Issued) => issuedCertificate(desc, ca, credentials));
   return {
     async createDevice(desc, ctx) {
-      const { der, privateKey } = await (seams.certificate ?? issuedCertificate)(desc, target.deviceCa);
+      const { der, privateKey } = await certificate(desc, target.deviceCa);
       // Held for the device's whole life: the compact form, and no closure below captures the full one.
       const held = compactDescription(desc);
       const skew = held.faults.clockSkewSeconds;
@@ -89,9 +92,12 @@ export async function fleetEnvironment(
   };
 }
 
-async function issuedCertificate(desc: DeviceDescription, deviceCa: Issued): Promise<DeviceCertificate> {
-  const issued = await issueCertificate(deviceCa, { commonName: desc.id, usage: ['client'] });
-  return { der: Buffer.from(issued.cert.rawData), privateKey: createPrivateKey(issued.keyPem) };
+async function issuedCertificate(desc: DeviceDescription, deviceCa: Issued, credentials: CredentialSource): Promise<DeviceCertificate> {
+  const { certPem, keyPem } = await credentials(`device:${desc.id}`, async () => {
+    const issued = await issueCertificate(deviceCa, { commonName: desc.id, usage: ['client'] });
+    return { certPem: issued.certPem, keyPem: issued.keyPem };
+  });
+  return { der: new X509Certificate(certPem).raw, privateKey: createPrivateKey(keyPem) };
 }
 
 /** The Device API client that also tells the fleet what each status report said and how the WFM answered it. */
@@ -132,6 +138,7 @@ function svidEnvironment(
     cancel: AbortController;
     registry: (url: string) => RegistryClient;
     agent: { close(): Promise<void>; destroy(): Promise<void> };
+    credentials: CredentialSource;
   },
 ): FleetEnvironment {
   const spiffe = target.spiffe;
@@ -144,19 +151,19 @@ function svidEnvironment(
   return {
     async createDevice(desc, ctx) {
       const clientId = desc.id.replace(/[^A-Za-z0-9._-]/g, '-');
-      const svid = await issueSvid(
-        ca,
-        clientSpiffeId({ trustDomain: spiffe.trustDomain, vendor: profile.vendor, wfmId: spiffe.wfmId, clientId }),
-        { keyAlgorithm: profile.svidKeyAlgorithm },
-      );
-      await spiffe.admit?.(svid.spiffeId);
+      const spiffeId = clientSpiffeId({ trustDomain: spiffe.trustDomain, vendor: profile.vendor, wfmId: spiffe.wfmId, clientId });
+      const svid = await shared.credentials(`svid:${spiffeId}:${profile.svidKeyAlgorithm}`, async () => {
+        const minted = await issueSvid(ca, spiffeId, { keyAlgorithm: profile.svidKeyAlgorithm });
+        return { certPem: minted.certPem, keyPem: minted.keyPem, chainPem: minted.chainPem };
+      });
+      await spiffe.admit?.(spiffeId);
       const transport = createTransport({
         baseUrl: target.wfm,
         timeoutMs: settings.timeoutMs,
         connections: 1,
         connectTimeoutMs: settings.timeoutMs,
         ...(target.ca !== undefined && { ca: target.ca }),
-        clientCert: { cert: svid.chainPem, key: svid.keyPem },
+        clientCert: { cert: svid.chainPem ?? svid.certPem, key: svid.keyPem },
         serverSpiffeId: wfmId,
         ...(sources && { localAddress: sources[next++ % sources.length] }),
       });
@@ -178,7 +185,7 @@ function svidEnvironment(
         observer: ctx.observer,
         profile,
         clientId,
-        certificate: Buffer.from(svid.cert.rawData).toString('base64'),
+        certificate: new X509Certificate(svid.certPem).raw.toString('base64'),
         timeScale: settings.timeScale,
         sleep: (ms) => sleep(ms, ctx.signal),
       });

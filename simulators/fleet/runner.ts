@@ -29,6 +29,8 @@ export interface FleetTarget {
   profile?: Profile;
   /** What to deploy and how to assign it (P5 assignDeployment); without it a fleet assigns nothing. */
   deployments?: DeploymentSource;
+  /** A folder of device credentials kept between runs (cert-cache.ts); without it each start mints. */
+  certCache?: string;
 }
 
 export interface FleetSpiffe {

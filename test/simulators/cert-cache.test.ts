@@ -1,0 +1,40 @@
+// The fleet's credential cache: minted once per device and CA, reused after, private on disk, and minted again when
+// the file is not what it should be.
+import { test } from 'node:test';
+import { createHash } from 'node:crypto';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRootCa, issueCertificate } from '../../protocol/pki.ts';
+import { credentialCache } from '../../simulators/fleet/cert-cache.ts';
+
+test('a credential is minted once per CA and name, reused after, and written 0600 in a 0700 folder', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'wfmck-cert-cache-'));
+  const ca = await createRootCa('cache test CA');
+  let mints = 0;
+  const mint = async () => {
+    mints++;
+    const leaf = await issueCertificate(ca, { commonName: 'd1', usage: ['client'] });
+    return { certPem: leaf.certPem, keyPem: leaf.keyPem };
+  };
+  const first = await credentialCache(dir, ca.certPem)('device:d1', mint);
+  const again = await credentialCache(dir, ca.certPem)('device:d1', mint);
+  assert.equal(mints, 1);
+  assert.deepEqual(again, first);
+  await credentialCache(dir, (await createRootCa('another CA')).certPem)('device:d1', mint);
+  assert.equal(mints, 2, 'another CA, another folder');
+  const folder = createHash('sha256').update(ca.certPem).digest('hex').slice(0, 16);
+  assert.equal((await readdir(dir)).length, 2);
+  assert.equal((await stat(join(dir, folder))).mode & 0o777, 0o700);
+  const [file] = await readdir(join(dir, folder));
+  assert.equal((await stat(join(dir, folder, file!))).mode & 0o777, 0o600);
+  // A file that is not this device's (or is broken) is minted again, never handed out.
+  const path = join(dir, folder, file!);
+  await writeFile(path, (await readFile(path, 'utf8')).replace('device:d1', 'device:d2'));
+  await credentialCache(dir, ca.certPem)('device:d1', mint);
+  assert.equal(mints, 3);
+  await writeFile(path, '{ not json');
+  await credentialCache(dir, ca.certPem)('device:d1', mint);
+  assert.equal(mints, 4);
+});
