@@ -8,6 +8,7 @@ import type { OnboardingMeasurement } from './onboarding.ts';
 import type { RateMeasurements } from './request-rate.ts';
 import type { SuiteMeasurement } from './suite-time.ts';
 import type { MtlsMeasurement } from './mtls.ts';
+import type { FloorMeasurement } from './floors.ts';
 import { format, judge, round, type Target } from './targets.ts';
 
 export const BENCH_FILE = 'bench.json';
@@ -18,6 +19,7 @@ export interface Measurements {
   memory: MemoryMeasurement;
   suite: SuiteMeasurement;
   mtls: MtlsMeasurement;
+  floors: FloorMeasurement;
 }
 
 export interface Machine {
@@ -38,6 +40,8 @@ export interface BenchReport {
   machine: Machine;
   figures: Measurements & {
     ratios: { signingOff: number; signingOn: number };
+    /** Each kit figure over the machine's floor for the same job (1.0 = at the floor). */
+    floorRatios: { kitSignOverNativeSign: number; wfmOnboardingOverNativeChecks: number };
     wfmCost: { putUnsignedMsPer1000: number; putSignedMsPer1000: number; onboardingMsPer1000: number; onboardingMsPerDevice: number };
   };
   targets: Target[];
@@ -67,6 +71,12 @@ export function benchReport(m: Measurements, run: { quick: boolean; startedAt: D
     m.onboarding.requests > 0
       ? round((m.onboarding.wfmCpuMsPer1000 * m.onboarding.requests) / 1000 / Math.max(1, m.onboarding.reporting), 2)
       : 0;
+  const f = m.floors;
+  const floorRatios = {
+    kitSignOverNativeSign: f.nativeSignUs > 0 ? round(f.kitSignUs / f.nativeSignUs, 2) : 0,
+    wfmOnboardingOverNativeChecks:
+      f.nativeVerifyUs + f.nativeX509Us > 0 ? round((perDevice * 1000) / (f.nativeVerifyUs + f.nativeX509Us), 2) : 0,
+  };
   const suiteName = m.suite.grep
     ? `wfmck run --grep ${m.suite.grep} (quick: not the default suite)`
     : 'default wfmck run on the embedded default';
@@ -97,6 +107,22 @@ export function benchReport(m: Measurements, run: { quick: boolean; startedAt: D
       1000,
     ),
     judge('suite-time', suiteName, m.suite.seconds, 's', '<', 120),
+    judge(
+      'kit-sign-floor',
+      "the kit's RFC 9421 signing of one request / a native P-256 sign",
+      floorRatios.kitSignOverNativeSign,
+      'x',
+      '<=',
+      1.5,
+    ),
+    judge(
+      'onboarding-cpu-floor',
+      'reference WFM CPU per onboarding / (native verify + certificate parse and issuer check)',
+      floorRatios.wfmOnboardingOverNativeChecks,
+      'x',
+      '<=',
+      1.5,
+    ),
   ];
   return {
     kind: 'wfmck-bench',
@@ -108,6 +134,7 @@ export function benchReport(m: Measurements, run: { quick: boolean; startedAt: D
     figures: {
       ...m,
       ratios,
+      floorRatios,
       wfmCost: {
         putUnsignedMsPer1000: rr.autocannon.wfmCpuMsPer1000,
         putSignedMsPer1000: rr.fleetSigned.wfmCpuMsPer1000,
@@ -152,6 +179,8 @@ export function benchTable(r: BenchReport): string {
     'heap-per-device': `${f.memory.heapBytesPerDevice} B (${f.memory.heapUsedMiB} MiB heap)`,
     'onboarding-rate': `${f.onboarding.devicesPerSecond} devices/s (${f.onboarding.seconds} s)`,
     'suite-time': `${f.suite.seconds} s, ${f.suite.tests ? `${f.suite.tests.passed} passed, ${f.suite.tests.failed} failed` : 'no JUnit'}`,
+    'kit-sign-floor': `${f.floors.kitSignUs} / ${f.floors.nativeSignUs} µs = ${f.floorRatios.kitSignOverNativeSign}`,
+    'onboarding-cpu-floor': `${f.wfmCost.onboardingMsPerDevice * 1000} / (${f.floors.nativeVerifyUs} + ${f.floors.nativeX509Us}) µs = ${f.floorRatios.wfmOnboardingOverNativeChecks}`,
   };
   const rows = r.targets.map((t) => [
     t.figure,

@@ -10,6 +10,7 @@ import { measureRequestRates, type RateSettings } from './request-rate.ts';
 import { measureSuite } from './suite-time.ts';
 import { benchPki } from './wfm-process.ts';
 import { measureMtls, type MtlsSettings } from './mtls.ts';
+import { measureFloors } from './floors.ts';
 
 interface Sizes {
   rates: RateSettings;
@@ -70,6 +71,8 @@ async function main(argv: string[]): Promise<number> {
 
   const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
   const pki = await benchPki();
+  say('floors: native P-256 sign and verify, a certificate parsed and checked, the kit signing one request');
+  const floors = await measureFloors(quick ? 500 : 2_000);
   say(`request rates: ${sizes.rates.rounds} round(s) of ${sizes.rates.seconds} s per side, ${connections} connections`);
   const requestRate = await measureRequestRates(pki, sizes.rates);
   say(`onboarding: ${sizes.onboarding.devices} devices`);
@@ -83,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
 
   const machine = machineAt(load);
   const report = benchReport(
-    { requestRate, onboarding, memory, mtls, suite },
+    { requestRate, onboarding, memory, mtls, suite, floors },
     { quick, startedAt, wallSeconds: (performance.now() - t0) / 1000, machine },
   );
   const file = await writeBenchReport(out, report);

@@ -53,8 +53,20 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
 
   assert.deepEqual(
     report.targets.map((t) => t.id),
-    ['request-rate-ratio', 'request-rate-ratio-signed', 'heap-per-device', 'onboarding-rate', 'suite-time'],
+    [
+      'request-rate-ratio',
+      'request-rate-ratio-signed',
+      'heap-per-device',
+      'onboarding-rate',
+      'suite-time',
+      'kit-sign-floor',
+      'onboarding-cpu-floor',
+    ],
   );
+  // The floors are measured in the same run, and each floor ratio is the kit's figure over its floor.
+  for (const key of ['nativeSignUs', 'nativeVerifyUs', 'nativeX509Us', 'kitSignUs'] as const)
+    assert.ok(isNumber(f.floors[key]) && f.floors[key] > 0, key);
+  assert.equal(f.floorRatios.kitSignOverNativeSign, Math.round((f.floors.kitSignUs / f.floors.nativeSignUs) * 100) / 100);
   for (const t of report.targets) {
     assert.ok(isNumber(t.value) && isNumber(t.target) && ['>=', '<=', '<'].includes(t.comparison), t.id);
     assert.equal(typeof t.met, 'boolean');
