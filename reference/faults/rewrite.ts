@@ -50,10 +50,13 @@ export function withRewrites(listener: RequestListener, rewrites: readonly Rewri
       for (const name of res.getHeaderNames()) res.removeHeader(name);
       const out: OutgoingHttpHeaders = { ...answer.headers };
       delete out['transfer-encoding'];
-      if (req.method !== 'HEAD' && answer.status !== 204 && answer.status !== 304) out['content-length'] = answer.body.length;
+      // A status that carries no body (a 404 rewritten to 204) sends none and claims none.
+      const bodiless = answer.status === 204 || answer.status === 304;
+      if (bodiless) delete out['content-length'];
+      else if (req.method !== 'HEAD') out['content-length'] = answer.body.length;
       send.writeHead(answer.status, out);
       const callback = [chunk, ...rest].find((x) => typeof x === 'function') as (() => void) | undefined;
-      return send.end(req.method === 'HEAD' ? undefined : answer.body, callback);
+      return send.end(req.method === 'HEAD' || bodiless ? undefined : answer.body, callback);
     }) as typeof res.end;
     listener(req, res);
   };
