@@ -29,10 +29,14 @@ test(
       '512',
     ]);
     assert.equal(compose.code, 0, compose.stderr);
-    assert.equal((JSON.parse(compose.stdout) as { reference: string }).reference, `${host}/lint/hello-compose:1.0.0`);
+    assert.equal(
+      (JSON.parse(compose.stdout) as { reference: string }).reference,
+      `oci://${host}/lint/hello-compose:1.0.0`,
+      'the reference lint reads',
+    );
     const app = await wfmck(['publish', 'app', folder('hello-app'), '--registry', url, '--repository', 'lint/hello-app']);
     assert.equal(app.code, 0, app.stderr);
-    const appRef = `oci://${(JSON.parse(app.stdout) as { reference: string }).reference}`;
+    const appRef = (JSON.parse(app.stdout) as { reference: string }).reference;
 
     for (const ref of [`oci://${host}/lint/hello-compose:1.0.0`, appRef]) {
       const lint = await wfmck(['lint', ref, '--json']);
