@@ -13,7 +13,7 @@ import { flattenHeaders, httpResponse } from './response.ts';
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, mayRetry, nextDelayMs, retryAfterMs, sleep, type RetryPolicy } from './retry.ts';
 import { signRequestSync } from '../../protocol/signing.ts';
 import type { Transcript } from './transcript.ts';
-import { TransportError, type Exchange, type HttpResponse, type RequestOptions, type Transport } from './types.ts';
+import { TransportError, type Exchange, type HttpResponse, type RequestOptions, type Transport, type TransportErrorCode } from './types.ts';
 
 /** Sent on every request of a transport with a test id, so a vendor can find the kit's requests in their logs. */
 export const TEST_ID_HEADER = 'wfmck-test-id';
@@ -283,20 +283,9 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
  */
 function refuseOffLoopback(config: Config, method: string, url: string): void {
   if (isLoopbackHost(new URL(url).hostname)) return;
-  const message = `refused: ${method} ${offLoopback(redactUrl(url))}`;
-  const exchange: Exchange = {
-    id: randomUUID(),
-    ...(config.testId !== undefined && { testId: config.testId }),
-    method,
-    url: redactUrl(url),
-    requestHeaders: {},
-    startedAt: new Date().toISOString(),
-    durationMs: 0,
-    attempt: 0,
-    error: { code: 'WFMCK_E_NOT_LOOPBACK', message },
-  };
+  const exchange = unsent(config, method, url, 'WFMCK_E_NOT_LOOPBACK', `refused: ${method} ${offLoopback(redactUrl(url))}`);
   config.transcript?.record(exchange);
-  throw new TransportError('WFMCK_E_NOT_LOOPBACK', message, exchange);
+  throw new TransportError('WFMCK_E_NOT_LOOPBACK', exchange.error!.message, exchange);
 }
 
 /** Throws WFMCK_E_HELD while a Retry-After the server gave for this request has not passed. */
@@ -305,7 +294,12 @@ function held(config: Config, key: string, method: string, url: string): void {
   if (until === undefined) return;
   if (until <= Date.now()) return void config.holds!.delete(key);
   const message = `held: the server's Retry-After allows ${method} ${redactUrl(url)} again at ${new Date(until).toISOString()}`;
-  const exchange: Exchange = {
+  throw new TransportError('WFMCK_E_HELD', message, unsent(config, method, url, 'WFMCK_E_HELD', message));
+}
+
+/** The record of a request the kit decided not to send: no socket, no answer, the reason as its error. */
+function unsent(config: Config, method: string, url: string, code: TransportErrorCode, message: string): Exchange {
+  return {
     id: randomUUID(),
     ...(config.testId !== undefined && { testId: config.testId }),
     method,
@@ -314,9 +308,8 @@ function held(config: Config, key: string, method: string, url: string): void {
     startedAt: new Date().toISOString(),
     durationMs: 0,
     attempt: 0,
-    error: { code: 'WFMCK_E_HELD', message },
+    error: { code, message },
   };
-  throw new TransportError('WFMCK_E_HELD', message, exchange);
 }
 
 function resolveUrl(url: string, baseUrl: string | undefined): string {
