@@ -161,7 +161,7 @@ failedByFault); stateLoss makes a device resynchronise; clockSkewSeconds shifts 
         {
           flag: 'cert-cache',
           value: 'DIR',
-          doc: "keep each device's key and certificate (or SVID) in DIR, per device CA, and reuse them on the next start instead of minting (files 0600); a device keeps its identity, so a --wfm that still holds the last run's devices answers their first PUT 200 and the fleet fails them as not created: use a fresh WFM (the embedded default always is)",
+          doc: "keep each device's key and certificate (or SVID) in DIR, per device CA, and reuse them on the next start instead of minting (files 0600); a device keeps its identity, so a --wfm that kept the last run's devices answers their first PUT 200, which counts as held",
           parse: pathOption,
         },
         { ...OUT, doc: 'where fleet-summary.json goes (default reports/out/fleet-<timestamp>)' },

@@ -76,6 +76,8 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
         ctx,
         'capabilities.put',
         await api.putCapabilities(decide.capabilitiesPathId(deviceId, action.index), decide.capabilitiesBody(doc)),
+        undefined,
+        deviceId,
       );
       // §2.2: an opaque gateway registers its one document, and none of what is behind it.
       const also =
@@ -148,7 +150,7 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
 }
 
 /** Emits the response event; a status outside the expected ones (or a `problem`) is a failure, transient for 5xx/429. */
-function answer(ctx: ActionContext, endpoint: Endpoint, response: HttpResponse, problem?: string): Result {
+function answer(ctx: ActionContext, endpoint: Endpoint, response: HttpResponse, problem?: string, subject?: string): Result {
   const expected = EXPECTED[endpoint].includes(response.status) && problem === undefined;
   const latencyMs = response.exchange.durationMs;
   ctx.env.observer?.({
@@ -159,6 +161,7 @@ function answer(ctx: ActionContext, endpoint: Endpoint, response: HttpResponse, 
     latencyMs,
     expected,
     ...(expected ? {} : { exchange: response.exchange }),
+    ...(subject !== undefined && { subject }),
   });
   if (expected) return { ok: true, kind: 'done' };
   const transient = response.status >= 500 || response.status === 429;

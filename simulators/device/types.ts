@@ -50,7 +50,17 @@ export type Endpoint =
 
 /** What a device tells its observer (the fleet runner, a suite). Kept small: fleets emit millions. */
 export type DeviceEvent =
-  | { type: 'response'; deviceId: string; endpoint: Endpoint; status: number; latencyMs: number; expected: boolean; exchange?: Exchange }
+  | {
+      type: 'response';
+      deviceId: string;
+      endpoint: Endpoint;
+      status: number;
+      latencyMs: number;
+      expected: boolean;
+      exchange?: Exchange;
+      /** capabilities.put: the deviceId the document was for (the device itself, or a child behind its gateway). */
+      subject?: string;
+    }
   | { type: 'transport-error'; deviceId: string; endpoint: Endpoint; code: string; message: string; exchange?: Exchange }
   | { type: 'phase'; deviceId: string; phase: DevicePhase }
   | { type: 'deployment'; deviceId: string; deploymentId: string; state: string; adoptedManifestVersion: number };

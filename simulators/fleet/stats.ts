@@ -29,7 +29,7 @@ export interface UnexpectedAnswer {
 
 export interface FleetTotals {
   clients: ClientCounts;
-  /** capabilities PUTs answered 201: one per deviceId the WFM now holds (children of see-thru gateways included). */
+  /** DeviceIds the WFM holds a document for, each once: a PUT answered 201, or 200 for a deviceId it already held (children of see-thru gateways included). */
   deviceIdsCreated: number;
   requests: { total: number; expected: number; unexpected: number; transportErrors: number; aborted: number };
   /** Responses with status ≥ 400 by status, and transport errors by code (aborts excluded). */
@@ -47,6 +47,8 @@ export interface FleetTotals {
 export class FleetStats {
   readonly clients: ClientCounts = { created: 0, onboarded: 0, reporting: 0, failed: 0 };
   deviceIdsCreated = 0;
+  /** DeviceIds the WFM accepted a document for: each counts once. */
+  private readonly held = new Set<string>();
   readonly requests = { total: 0, expected: 0, unexpected: 0, transportErrors: 0, aborted: 0 };
   readonly errors = new Map<string, number>();
   private readonly deploymentStates = new Map<string, number>();
@@ -70,7 +72,7 @@ export class FleetStats {
         this.histogram(event.endpoint).record(event.latencyMs);
         this.window.record(event.latencyMs);
         if (event.status >= 400) bump(this.errors, String(event.status));
-        if (event.endpoint === 'capabilities.put' && event.status === 201) this.deviceIdsCreated++;
+        if (event.endpoint === 'capabilities.put') this.countHeld(event.subject, event.status);
         if (event.expected) this.requests.expected++;
         else {
           this.requests.unexpected++;
@@ -133,6 +135,18 @@ export class FleetStats {
       unexpected: [...this.unexpected.values()].sort((a, b) => b.count - a.count),
       unexpectedNotListed: this.unexpectedNotListed,
     };
+  }
+
+  /**
+   * A deviceId is held once its document is accepted: 201, or 200 from a WFM that already held it (a device whose
+   * certificate came from --cert-cache is the client of its last run). An event that names no subject counts its 201s.
+   */
+  private countHeld(subject: string | undefined, status: number): void {
+    if (subject === undefined) return void (status === 201 && this.deviceIdsCreated++);
+    if ((status === 201 || status === 200) && !this.held.has(subject)) {
+      this.held.add(subject);
+      this.deviceIdsCreated++;
+    }
   }
 
   private histogram(endpoint: Endpoint): Histogram {

@@ -91,3 +91,26 @@ test('stats: aborts are not errors; transport errors and unexpected answers are 
   assert.deepEqual(t.deploymentReports, { installed: 1 });
   assert.equal(t.latency.onboarding!.count, 3);
 });
+
+test('a deviceId counts once as held: on its first 201, or on a first 200 from a WFM that already held it (a cached identity)', () => {
+  const stats = new FleetStats();
+  const put = (subject: string | undefined, status: number) =>
+    stats.record({
+      type: 'response',
+      deviceId: 'gw',
+      endpoint: 'capabilities.put',
+      status,
+      latencyMs: 1,
+      expected: true,
+      ...(subject && { subject }),
+    });
+  put('gw', 201);
+  put('gw', 200); // an update of a held document
+  put('gw/child-1', 200); // held from an earlier run
+  put('gw/child-1', 201); // never twice
+  put('gw/child-2', 422);
+  assert.equal(stats.totals().deviceIdsCreated, 2);
+  put(undefined, 201); // an event without a subject (the bench's fake devices) counts its 201s
+  put(undefined, 200);
+  assert.equal(stats.totals().deviceIdsCreated, 3);
+});
