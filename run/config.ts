@@ -5,7 +5,7 @@ import { randomInt } from 'node:crypto';
 import { delimiter, dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { resolveProfile, type Profile, type Strictness } from '../spec/profile.ts';
-import { HOOK_NAMES, type HookBinding, type HookName } from './context.ts';
+import { HOOK_NAMES, type HookBinding, type HookName, type RunContext } from './context.ts';
 import { PERSONA, observersOf, type Persona } from './personas.ts';
 import { areasFor } from './claims.ts';
 import { UsageError } from './usage.ts';
@@ -38,18 +38,8 @@ import { isClientFault } from '../faults/catalog.ts';
 import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
 
 export interface Config {
-  targets: {
-    wfm?: string;
-    identity?: string;
-    discovery?: string;
-    trustBundleUri?: string;
-    extraDiscovery?: string[];
-    registry?: string;
-    registryRepository: string;
-    kitRegistry?: boolean;
-    trustDomain?: string;
-    wfmId?: string;
-  };
+  /** The run context's targets (run/context.ts), the registry namespace always resolved. */
+  targets: RunContext['targets'] & { registryRepository: string };
   tls: { caFiles: string[] };
   deviceCa?: { certFile: string; keyFile: string };
   persona: Persona;
