@@ -37,7 +37,9 @@ export function credentialCache(dir: string, caPem: string): CredentialSource {
     made ??= mkdir(folder, { recursive: true, mode: 0o700 });
     await made;
     const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(temp, JSON.stringify({ name, ...fresh }), { mode: 0o600 });
+    // Its end is read once, here: a start that reuses the file parses the certificate only where it is used.
+    const notAfter = new X509Certificate(fresh.certPem).validTo;
+    await writeFile(temp, JSON.stringify({ name, notAfter, ...fresh }), { mode: 0o600 });
     await rename(temp, file);
     return fresh;
   };
@@ -45,9 +47,10 @@ export function credentialCache(dir: string, caPem: string): CredentialSource {
 
 function usable(text: string, name: string): CachedCredential | undefined {
   try {
-    const c = JSON.parse(text) as CachedCredential & { name?: string };
-    if (c.name !== name || typeof c.certPem !== 'string' || typeof c.keyPem !== 'string') return undefined;
-    if (Date.parse(new X509Certificate(c.certPem).validTo) - Date.now() < FRESH_FOR_MS) return undefined;
+    const c = JSON.parse(text) as CachedCredential & { name?: string; notAfter?: string };
+    if (c.name !== name || typeof c.certPem !== 'string' || typeof c.keyPem !== 'string' || typeof c.notAfter !== 'string')
+      return undefined;
+    if (!(Date.parse(c.notAfter) - Date.now() >= FRESH_FOR_MS)) return undefined;
     return { certPem: c.certPem, keyPem: c.keyPem, ...(typeof c.chainPem === 'string' && { chainPem: c.chainPem }) };
   } catch {
     return undefined;
