@@ -4,7 +4,7 @@
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { startEmbedded, type Embedded } from '../run/embedded.ts';
+import { startEmbeddedProcess, type EmbeddedProcess } from '../run/embedded-process.ts';
 import { createRootCa, loadIssued, type Issued } from '../protocol/pki.ts';
 import { credentialCache } from '../simulators/fleet/cert-cache.ts';
 import {
@@ -196,7 +196,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(svidKey && { svidKeyAlgorithm: svidKey }),
   });
 
-  let embedded: Embedded | undefined;
+  let embedded: EmbeddedProcess | undefined;
   let target: FleetTarget;
   const wfm = str(values.wfm);
   if (wfm !== undefined) {
@@ -217,7 +217,8 @@ export async function run(argv: string[]): Promise<number> {
     // With a cert cache, the embedded WFM trusts a device CA kept in it, so the devices' cached certificates stay good.
     const cache = values['cert-cache'] as string | undefined;
     const deviceCa = cache !== undefined && profile.edition === 'seed' ? await keptDeviceCa(cache) : undefined;
-    embedded = await startEmbedded({ profile, ...(deviceCa && { deviceCa }) });
+    // In a process of its own: the services' work and the fleet's run on separate cores, and are measured apart.
+    embedded = await startEmbeddedProcess({ profile, ...(deviceCa && { deviceCa }) });
     target = { wfm: embedded.wfm, ca: embedded.caPem, deviceCa: embedded.deviceCa, profile };
     const admit = embedded.hooks['admitClient'];
     if (embedded.spiffe && admit) target.spiffe = { ...embedded.spiffe, admit: async (spiffeId) => void (await admit({ spiffeId })) };
@@ -234,6 +235,7 @@ export async function run(argv: string[]): Promise<number> {
   const progress = progressWriter(process.stderr);
   try {
     const metricsOut = values['metrics-out'] === undefined ? undefined : createWriteStream(values['metrics-out'] as string);
+    const servicesCpu0 = await embedded?.cpu();
     const result = await runFleet(spec, target, {
       signal: stop.signal,
       onProgress: (p) => progress.update(p),
@@ -247,7 +249,10 @@ export async function run(argv: string[]): Promise<number> {
       requests: totals.requests.total,
       errors: totals.errors,
     });
-    const summary = fleetSummary(result, target);
+    const servicesCpu = servicesCpu0 && (await embedded!.cpu().catch(() => undefined));
+    const servicesMs =
+      servicesCpu && Math.round((servicesCpu.user + servicesCpu.system - servicesCpu0!.user - servicesCpu0!.system) / 1000);
+    const summary = fleetSummary(result, target, servicesMs);
     const file = await writeSummary(out, summary);
     process.stdout.write(
       `${summary.passed ? 'PASS' : 'FAIL'} ${totals.clients.reporting}/${result.layout.clients} devices reporting, ` +
@@ -257,13 +262,20 @@ export async function run(argv: string[]): Promise<number> {
         `${summary.throughput.onboardedPerSecond} onboarded/s, ${summary.throughput.requestsPerSecond} req/s, ${(result.wallMs / 1000).toFixed(1)} s, ` +
         `seed ${spec.seed}\n${file}\n`,
     );
-    process.stdout.write([...latencyLines(summary.latency), ...thresholdLines(summary.thresholds)].map((l) => `  ${l}\n`).join(''));
+    process.stdout.write(
+      [...latencyLines(summary.latency), cpuLine(summary.cpu), ...thresholdLines(summary.thresholds)].map((l) => `  ${l}\n`).join(''),
+    );
     return summary.passed ? EXIT_OK : EXIT_FAIL;
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
     await embedded?.close();
   }
+}
+
+function cpuLine(cpu: FleetSummary['cpu']): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  return `cpu: fleet ${s(cpu.fleetMs)}${cpu.embeddedServicesMs === undefined ? '' : `, embedded services ${s(cpu.embeddedServicesMs)}`}`;
 }
 
 /** Against a foreign WFM, deployments need its assignDeployment hook and a component to assign. */

@@ -19,7 +19,7 @@ export const SPEC: CommandSpec = {
   usage: ['<dir|file>... [--out DIR]'],
   about: `Merges the fleet-summary.json of each shard of one fleet (same seed and settings, --shard 1/n .. n/n) into one
 fleet-summary.json: counts summed, latency percentiles from the merged histograms, unexpected answers collapsed.
-Rates are summed (shards run side by side); wallMs, startPhaseMs and peakRssBytes are the largest shard's.
+Rates are summed (shards run side by side); wallMs, startPhaseMs and peakRssBytes are the largest shard's; CPU times add up.
 Exit 0 when every shard is there and passed, 1 when a shard did not pass, 2 when a shard is missing (the partial
 summary is still written, complete: false), given twice, or of another fleet, and for unreadable summaries.`,
   positionals: true,
@@ -84,6 +84,7 @@ export function mergeSummaries(shards: ShardSummary[]): MergedSummary {
     wallMs: max('wallMs'),
     startPhaseMs: max('startPhaseMs'),
     peakRssBytes: max('peakRssBytes'),
+    cpu: mergeCpu(all),
     interrupted: all.some((s) => s.interrupted),
     // Thresholds are judged again on the merged figures: a p95 of the fleet is not any shard's p95.
     ...verdict(complete && all.every((s) => s.ranClean ?? s.passed), first.summary.spec.thresholds, {
@@ -92,6 +93,15 @@ export function mergeSummaries(shards: ShardSummary[]): MergedSummary {
     }),
     complete,
     mergedFrom: ordered.map((s) => ({ source: s.source, shard: s.summary.shard })),
+  };
+}
+
+/** Shards are processes of their own: their CPU adds up (a summary of before the field counts as none). */
+function mergeCpu(all: FleetSummary[]): FleetSummary['cpu'] {
+  const services = all.filter((s) => s.cpu?.embeddedServicesMs !== undefined);
+  return {
+    fleetMs: all.reduce((n, s) => n + (s.cpu?.fleetMs ?? 0), 0),
+    ...(services.length > 0 && { embeddedServicesMs: services.reduce((n, s) => n + s.cpu!.embeddedServicesMs!, 0) }),
   };
 }
 

@@ -157,6 +157,13 @@ export function certificateKeyId(certDer: ArrayBuffer | Uint8Array): string {
     .digest('hex');
 }
 
+/** The DER bytes of a PEM's first block: base64 decoding, no parse (the bytes are what was written). */
+export function derOfPem(pem: string): Buffer {
+  const body = /-----BEGIN [^-]+-----([^-]*)-----END/.exec(pem)?.[1];
+  if (body === undefined) throw new Error('not a PEM block');
+  return Buffer.from(body, 'base64');
+}
+
 /** A certificate given as PEM, base64 DER, or base64 of a PEM (P2/§2.3 allow either), as PEM text or DER bytes. */
 function certificateEncoding(text: string): string | Buffer {
   const trimmed = text.trim();

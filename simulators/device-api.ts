@@ -3,7 +3,7 @@
 import { mediaTypes } from '../spec/media-types.ts';
 import { deviceApiPaths, type Profile } from '../spec/profile.ts';
 import type { DeploymentStatusReport, DeviceCapabilities, OnboardingRequest } from '../spec/types.ts';
-import { x509 } from '../spec/x509.ts';
+import { X509Certificate } from 'node:crypto';
 import type { HttpResponse, RequestOptions, RequestSigner, Transport } from './transport/types.ts';
 
 /** A document, or raw bytes/text sent as they are (malformed input travels the same path). */
@@ -167,14 +167,20 @@ function rootCaOf(response: HttpResponse): { pem?: string; problem?: string } {
     return { problem: 'the body is not JSON' };
   }
   if (typeof encoded !== 'string' || !/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(encoded)) return { problem: 'no base64 `certificate` string' };
+  // A fleet's devices all fetch the same root CA: the same bytes read the same, so the last answer is kept.
+  if (lastRootCa?.encoded !== encoded) lastRootCa = { encoded, read: readRootCa(encoded) };
+  return lastRootCa.read;
+}
+
+let lastRootCa: { encoded: string; read: { pem?: string; problem?: string } } | undefined;
+
+function readRootCa(encoded: string): { pem?: string; problem?: string } {
   const bytes = Buffer.from(encoded, 'base64');
   const text = bytes.toString('latin1');
+  const isPem = text.trimStart().startsWith('-----BEGIN');
   try {
-    if (text.trimStart().startsWith('-----BEGIN')) {
-      new x509.X509Certificate(text.trim());
-      return { pem: text };
-    }
-    return { pem: new x509.X509Certificate(bytes).toString('pem') + '\n' };
+    const cert = new X509Certificate(isPem ? text.trim() : bytes);
+    return { pem: isPem ? text : cert.toString() };
   } catch (e) {
     return { problem: `\`certificate\` is neither a PEM nor a DER certificate: ${(e as Error).message}` };
   }

@@ -1,5 +1,6 @@
 // Applying one compose component on a simulated device: pull (§4.7), check the manifest and the blob digest (§2.7
 // rule 8), judge the archive before anything counts as extracted (§2.7 rule 7), then simulate the containers (§4.8).
+import { createHash } from 'node:crypto';
 import { setTimeout as sleepMs } from 'node:timers/promises';
 import { parse } from 'yaml';
 import { mediaTypes } from '../../spec/media-types.ts';
@@ -10,6 +11,7 @@ import { ArchiveReadError, readTarGz } from '../../spec/rules/tar-read.ts';
 import { formatSchemaErrors, validate } from '../../spec/schemas/index.ts';
 import type { OciImageManifest, StatusError } from '../../spec/types.ts';
 import { DigestError, type RegistryClient } from '../registry-client.ts';
+import { RecentResults } from '../recent-results.ts';
 import { TransportError, type Exchange } from '../transport/types.ts';
 import type { DeviceMisbehaviour } from './types.ts';
 import { cleanComposeDecisions, type ComposeDecisions } from './decisions/index.ts';
@@ -129,15 +131,15 @@ async function pullBlob(
 
 /** §2.7 rules 1-7 on the entry list in memory: nothing is extracted unless every rule holds. Returns compose.yaml. */
 async function judgeArchive(blob: Uint8Array, decisions: ComposeDecisions, componentName?: string): Promise<string> {
-  let entries;
+  let entries, judged;
   try {
-    entries = await readTarGz(blob);
+    ({ entries, findings: judged } = await readArchive(blob));
   } catch (e) {
     if (e instanceof ArchiveReadError)
       throw new Refusal('ARCHIVE_INVALID', `§2.7: the compose archive cannot be read (${e.code}: ${e.message})`);
     throw e;
   }
-  const findings = composeComponentFindings(entries).filter((f) => !decisions.overlooksArchiveFinding(f));
+  const findings = judged.filter((f) => !decisions.overlooksArchiveFinding(f));
   if (decisions.takesOtherComposeFileNames) {
     const other = entries.find((e) => /(^|\/)(docker-)?compose\.ya?ml$/.test(e.name) && e.content);
     if (other && findings.length === 0) return new TextDecoder().decode(other.content!);
@@ -153,6 +155,15 @@ async function judgeArchive(blob: Uint8Array, decisions: ComposeDecisions, compo
     );
   }
   return new TextDecoder().decode(composeFileEntry(entries)!.content!);
+}
+
+/** The archive's entries and its §2.7 findings, read once per distinct archive (keyed by the bytes' SHA-256). */
+const readArchives = new RecentResults<ReturnType<typeof judgeBytes>>();
+const readArchive = (blob: Uint8Array) => readArchives.get(createHash('sha256').update(blob).digest('hex'), () => judgeBytes(blob));
+
+async function judgeBytes(blob: Uint8Array) {
+  const entries = await readTarGz(blob);
+  return { entries, findings: composeComponentFindings(entries) };
 }
 
 /** §4.8: start every service; a crash fails at once (rule 2); `wait` waits for running (rule 1) and healthy (rule 3). */
@@ -187,6 +198,12 @@ export function timeoutMs(timeout: string): number {
 
 /** Service names and whether each declares a health check that is not disabled. */
 function servicesOf(composeYaml: string): { name: string; healthcheck: boolean }[] {
+  return composeServices.get(composeYaml, () => readServices(composeYaml));
+}
+
+const composeServices = new RecentResults<{ name: string; healthcheck: boolean }[]>();
+
+function readServices(composeYaml: string): { name: string; healthcheck: boolean }[] {
   const doc = parse(composeYaml) as { services?: Record<string, { healthcheck?: { disable?: boolean } } | null> } | null;
   return Object.entries(doc?.services ?? {}).map(([name, s]) => ({
     name,

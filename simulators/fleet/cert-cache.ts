@@ -2,7 +2,7 @@
 // same file, so a fleet started again skips minting (3-6 ms of CPU per device with @peculiar/x509). Each CA has a
 // folder of its own (0700), each credential a file written 0600 to a temp name and renamed; a file that is unreadable,
 // of another device or near its expiry is minted again.
-import { createHash, randomBytes, X509Certificate } from 'node:crypto';
+import { createHash, createPrivateKey, randomBytes, X509Certificate, type JsonWebKey } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -11,6 +11,8 @@ export interface CachedCredential {
   keyPem: string;
   /** Leaf then intermediates (an SVID's chain), when the peer must be shown more than the leaf. */
   chainPem?: string;
+  /** The key as a JWK: OpenSSL imports it ~4x faster than the PEM (P-256: ~80 vs ~360 µs), once per device start. */
+  keyJwk?: JsonWebKey;
 }
 
 export type CredentialSource = (name: string, mint: () => Promise<CachedCredential>) => Promise<CachedCredential>;
@@ -39,9 +41,10 @@ export function credentialCache(dir: string, caPem: string): CredentialSource {
     const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
     // Its end is read once, here: a start that reuses the file parses the certificate only where it is used.
     const notAfter = new X509Certificate(fresh.certPem).validTo;
-    await writeFile(temp, JSON.stringify({ name, notAfter, ...fresh }), { mode: 0o600 });
+    const keyJwk = fresh.keyJwk ?? createPrivateKey(fresh.keyPem).export({ format: 'jwk' });
+    await writeFile(temp, JSON.stringify({ name, notAfter, ...fresh, keyJwk }), { mode: 0o600 });
     await rename(temp, file);
-    return fresh;
+    return { ...fresh, keyJwk };
   };
 }
 
@@ -51,7 +54,12 @@ function usable(text: string, name: string): CachedCredential | undefined {
     if (c.name !== name || typeof c.certPem !== 'string' || typeof c.keyPem !== 'string' || typeof c.notAfter !== 'string')
       return undefined;
     if (!(Date.parse(c.notAfter) - Date.now() >= FRESH_FOR_MS)) return undefined;
-    return { certPem: c.certPem, keyPem: c.keyPem, ...(typeof c.chainPem === 'string' && { chainPem: c.chainPem }) };
+    return {
+      certPem: c.certPem,
+      keyPem: c.keyPem,
+      ...(typeof c.chainPem === 'string' && { chainPem: c.chainPem }),
+      ...(typeof c.keyJwk === 'object' && c.keyJwk !== null && { keyJwk: c.keyJwk }),
+    };
   } catch {
     return undefined;
   }

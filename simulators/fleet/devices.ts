@@ -1,10 +1,10 @@
 // The real fleet environment: the device driver over ONE shared undici agent, every request under the fleet's
 // token bucket, bounded by the fleet's timeout and cut short by Ctrl-C, each device with its own certificate from
 // the device CA and its own clock (a clockSkewSeconds fault shifts its signatures' `created`).
-import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { createPrivateKey, KeyObject, X509Certificate } from 'node:crypto';
 import { credentialCache, mintAlways, type CredentialSource } from './cert-cache.ts';
 import { setMaxListeners } from 'node:events';
-import { certificateKeyId, issueCertificate, type Issued } from '../../protocol/pki.ts';
+import { certificateKeyId, derOfPem, issueCertificate, type Issued } from '../../protocol/pki.ts';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import { clientSpiffeId, wfmSpiffeId } from '../../spec/spiffe-id.ts';
 import { issueSvid, svidCaOf } from '../../protocol/svid-issuer.ts';
@@ -93,11 +93,13 @@ export async function fleetEnvironment(
 }
 
 async function issuedCertificate(desc: DeviceDescription, deviceCa: Issued, credentials: CredentialSource): Promise<DeviceCertificate> {
-  const { certPem, keyPem } = await credentials(`device:${desc.id}`, async () => {
+  const { certPem, keyPem, keyJwk } = await credentials(`device:${desc.id}`, async () => {
     const issued = await issueCertificate(deviceCa, { commonName: desc.id, usage: ['client'] });
-    return { certPem: issued.certPem, keyPem: issued.keyPem };
+    return { certPem: issued.certPem, keyPem: issued.keyPem, keyJwk: KeyObject.from(issued.keys.privateKey!).export({ format: 'jwk' }) };
   });
-  return { der: new X509Certificate(certPem).raw, privateKey: createPrivateKey(keyPem) };
+  // Per device start, so neither the certificate nor the PEM key is parsed: the DER is the PEM's bytes, the key a JWK.
+  const privateKey = keyJwk ? createPrivateKey({ key: keyJwk, format: 'jwk' }) : createPrivateKey(keyPem);
+  return { der: derOfPem(certPem), privateKey };
 }
 
 /** The Device API client that also tells the fleet what each status report said and how the WFM answered it. */

@@ -86,6 +86,8 @@ export interface FleetResult {
   /** From the first start to the end of the last one. */
   startPhaseMs: number;
   peakRssBytes: number;
+  /** The fleet process's CPU time (user + system) over the run, in ms. */
+  cpuMs: number;
   interrupted: boolean;
   /** Every device onboarded and reporting, every deviceId created, nothing unexpected (deployments included), not interrupted. */
   passed: boolean;
@@ -144,6 +146,7 @@ export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunF
   }
   const startedAt = new Date();
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const deadline = t0 + spec.duration * 1000;
   const interval = spec.tickInterval * 1000;
   const layout = fleetLayout(spec, spec.shard);
@@ -285,6 +288,7 @@ export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunF
     wallMs: Math.round(performance.now() - t0),
     startPhaseMs: Math.round(lastStartEnd - t0),
     peakRssBytes: peakRss,
+    cpuMs: cpuMsSince(cpu0),
     interrupted,
     passed:
       !interrupted &&
@@ -296,4 +300,9 @@ export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunF
       totals.deployments.assignErrors === 0 &&
       Object.keys(totals.deployments.failed).length === 0,
   };
+}
+
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(start);
+  return Math.round((user + system) / 1000);
 }

@@ -26,6 +26,8 @@ export interface FleetSummary {
   wallMs: number;
   startPhaseMs: number;
   peakRssBytes: number;
+  /** CPU time in ms (user + system): the fleet's process, and the embedded services' own process when they were the target. */
+  cpu: { fleetMs: number; embeddedServicesMs?: number };
   interrupted: boolean;
   /** The fleet's own verdict: every device onboarded and reported, nothing unexpected, no deployment failed. */
   ranClean: boolean;
@@ -35,7 +37,7 @@ export interface FleetSummary {
   passed: boolean;
 }
 
-export function fleetSummary(result: FleetResult, target: { wfm: string }): FleetSummary {
+export function fleetSummary(result: FleetResult, target: { wfm: string }, embeddedServicesCpuMs?: number): FleetSummary {
   const { latency, unexpected, unexpectedNotListed, ...totals } = result.totals;
   const perSecond = (n: number, ms: number) => (ms > 0 ? Math.round((n * 10_000) / ms) / 10 : 0);
   return {
@@ -59,6 +61,7 @@ export function fleetSummary(result: FleetResult, target: { wfm: string }): Flee
     wallMs: result.wallMs,
     startPhaseMs: result.startPhaseMs,
     peakRssBytes: result.peakRssBytes,
+    cpu: { fleetMs: result.cpuMs, ...(embeddedServicesCpuMs !== undefined && { embeddedServicesMs: embeddedServicesCpuMs }) },
     interrupted: result.interrupted,
     ...verdict(result.passed, result.spec.thresholds, { latency, requests: totals.requests }),
   };

@@ -89,6 +89,9 @@ test(
     assert.equal(summary.totals.requests.unexpected, 0);
     assert.equal(summary.latency.onboarding.count, 55);
     assert.equal(summary.latency['capabilities.put'].count, 61, 'one PUT per visible deviceId; opaque children stay hidden');
+    // The embedded services run in a process of their own: both CPU times are measured, apart.
+    assert.ok(summary.cpu.fleetMs > 0 && summary.cpu.embeddedServicesMs > 0, JSON.stringify(summary.cpu));
+    assert.match(run.out.stdout, /cpu: fleet \d+\.\d s, embedded services \d+\.\d s/);
     assert.ok(summary.latency['desired-state'].count >= 55);
     assert.match(run.out.stdout, /^PASS 55\/55 devices reporting/);
   },

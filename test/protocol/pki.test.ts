@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
-import { createRootCa, issueCertificate, certificateKeyId, parseCertificate } from '../../protocol/pki.ts';
+import { createRootCa, issueCertificate, certificateKeyId, derOfPem, parseCertificate } from '../../protocol/pki.ts';
+import { X509Certificate } from 'node:crypto';
 
 test('a root CA issues a server certificate that a TLS client verifies against the CA', async () => {
   const ca = await createRootCa('wfmck test root');
@@ -45,4 +46,12 @@ test('an issuer written as PEM loads back and keeps issuing verifiable certifica
   const loaded = await loadIssued(ca.certPem, ca.keyPem);
   const leaf = await issueCertificate(loaded, { commonName: 'dev1' });
   assert.equal(await leaf.cert.verify({ publicKey: ca.cert.publicKey, signatureOnly: true }), true);
+});
+
+test('derOfPem: the bytes of a PEM block, the DER X509Certificate reads (a leaf followed by its chain gives the leaf)', async () => {
+  const ca = await createRootCa('der-of-pem CA');
+  const leaf = await issueCertificate(ca, { commonName: 'leaf', usage: ['client'] });
+  assert.deepEqual(derOfPem(leaf.certPem), new X509Certificate(leaf.certPem).raw);
+  assert.deepEqual(derOfPem(leaf.certPem + ca.certPem), new X509Certificate(leaf.certPem).raw);
+  assert.throws(() => derOfPem('no pem here'), /not a PEM block/);
 });

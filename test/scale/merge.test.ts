@@ -142,6 +142,7 @@ function fake(shard: FleetSpec['shard'], unexpected: UnexpectedAnswer[] = [], se
     wallMs: 1000,
     startPhaseMs: 500,
     peakRssBytes: 1,
+    cpu: { fleetMs: 300 + 100 * shard.index, embeddedServicesMs: 50 },
     interrupted: false,
     ranClean: true,
     thresholds: [],
@@ -151,7 +152,7 @@ function fake(shard: FleetSpec['shard'], unexpected: UnexpectedAnswer[] = [], se
 
 const shards = (...s: FleetSummary[]): ShardSummary[] => s.map((summary, i) => ({ source: `s${i}`, summary }));
 
-test('settings of the fleet (deployments per device) stay as they are; counts and status maps add up; rates add up', () => {
+test('settings of the fleet (deployments per device) stay as they are; counts and status maps add up; rates and CPU times add up', () => {
   const m = mergeSummaries(shards(fake({ index: 0, count: 2 }), fake({ index: 1, count: 2 })));
   const deployments = (
     m.totals as unknown as { deployments: { perDevice: number; installed: number; statusResponses: Record<string, number> } }
@@ -161,6 +162,7 @@ test('settings of the fleet (deployments per device) stay as they are; counts an
   assert.deepEqual(deployments.statusResponses, { '201': 10 });
   assert.equal(m.latency.onboarding!.count, 2);
   assert.equal(m.throughput.requestsPerSecond, 80);
+  assert.deepEqual(m.cpu, { fleetMs: 700, embeddedServicesMs: 100 });
 });
 
 test('merge refuses a shard given twice, two seeds, and shards of different counts', () => {

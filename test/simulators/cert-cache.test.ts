@@ -1,7 +1,7 @@
 // The fleet's credential cache: minted once per device and CA, reused after, private on disk, and minted again when
 // the file is not what it should be.
 import { test } from 'node:test';
-import { createHash } from 'node:crypto';
+import { createHash, createPrivateKey } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,11 @@ test('a credential is minted once per CA and name, reused after, and written 060
   const again = await credentialCache(dir, ca.certPem)('device:d1', mint);
   assert.equal(mints, 1);
   assert.deepEqual(again, first);
+  // The key also as a JWK (a start imports it ~4x faster than the PEM): the same key.
+  assert.deepEqual(
+    createPrivateKey({ key: again.keyJwk!, format: 'jwk' }).export({ format: 'jwk' }),
+    createPrivateKey(first.keyPem).export({ format: 'jwk' }),
+  );
   await credentialCache(dir, (await createRootCa('another CA')).certPem)('device:d1', mint);
   assert.equal(mints, 2, 'another CA, another folder');
   const folder = createHash('sha256').update(ca.certPem).digest('hex').slice(0, 16);

@@ -161,3 +161,33 @@ test('throughput: sequential signed PUTs over keep-alive (measured, not judged)'
   t.diagnostic(`${count} sequential signed PUTs in ${seconds.toFixed(2)} s: ${(count / seconds).toFixed(0)} requests/s`);
   await quiet.close();
 });
+
+test('P2 fetchRootCa reads PEM, DER and garbage alike through the same bytes: the answer kept for one body is never handed to another', async () => {
+  const pem = h.rootCa.certPem;
+  const der = h.rootCa.cert.rawData;
+  const bodies = [
+    Buffer.from(pem).toString('base64'),
+    Buffer.from(der).toString('base64'),
+    Buffer.from('not a certificate').toString('base64'),
+    Buffer.from(der).toString('base64'),
+  ];
+  let i = 0;
+  const scripted = {
+    request: async () => {
+      const bytes = Buffer.from(JSON.stringify({ certificate: bodies[i++] }));
+      const exchange = { id: 'x', method: 'GET', url: 'https://wfm.test/', requestHeaders: {}, startedAt: '', durationMs: 1, attempt: 1 };
+      return { status: 200, headers: {}, body: bytes, text: () => bytes.toString(), json: () => JSON.parse(bytes.toString()), exchange };
+    },
+    close: async () => {},
+  };
+  const client = new DeviceApiClient({ transport: scripted, profile: h.profile });
+  const read = async () => {
+    const { pem: got, problem } = await client.fetchRootCa();
+    return got ? new x509.X509Certificate(got).toString('base64') : problem;
+  };
+  const want = h.rootCa.cert.toString('base64');
+  assert.equal(await read(), want, 'base64 of a PEM');
+  assert.equal(await read(), want, 'base64 of DER');
+  assert.match((await read())!, /neither a PEM nor a DER certificate/);
+  assert.equal(await read(), want, 'a good body after a bad one reads good again');
+});
