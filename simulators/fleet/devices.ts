@@ -4,10 +4,11 @@
 import { createPrivateKey, KeyObject, X509Certificate } from 'node:crypto';
 import { credentialCache, mintAlways, type CredentialSource } from './cert-cache.ts';
 import { setMaxListeners } from 'node:events';
-import { certificateKeyId, derOfPem, issueCertificate, type Issued } from '../../protocol/pki.ts';
+import { certificateKeyId, derOfPem, type Issued } from '../../protocol/pki.ts';
+import { nativeLeafIssuer, type NativeLeafIssuer } from '../../protocol/native-leaf.ts';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import { clientSpiffeId, wfmSpiffeId } from '../../spec/spiffe-id.ts';
-import { issueSvid, svidCaOf } from '../../protocol/svid-issuer.ts';
+import { svidCaOf } from '../../protocol/svid-issuer.ts';
 import type { DeploymentStatusReport } from '../../spec/types.ts';
 import { DeviceApiClient, type CallOptions, type DeviceApiClientOptions, type Payload } from '../device-api.ts';
 import { createDevice } from '../device/driver.ts';
@@ -55,8 +56,11 @@ export async function fleetEnvironment(
   // The shared agent carries the registries' connections too: closing it closes them.
   const registry = registryPool(open, 'fleet devices').client;
   const credentials = target.certCache === undefined ? mintAlways : credentialCache(target.certCache, target.deviceCa.certPem);
+  let mintLeaf: NativeLeafIssuer | undefined;
   if (profile.deviceAuth === 'mtls') return svidEnvironment(target, limiter, settings, profile, { cancel, registry, agent, credentials });
-  const certificate = seams.certificate ?? ((desc: DeviceDescription, ca: Issued) => issuedCertificate(desc, ca, credentials));
+  const certificate =
+    seams.certificate ??
+    ((desc: DeviceDescription) => issuedCertificate(desc, credentials, (mintLeaf ??= nativeLeafIssuer(target.deviceCa))));
   return {
     async createDevice(desc, ctx) {
       const { der, privateKey } = await certificate(desc, target.deviceCa);
@@ -92,10 +96,14 @@ export async function fleetEnvironment(
   };
 }
 
-async function issuedCertificate(desc: DeviceDescription, deviceCa: Issued, credentials: CredentialSource): Promise<DeviceCertificate> {
+async function issuedCertificate(
+  desc: DeviceDescription,
+  credentials: CredentialSource,
+  mint: NativeLeafIssuer,
+): Promise<DeviceCertificate> {
   const { certPem, keyPem, keyJwk } = await credentials(`device:${desc.id}`, async () => {
-    const issued = await issueCertificate(deviceCa, { commonName: desc.id, usage: ['client'] });
-    return { certPem: issued.certPem, keyPem: issued.keyPem, keyJwk: KeyObject.from(issued.keys.privateKey!).export({ format: 'jwk' }) };
+    const { certPem, keyPem, keyJwk } = mint({ commonName: desc.id, usage: ['client'] });
+    return { certPem, keyPem, keyJwk };
   });
   // Per device start, so neither the certificate nor the PEM key is parsed: the DER is the PEM's bytes, the key a JWK.
   const privateKey = keyJwk ? createPrivateKey({ key: keyJwk, format: 'jwk' }) : createPrivateKey(keyPem);
@@ -150,13 +158,19 @@ function svidEnvironment(
   const sources = target.sourceAddresses?.length ? target.sourceAddresses : undefined;
   const owned = new Set<UndiciTransport>();
   let next = 0;
+  let mintSvid: NativeLeafIssuer | undefined;
   return {
     async createDevice(desc, ctx) {
       const clientId = desc.id.replace(/[^A-Za-z0-9._-]/g, '-');
       const spiffeId = clientSpiffeId({ trustDomain: spiffe.trustDomain, vendor: profile.vendor, wfmId: spiffe.wfmId, clientId });
       const svid = await shared.credentials(`svid:${spiffeId}:${profile.svidKeyAlgorithm}`, async () => {
-        const minted = await issueSvid(ca, spiffeId, { keyAlgorithm: profile.svidKeyAlgorithm });
-        return { certPem: minted.certPem, keyPem: minted.keyPem, chainPem: minted.chainPem };
+        // issueSvid's leaf (svid-issuer.ts), minted natively: the CA has no intermediate here, the chain is the leaf.
+        const { certPem, keyPem, keyJwk } = (mintSvid ??= nativeLeafIssuer(ca.root))({
+          commonName: spiffeId.slice(0, 64),
+          uris: [spiffeId],
+          keyAlgorithm: profile.svidKeyAlgorithm,
+        });
+        return { certPem, keyPem, keyJwk };
       });
       await spiffe.admit?.(spiffeId);
       const transport = createTransport({

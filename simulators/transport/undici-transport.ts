@@ -232,15 +232,18 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
     method: req.method,
     url: redactUrl(req.url),
     requestHeaders: redactHeaders(req.headers),
-    ...optional('requestBody', renderBody(req.body, trimBytes)),
     startedAt: new Date().toISOString(),
     durationMs: 0,
     attempt,
   };
+  renderedWhenRead(exchange, 'requestBody', req.body, trimBytes);
   // undici's headers/body timers are coarse and idle-based; this one bounds the whole exchange.
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new Error(`deadline of ${timeoutMs} ms`)), timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
+  // The caller's signal aborts this exchange through a listener removed at its end (AbortSignal.any costs more per request).
+  const callerAborted = () => deadline.abort(opts.signal!.reason);
+  opts.signal?.addEventListener('abort', callerAborted, { once: true });
+  const signal = deadline.signal;
   const progress = { afterHeaders: false, received: 0, announced: undefined as number | undefined };
   try {
     if (opts.signal?.aborted) throw opts.signal.reason;
@@ -261,10 +264,10 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
     progress.announced = hasNoBody(req.method, res.statusCode) ? undefined : announcedLength(headers);
     const maxBytes = opts.maxResponseBytes ?? config.maxResponseBytes;
     const bytes = await readCapped(res.body, maxBytes, progress.announced, (n) => (progress.received = n));
-    Object.assign(exchange, optional('responseBody', renderBody(bytes, trimBytes)));
+    renderedWhenRead(exchange, 'responseBody', bytes, trimBytes);
     return httpResponse(res.statusCode, headers, bytes, exchange);
   } catch (error) {
-    const timedOut = deadline.signal.aborted;
+    const timedOut = deadline.signal.aborted && opts.signal?.aborted !== true;
     const failure = classify(error, { ...progress, timedOut, aborted: !timedOut && opts.signal?.aborted === true, timeoutMs });
     exchange.error = { code: failure.code, message: failure.message };
     const transportError = new TransportError(failure.code, failure.message, exchange);
@@ -272,6 +275,7 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
     throw transportError;
   } finally {
     clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', callerAborted);
     exchange.durationMs = performance.now() - started;
     config.transcript?.record(exchange);
   }
@@ -350,6 +354,18 @@ function sign(
   });
 }
 
-function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
+/**
+ * A body's evidence text (decoded, redacted, trimmed) made when first read and kept: a fleet reads it only for an
+ * unexpected answer, a transcript for every exchange. Absent for no body, as renderBody gives it.
+ */
+function renderedWhenRead(exchange: Exchange, key: 'requestBody' | 'responseBody', bytes: Uint8Array | undefined, trimBytes: number): void {
+  if (!bytes || bytes.length === 0) return;
+  let rendered: string | undefined;
+  let done = false;
+  Object.defineProperty(exchange, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => (done ? rendered : ((done = true), (rendered = renderBody(bytes, trimBytes)))),
+    set: (value: string | undefined) => void ((done = true), (rendered = value)),
+  });
 }

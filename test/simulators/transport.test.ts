@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KeyObject } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { MockAgent } from 'undici';
 import { generateKeys } from '../../protocol/pki.ts';
 import { verifySignature } from '../../protocol/signing.ts';
@@ -238,6 +239,31 @@ test("the caller's signal aborts with WFMCK_E_ABORTED, also while waiting to ret
     'WFMCK_E_ABORTED',
   );
   assert.equal(error.exchange.status, 503);
+});
+
+test("a caller's signal shared by many requests keeps no listener after them, and a long wait on it is ABORTED, not TIMEOUT", async () => {
+  const shared = new AbortController();
+  for (let i = 0; i < 20; i++)
+    pool()
+      .intercept({ path: `/n${i}` })
+      .reply(200, 'ok');
+  await Promise.all(Array.from({ length: 20 }, (_, i) => transport().request({ method: 'GET', url: `/n${i}`, signal: shared.signal })));
+  assert.equal(getEventListeners(shared.signal, 'abort').length, 0);
+  pool().intercept({ path: '/hang' }).reply(200, 'late').delay(2000);
+  setTimeout(() => shared.abort(new Error('fleet interrupted')), 20);
+  await rejects(transport({ timeoutMs: 5_000 }).request({ method: 'GET', url: '/hang', signal: shared.signal }), 'WFMCK_E_ABORTED');
+});
+
+test('bodies are rendered as evidence when first read: the same text as before, JSON and spreads see them, absent without a body', async () => {
+  pool().intercept({ path: '/echo', method: 'POST' }).reply(200, '{"token":"abc","n":1}');
+  const res = await transport().request({ method: 'POST', url: '/echo', json: { password: 'hunter2', n: 1 } });
+  assert.equal(res.exchange.requestBody, '{"password":"<redacted>","n":1}');
+  assert.doesNotMatch(JSON.stringify(res.exchange), /hunter2/);
+  assert.equal({ ...res.exchange }.responseBody, res.exchange.responseBody);
+  assert.ok(Object.keys(res.exchange).includes('responseBody'));
+  pool().intercept({ path: '/empty' }).reply(204, '');
+  const empty = await transport().request({ method: 'GET', url: '/empty' });
+  assert.equal('requestBody' in empty.exchange || 'responseBody' in empty.exchange, false);
 });
 
 test('the whole-exchange deadline: a reply slower than timeoutMs is WFMCK_E_TIMEOUT', async () => {
