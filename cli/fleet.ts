@@ -250,9 +250,11 @@ export async function run(argv: string[]): Promise<number> {
       errors: totals.errors,
     });
     const servicesCpu = servicesCpu0 && (await embedded!.cpu().catch(() => undefined));
-    const servicesMs =
-      servicesCpu && Math.round((servicesCpu.user + servicesCpu.system - servicesCpu0!.user - servicesCpu0!.system) / 1000);
-    const summary = fleetSummary(result, target, servicesMs);
+    const services = servicesCpu && {
+      cpuMs: Math.round((servicesCpu.user + servicesCpu.system - servicesCpu0!.user - servicesCpu0!.system) / 1000),
+      peakRssBytes: servicesCpu.maxRssBytes,
+    };
+    const summary = fleetSummary(result, target, services);
     const file = await writeSummary(out, summary);
     process.stdout.write(
       `${summary.passed ? 'PASS' : 'FAIL'} ${totals.clients.reporting}/${result.layout.clients} devices reporting, ` +
@@ -263,7 +265,7 @@ export async function run(argv: string[]): Promise<number> {
         `seed ${spec.seed}\n${file}\n`,
     );
     process.stdout.write(
-      [...latencyLines(summary.latency), cpuLine(summary.cpu), ...thresholdLines(summary.thresholds)].map((l) => `  ${l}\n`).join(''),
+      [...latencyLines(summary.latency), resourceLine(summary), ...thresholdLines(summary.thresholds)].map((l) => `  ${l}\n`).join(''),
     );
     return summary.passed ? EXIT_OK : EXIT_FAIL;
   } finally {
@@ -273,9 +275,15 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-function cpuLine(cpu: FleetSummary['cpu']): string {
+function resourceLine(summary: FleetSummary): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  return `cpu: fleet ${s(cpu.fleetMs)}${cpu.embeddedServicesMs === undefined ? '' : `, embedded services ${s(cpu.embeddedServicesMs)}`}`;
+  const mb = (bytes: number) => `${Math.round(bytes / 1048576)} MB`;
+  const { cpu, peakRssBytes, embeddedServicesPeakRssBytes: servicesRss } = summary;
+  const services =
+    cpu.embeddedServicesMs === undefined
+      ? ''
+      : `; embedded services ${s(cpu.embeddedServicesMs)}${servicesRss ? `, ${mb(servicesRss)}` : ''}`;
+  return `cpu and peak RSS: fleet ${s(cpu.fleetMs)}, ${mb(peakRssBytes)}${services}`;
 }
 
 /** Against a foreign WFM, deployments need its assignDeployment hook and a component to assign. */

@@ -85,6 +85,9 @@ export function mergeSummaries(shards: ShardSummary[]): MergedSummary {
     startPhaseMs: max('startPhaseMs'),
     peakRssBytes: max('peakRssBytes'),
     cpu: mergeCpu(all),
+    ...(all.some((s) => s.embeddedServicesPeakRssBytes !== undefined) && {
+      embeddedServicesPeakRssBytes: Math.max(...all.map((s) => s.embeddedServicesPeakRssBytes ?? 0)),
+    }),
     interrupted: all.some((s) => s.interrupted),
     // Thresholds are judged again on the merged figures: a p95 of the fleet is not any shard's p95.
     ...verdict(complete && all.every((s) => s.ranClean ?? s.passed), first.summary.spec.thresholds, {

@@ -36,7 +36,7 @@ export interface Ready {
 export type ChildMessage =
   | Ready
   | { type: 'hooked'; id: number; output?: object; error?: string }
-  | { type: 'cpu'; id: number; user: number; system: number }
+  | { type: 'cpu'; id: number; user: number; system: number; maxRssBytes: number }
   | { type: 'failed'; id: number; message: string };
 
 let embedded: Embedded | undefined;
@@ -58,7 +58,8 @@ async function start(message: StartMessage): Promise<Ready> {
 }
 
 process.on('message', (message: ParentMessage) => {
-  if (message.type === 'cpu') return void reply({ type: 'cpu', id: message.id, ...process.cpuUsage() });
+  if (message.type === 'cpu')
+    return void reply({ type: 'cpu', id: message.id, ...process.cpuUsage(), maxRssBytes: process.resourceUsage().maxRSS * 1024 });
   if (message.type === 'start')
     return void start(message).then(reply, (err: Error) => reply({ type: 'failed', id: message.id, message: err.stack ?? err.message }));
   const hook = embedded?.hooks[message.name];

@@ -17,8 +17,8 @@ export interface EmbeddedProcess {
   spiffe?: { trustDomain: string; wfmId: string };
   /** The P5 hooks, each run in the child. */
   hooks: Record<string, Hook>;
-  /** The child's CPU time so far, in microseconds (process.cpuUsage). */
-  cpu(): Promise<{ user: number; system: number }>;
+  /** The child's CPU time so far, in microseconds (process.cpuUsage), and its peak RSS. */
+  cpu(): Promise<{ user: number; system: number; maxRssBytes: number }>;
   close(): Promise<void>;
 }
 
@@ -78,7 +78,7 @@ export async function startEmbeddedProcess(opts: { profile: Profile; deviceCa?: 
     cpu: async () => {
       const answer = await ask({ type: 'cpu' });
       if (answer.type !== 'cpu') throw new Error(`cpu: unexpected answer ${answer.type}`);
-      return { user: answer.user, system: answer.system };
+      return { user: answer.user, system: answer.system, maxRssBytes: answer.maxRssBytes };
     },
     close: async () => {
       if (gone) return;

@@ -274,7 +274,8 @@ export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunF
     opts.signal?.removeEventListener('abort', onAbort);
     await env.close();
   }
-  peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  // The kernel's high-water mark catches a peak between two samples.
+  peakRss = Math.max(peakRss, process.memoryUsage.rss(), process.resourceUsage().maxRSS * 1024);
   opts.onProgress?.(progress());
   const totals = stats.totals();
   const interrupted = stop.signal.aborted;

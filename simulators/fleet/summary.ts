@@ -28,6 +28,8 @@ export interface FleetSummary {
   peakRssBytes: number;
   /** CPU time in ms (user + system): the fleet's process, and the embedded services' own process when they were the target. */
   cpu: { fleetMs: number; embeddedServicesMs?: number };
+  /** The embedded services' process's peak RSS, when they were the target. */
+  embeddedServicesPeakRssBytes?: number;
   interrupted: boolean;
   /** The fleet's own verdict: every device onboarded and reported, nothing unexpected, no deployment failed. */
   ranClean: boolean;
@@ -37,7 +39,11 @@ export interface FleetSummary {
   passed: boolean;
 }
 
-export function fleetSummary(result: FleetResult, target: { wfm: string }, embeddedServicesCpuMs?: number): FleetSummary {
+export function fleetSummary(
+  result: FleetResult,
+  target: { wfm: string },
+  embeddedServices?: { cpuMs: number; peakRssBytes: number },
+): FleetSummary {
   const { latency, unexpected, unexpectedNotListed, ...totals } = result.totals;
   const perSecond = (n: number, ms: number) => (ms > 0 ? Math.round((n * 10_000) / ms) / 10 : 0);
   return {
@@ -61,7 +67,8 @@ export function fleetSummary(result: FleetResult, target: { wfm: string }, embed
     wallMs: result.wallMs,
     startPhaseMs: result.startPhaseMs,
     peakRssBytes: result.peakRssBytes,
-    cpu: { fleetMs: result.cpuMs, ...(embeddedServicesCpuMs !== undefined && { embeddedServicesMs: embeddedServicesCpuMs }) },
+    cpu: { fleetMs: result.cpuMs, ...(embeddedServices && { embeddedServicesMs: embeddedServices.cpuMs }) },
+    ...(embeddedServices && { embeddedServicesPeakRssBytes: embeddedServices.peakRssBytes }),
     interrupted: result.interrupted,
     ...verdict(result.passed, result.spec.thresholds, { latency, requests: totals.requests }),
   };

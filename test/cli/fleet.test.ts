@@ -91,7 +91,8 @@ test(
     assert.equal(summary.latency['capabilities.put'].count, 61, 'one PUT per visible deviceId; opaque children stay hidden');
     // The embedded services run in a process of their own: both CPU times are measured, apart.
     assert.ok(summary.cpu.fleetMs > 0 && summary.cpu.embeddedServicesMs > 0, JSON.stringify(summary.cpu));
-    assert.match(run.out.stdout, /cpu: fleet \d+\.\d s, embedded services \d+\.\d s/);
+    assert.ok(summary.embeddedServicesPeakRssBytes > 10_000_000, String(summary.embeddedServicesPeakRssBytes));
+    assert.match(run.out.stdout, /cpu and peak RSS: fleet \d+\.\d s, \d+ MB; embedded services \d+\.\d s, \d+ MB/);
     assert.ok(summary.latency['desired-state'].count >= 55);
     assert.match(run.out.stdout, /^PASS 55\/55 devices reporting/);
   },

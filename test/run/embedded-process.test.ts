@@ -24,7 +24,7 @@ test(
       // A hook's refusal travels back as the child's error message.
       await assert.rejects(embedded.hooks['assignDeployment']!({}), (e: Error) => e.message.length > 0);
       const cpu = await embedded.cpu();
-      assert.ok(cpu.user > 0, JSON.stringify(cpu));
+      assert.ok(cpu.user > 0 && cpu.maxRssBytes > 10_000_000, JSON.stringify(cpu));
     } finally {
       await embedded.close();
     }
