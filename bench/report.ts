@@ -9,6 +9,7 @@ import type { RateMeasurements } from './request-rate.ts';
 import type { SuiteMeasurement } from './suite-time.ts';
 import type { MtlsMeasurement } from './mtls.ts';
 import type { FloorMeasurement } from './floors.ts';
+import type { FleetMeasurement } from './fleets.ts';
 import { format, judge, round, type Target } from './targets.ts';
 
 export const BENCH_FILE = 'bench.json';
@@ -20,7 +21,13 @@ export interface Measurements {
   suite: SuiteMeasurement;
   mtls: MtlsMeasurement;
   floors: FloorMeasurement;
+  acceptanceFleet: FleetMeasurement;
+  liveFleet: FleetMeasurement;
 }
+
+/** The figures a bench can measure, in the order a full run measures them (`--only` picks some). */
+export const FIGURES = ['floors', 'requestRate', 'onboarding', 'memory', 'mtls', 'suite', 'acceptanceFleet', 'liveFleet'] as const;
+export type FigureName = (typeof FIGURES)[number];
 
 export interface Machine {
   cpus: number;
@@ -38,11 +45,12 @@ export interface BenchReport {
   startedAt: string;
   wallSeconds: number;
   machine: Machine;
-  figures: Measurements & {
-    ratios: { signingOff: number; signingOn: number };
+  /** The figures measured (all of them, or those of `--only`), and what is derived from them. */
+  figures: Partial<Measurements> & {
+    ratios?: { signingOff: number; signingOn: number };
     /** Each kit figure over the machine's floor for the same job (1.0 = at the floor). */
-    floorRatios: { kitSignOverNativeSign: number; wfmOnboardingOverNativeChecks: number };
-    wfmCost: { putUnsignedMsPer1000: number; putSignedMsPer1000: number; onboardingMsPer1000: number; onboardingMsPerDevice: number };
+    floorRatios?: { kitSignOverNativeSign?: number; wfmOnboardingOverNativeChecks?: number };
+    wfmCost?: { putUnsignedMsPer1000?: number; putSignedMsPer1000?: number; onboardingMsPer1000?: number; onboardingMsPerDevice?: number };
   };
   targets: Target[];
   notes: string[];
@@ -60,70 +68,150 @@ export function machineAt(start: number[]): Machine {
   };
 }
 
-export function benchReport(m: Measurements, run: { quick: boolean; startedAt: Date; wallSeconds: number; machine: Machine }): BenchReport {
+export function benchReport(
+  m: Partial<Measurements>,
+  run: { quick: boolean; startedAt: Date; wallSeconds: number; machine: Machine },
+): BenchReport {
   const rr = m.requestRate;
-  const base = rr.autocannon.requestsPerSecond;
-  const ratios = {
+  const base = rr?.autocannon.requestsPerSecond ?? 0;
+  const ratios = rr && {
     signingOff: base > 0 ? round(rr.fleetUnsigned.requestsPerSecond / base, 2) : 0,
     signingOn: base > 0 ? round(rr.fleetSigned.requestsPerSecond / base, 2) : 0,
   };
-  const perDevice =
-    m.onboarding.requests > 0
-      ? round((m.onboarding.wfmCpuMsPer1000 * m.onboarding.requests) / 1000 / Math.max(1, m.onboarding.reporting), 2)
-      : 0;
+  const ob = m.onboarding;
+  const perDevice = ob && (ob.requests > 0 ? round((ob.wfmCpuMsPer1000 * ob.requests) / 1000 / Math.max(1, ob.reporting), 2) : 0);
   const f = m.floors;
-  const floorRatios = {
+  const floorRatios = f && {
     kitSignOverNativeSign: f.nativeSignUs > 0 ? round(f.kitSignUs / f.nativeSignUs, 2) : 0,
-    wfmOnboardingOverNativeChecks:
-      f.nativeVerifyUs + f.nativeX509Us > 0 ? round((perDevice * 1000) / (f.nativeVerifyUs + f.nativeX509Us), 2) : 0,
+    ...(perDevice !== undefined && {
+      wfmOnboardingOverNativeChecks:
+        f.nativeVerifyUs + f.nativeX509Us > 0 ? round((perDevice * 1000) / (f.nativeVerifyUs + f.nativeX509Us), 2) : 0,
+    }),
   };
-  const suiteName = m.suite.grep
-    ? `wfmck run --grep ${m.suite.grep} (quick: not the default suite)`
-    : 'default wfmck run on the embedded default';
-  const targets = [
-    judge(
-      'request-rate-ratio',
-      `PUT capabilities, signing off: fleet / autocannon (${rr.settings.connections} connections)`,
-      ratios.signingOff,
-      '',
-      '>=',
-      0.9,
-    ),
-    judge('request-rate-ratio-signed', 'PUT capabilities, fleet signing (RFC 9421) / autocannon unsigned', ratios.signingOn, '', '>=', 0.9),
-    judge(
-      'heap-per-device',
-      `heap per simulated device, ${m.memory.devices.toLocaleString('en')} alive in one process`,
-      m.memory.heapBytesPerDevice,
-      'B',
-      '<=',
-      4096,
-    ),
-    judge(
-      'onboarding-rate',
-      `onboarding, ${m.onboarding.settings.devices.toLocaleString('en')} devices, signatures on`,
-      m.onboarding.devicesPerSecond,
-      'devices/s',
-      '>=',
-      1000,
-    ),
-    judge('suite-time', suiteName, m.suite.seconds, 's', '<', 120),
-    judge(
-      'kit-sign-floor',
-      "the kit's RFC 9421 signing of one request / a native P-256 sign",
-      floorRatios.kitSignOverNativeSign,
-      'x',
-      '<=',
-      1.5,
-    ),
-    judge(
-      'onboarding-cpu-floor',
-      'reference WFM CPU per onboarding / (native verify + certificate parse and issuer check)',
-      floorRatios.wfmOnboardingOverNativeChecks,
-      'x',
-      '<=',
-      1.5,
-    ),
-  ];
+  const targets: Target[] = [];
+  if (rr && ratios) {
+    targets.push(
+      judge(
+        'request-rate-ratio',
+        `PUT capabilities, signing off: fleet / autocannon (${rr.settings.connections} connections)`,
+        ratios.signingOff,
+        '',
+        '>=',
+        0.9,
+      ),
+      judge(
+        'request-rate-ratio-signed',
+        'PUT capabilities, fleet signing (RFC 9421) / autocannon unsigned',
+        ratios.signingOn,
+        '',
+        '>=',
+        0.9,
+      ),
+    );
+  }
+  if (m.memory)
+    targets.push(
+      judge(
+        'heap-per-device',
+        `heap per simulated device, ${m.memory.devices.toLocaleString('en')} alive in one process`,
+        m.memory.heapBytesPerDevice,
+        'B',
+        '<=',
+        4096,
+      ),
+    );
+  if (ob)
+    targets.push(
+      judge(
+        'onboarding-rate',
+        `onboarding, ${ob.settings.devices.toLocaleString('en')} devices, signatures on`,
+        ob.devicesPerSecond,
+        'devices/s',
+        '>=',
+        1000,
+      ),
+    );
+  if (m.suite) {
+    const suiteName = m.suite.grep
+      ? `wfmck run --grep ${m.suite.grep} (quick: not the default suite)`
+      : 'default wfmck run on the embedded default';
+    targets.push(judge('suite-time', suiteName, m.suite.seconds, 's', '<', 120));
+  }
+  if (floorRatios) {
+    targets.push(
+      judge(
+        'kit-sign-floor',
+        "the kit's RFC 9421 signing of one request / a native P-256 sign",
+        floorRatios.kitSignOverNativeSign,
+        'x',
+        '<=',
+        1.5,
+      ),
+    );
+    if (floorRatios.wfmOnboardingOverNativeChecks !== undefined)
+      targets.push(
+        judge(
+          'onboarding-cpu-floor',
+          'reference WFM CPU per onboarding / (native verify + certificate parse and issuer check)',
+          floorRatios.wfmOnboardingOverNativeChecks,
+          'x',
+          '<=',
+          1.5,
+        ),
+      );
+  }
+  if (m.mtls) {
+    const t = m.mtls;
+    targets.push(
+      judge(
+        'mtls-held',
+        `mTLS devices held by one process (miaf, each its own SVID and connection)`,
+        t.heldConcurrently,
+        'devices',
+        '>=',
+        t.settings.devices,
+      ),
+      judge(
+        'mtls-rss-per-device',
+        `RSS per held mTLS device, ${t.settings.devices.toLocaleString('en')} held`,
+        t.rssBytesPerDevice,
+        'B',
+        '<=',
+        50_000,
+      ),
+      judge(
+        'mtls-handshakes',
+        'mTLS handshakes per second (SVID, first GET), the WFM in its own process',
+        t.handshakesPerSecond,
+        '/s',
+        '>=',
+        600,
+      ),
+    );
+  }
+  if (m.acceptanceFleet) {
+    const a = m.acceptanceFleet;
+    targets.push(
+      judge('acceptance-fleet-start', `${fleetName(a)}: start to all reporting (start phase)`, a.startPhaseSeconds, 's', '<=', 10),
+    );
+  }
+  if (m.liveFleet) {
+    const l = m.liveFleet;
+    const name = fleetName(l);
+    targets.push(
+      judge('live-fleet-reporting', `${name}: clients reporting at the end`, l.reporting, 'clients', '>=', l.clients),
+      judge('live-fleet-unexpected', `${name}: unexpected answers and transport errors`, l.unexpected + l.transportErrors, '', '<=', 0),
+      judge(
+        'live-fleet-held',
+        `${name}: seconds held after the last start, polling every ${l.settings.tickInterval} s`,
+        l.heldSeconds,
+        's',
+        '>=',
+        Math.min(300, l.settings.duration / 2),
+      ),
+      judge('live-fleet-rss', `${name}: the fleet process's peak RSS`, l.fleetPeakRssMiB, 'MiB', '<=', 1024),
+    );
+  }
   return {
     kind: 'wfmck-bench',
     version: 1,
@@ -133,29 +221,54 @@ export function benchReport(m: Measurements, run: { quick: boolean; startedAt: D
     machine: run.machine,
     figures: {
       ...m,
-      ratios,
-      floorRatios,
-      wfmCost: {
-        putUnsignedMsPer1000: rr.autocannon.wfmCpuMsPer1000,
-        putSignedMsPer1000: rr.fleetSigned.wfmCpuMsPer1000,
-        onboardingMsPer1000: m.onboarding.wfmCpuMsPer1000,
-        onboardingMsPerDevice: perDevice,
-      },
+      ...(ratios && { ratios }),
+      ...(floorRatios && { floorRatios }),
+      ...((rr || ob) && {
+        wfmCost: {
+          ...(rr && { putUnsignedMsPer1000: rr.autocannon.wfmCpuMsPer1000, putSignedMsPer1000: rr.fleetSigned.wfmCpuMsPer1000 }),
+          ...(ob && { onboardingMsPer1000: ob.wfmCpuMsPer1000, onboardingMsPerDevice: perDevice }),
+        },
+      }),
     },
     targets,
     notes: notes(m, run.machine, perDevice),
   };
 }
 
-function notes(m: Measurements, machine: Machine, onboardingMsPerDevice: number): string[] {
-  const list = [
-    'request rate: both clients PUT the same body to the same path shape (P3 paths client-scoped) with the same connection count and duration, in alternating rounds; the reference WFM runs in its own process.',
-    'request rate, signing on: autocannon cannot sign, so the signed fleet (P3 signature) is divided by the UNSIGNED autocannon rate; the gap includes the WFM verifying every signature.',
-    `onboarding: each device brings its certificate (minted before the clock, ${m.onboarding.mintSeconds} s for all); the clock covers describing, the root CA fetch, the signed onboarding and the signed first PUT of capabilities.`,
-    `onboarding: the reference WFM spent ${onboardingMsPerDevice} ms of CPU per device, so on one core it alone caps onboarding near ${onboardingMsPerDevice > 0 ? Math.round(1000 / onboardingMsPerDevice) : '?'} devices/s.`,
-    `memory: "alive" = ${m.memory.devices.toLocaleString('en')} devices built by the fleet's own environment (compact description, driver machine, DeviceApiClient with its own P-256 key, certificate) and started into phase reporting (${m.memory.reporting} reached it) against a replay of one onboarding recorded with the reference WFM: no sockets, no ticks. Heap after global.gc(); external ${m.memory.externalBytesPerDevice} B and RSS ${m.memory.rssBytesPerDevice} B per device beside it (RSS keeps freed pages).`,
-    'reference WFM cost: process.cpuUsage() of the WFM process (user + system) around each measured window, per 1,000 answered requests.',
-  ];
+function fleetName(f: FleetMeasurement): string {
+  const s = f.settings;
+  return `fleet of ${f.devices.toLocaleString('en')} devices (${s.devices.toLocaleString('en')} plain, ${s.seeThruGateways} see-thru and ${s.opaqueGateways} opaque gateways of ${s.children})`;
+}
+
+function notes(m: Partial<Measurements>, machine: Machine, onboardingMsPerDevice: number | undefined): string[] {
+  const list: string[] = [];
+  if (m.requestRate)
+    list.push(
+      'request rate: both clients PUT the same body to the same path shape (P3 paths client-scoped) with the same connection count and duration, in alternating rounds; the reference WFM runs in its own process.',
+      'request rate, signing on: autocannon cannot sign, so the signed fleet (P3 signature) is divided by the UNSIGNED autocannon rate; the gap includes the WFM verifying every signature.',
+    );
+  if (m.onboarding)
+    list.push(
+      `onboarding: each device brings its certificate (minted before the clock, ${m.onboarding.mintSeconds} s for all); the clock covers describing, the root CA fetch, the signed onboarding and the signed first PUT of capabilities.`,
+      `onboarding: the reference WFM spent ${onboardingMsPerDevice} ms of CPU per device, so on one core it alone caps onboarding near ${onboardingMsPerDevice ? Math.round(1000 / onboardingMsPerDevice) : '?'} devices/s.`,
+    );
+  if (m.memory)
+    list.push(
+      `memory: "alive" = ${m.memory.devices.toLocaleString('en')} devices built by the fleet's own environment (compact description, driver machine, DeviceApiClient with its own P-256 key, certificate) and started into phase reporting (${m.memory.reporting} reached it) against a replay of one onboarding recorded with the reference WFM: no sockets, no ticks. Heap after global.gc(); external ${m.memory.externalBytesPerDevice} B and RSS ${m.memory.rssBytesPerDevice} B per device beside it (RSS keeps freed pages).`,
+    );
+  if (m.requestRate || m.onboarding)
+    list.push(
+      'reference WFM cost: process.cpuUsage() of the WFM process (user + system) around each measured window, per 1,000 answered requests.',
+    );
+  if (m.mtls)
+    list.push(
+      `mTLS: ${m.mtls.settings.devices.toLocaleString('en')} SVIDs minted before the clock (${m.mtls.mintSeconds} s), then one undici Client per device over ${m.mtls.settings.sources} loopback source addresses, ${m.mtls.settings.concurrency} handshakes at once against \`wfmck serve --edition miaf\`; RSS and heap per device are the kit process's growth from before the first connection to the end of the hold, after global.gc().`,
+    );
+  for (const f of [m.acceptanceFleet, m.liveFleet])
+    if (f)
+      list.push(
+        `${fleetName(f)}: \`wfmck fleet\` as a user starts it, ${f.clients.toLocaleString('en')} clients, ${f.requests.toLocaleString('en')} requests; start phase ${f.startPhaseSeconds} s, wall ${f.wallSeconds} s (${f.commandSeconds} s from spawn to exit); CPU fleet ${f.fleetCpuSeconds} s, embedded services (own process) ${f.servicesCpuSeconds} s; peak RSS fleet ${f.fleetPeakRssMiB} MiB, services ${f.servicesPeakRssMiB} MiB; ${f.passed ? 'passed' : `did NOT pass (exit ${f.exitCode})`}.`,
+      );
   if (machine.shared)
     list.push(
       `the machine was shared: load average ${machine.loadAverage.start[0]} at the start and ${machine.loadAverage.end[0]} at the end on ${machine.cpus} CPUs; ratios measured side by side hold better than absolute rates.`,
@@ -174,13 +287,34 @@ export function benchTable(r: BenchReport): string {
   const f = r.figures;
   const rr = f.requestRate;
   const values: Record<string, string> = {
-    'request-rate-ratio': `${rr.fleetUnsigned.requestsPerSecond} / ${rr.autocannon.requestsPerSecond} req/s = ${f.ratios.signingOff}`,
-    'request-rate-ratio-signed': `${rr.fleetSigned.requestsPerSecond} / ${rr.autocannon.requestsPerSecond} req/s = ${f.ratios.signingOn}`,
-    'heap-per-device': `${f.memory.heapBytesPerDevice} B (${f.memory.heapUsedMiB} MiB heap)`,
-    'onboarding-rate': `${f.onboarding.devicesPerSecond} devices/s (${f.onboarding.seconds} s)`,
-    'suite-time': `${f.suite.seconds} s, ${f.suite.tests ? `${f.suite.tests.passed} passed, ${f.suite.tests.failed} failed` : 'no JUnit'}`,
-    'kit-sign-floor': `${f.floors.kitSignUs} / ${f.floors.nativeSignUs} µs = ${f.floorRatios.kitSignOverNativeSign}`,
-    'onboarding-cpu-floor': `${f.wfmCost.onboardingMsPerDevice * 1000} / (${f.floors.nativeVerifyUs} + ${f.floors.nativeX509Us}) µs = ${f.floorRatios.wfmOnboardingOverNativeChecks}`,
+    ...(rr &&
+      f.ratios && {
+        'request-rate-ratio': `${rr.fleetUnsigned.requestsPerSecond} / ${rr.autocannon.requestsPerSecond} req/s = ${f.ratios.signingOff}`,
+        'request-rate-ratio-signed': `${rr.fleetSigned.requestsPerSecond} / ${rr.autocannon.requestsPerSecond} req/s = ${f.ratios.signingOn}`,
+      }),
+    ...(f.memory && { 'heap-per-device': `${f.memory.heapBytesPerDevice} B (${f.memory.heapUsedMiB} MiB heap)` }),
+    ...(f.onboarding && { 'onboarding-rate': `${f.onboarding.devicesPerSecond} devices/s (${f.onboarding.seconds} s)` }),
+    ...(f.suite && {
+      'suite-time': `${f.suite.seconds} s, ${f.suite.tests ? `${f.suite.tests.passed} passed, ${f.suite.tests.failed} failed` : 'no JUnit'}`,
+    }),
+    ...(f.floors && { 'kit-sign-floor': `${f.floors.kitSignUs} / ${f.floors.nativeSignUs} µs = ${f.floorRatios?.kitSignOverNativeSign}` }),
+    ...(f.floors &&
+      f.wfmCost?.onboardingMsPerDevice !== undefined && {
+        'onboarding-cpu-floor': `${f.wfmCost.onboardingMsPerDevice * 1000} / (${f.floors.nativeVerifyUs} + ${f.floors.nativeX509Us}) µs = ${f.floorRatios?.wfmOnboardingOverNativeChecks}`,
+      }),
+    ...(f.mtls && {
+      'mtls-held': `${f.mtls.heldConcurrently} of ${f.mtls.settings.devices} (${f.mtls.failed} failed, ${f.mtls.settings.sources} source addresses)`,
+      'mtls-rss-per-device': `${f.mtls.rssBytesPerDevice} B RSS, ${f.mtls.heapBytesPerDevice} B heap`,
+      'mtls-handshakes': `${f.mtls.handshakesPerSecond}/s (${f.mtls.connectSeconds} s, ${f.mtls.settings.concurrency} at once)`,
+    }),
+    ...(f.acceptanceFleet && {
+      'acceptance-fleet-start': `${f.acceptanceFleet.startPhaseSeconds} s (${f.acceptanceFleet.commandSeconds} s from spawn to exit)`,
+    }),
+    ...(f.liveFleet && {
+      'live-fleet-reporting': `${f.liveFleet.reporting} of ${f.liveFleet.clients}`,
+      'live-fleet-held': `${f.liveFleet.heldSeconds} s (start phase ${f.liveFleet.startPhaseSeconds} s)`,
+      'live-fleet-rss': `${f.liveFleet.fleetPeakRssMiB} MiB (services ${f.liveFleet.servicesPeakRssMiB} MiB); CPU fleet ${f.liveFleet.fleetCpuSeconds} s, services ${f.liveFleet.servicesCpuSeconds} s`,
+    }),
   };
   const rows = r.targets.map((t) => [
     t.figure,
@@ -189,31 +323,25 @@ export function benchTable(r: BenchReport): string {
     t.met ? 'met' : `MISSED by ${t.missedBy}`,
   ]);
   const c = f.wfmCost;
-  rows.push([
-    'reference WFM CPU per 1,000 requests',
-    `PUT ${c.putUnsignedMsPer1000} ms, signed PUT ${c.putSignedMsPer1000} ms, onboarding ${c.onboardingMsPer1000} ms`,
-    '(no target)',
-    '',
-  ]);
-  const t = f.mtls;
-  rows.push([
-    `mTLS devices held by one process (miaf, ${t.settings.sources} source addresses)`,
-    `${t.heldConcurrently} of ${t.settings.devices} (${t.failed} failed), ${t.rssBytesPerDevice} B RSS each`,
-    '(no target)',
-    '',
-  ]);
-  rows.push([
-    'mTLS handshakes per second (SVID, first GET)',
-    `${t.handshakesPerSecond}/s (${t.connectSeconds} s, ${t.settings.concurrency} at once)`,
-    '(no target)',
-    '',
-  ]);
-  rows.push([
-    'client CPU per 1,000 PUTs (why the ratios)',
-    `autocannon ${rr.autocannon.clientCpuMsPer1000} ms, fleet ${rr.fleetUnsigned.clientCpuMsPer1000} ms, signing fleet ${rr.fleetSigned.clientCpuMsPer1000} ms`,
-    '(no target)',
-    '',
-  ]);
+  if (c)
+    rows.push([
+      'reference WFM CPU per 1,000 requests',
+      [
+        c.putUnsignedMsPer1000 !== undefined && `PUT ${c.putUnsignedMsPer1000} ms, signed PUT ${c.putSignedMsPer1000} ms`,
+        c.onboardingMsPer1000 !== undefined && `onboarding ${c.onboardingMsPer1000} ms`,
+      ]
+        .filter(Boolean)
+        .join(', '),
+      '(no target)',
+      '',
+    ]);
+  if (rr)
+    rows.push([
+      'client CPU per 1,000 PUTs (why the ratios)',
+      `autocannon ${rr.autocannon.clientCpuMsPer1000} ms, fleet ${rr.fleetUnsigned.clientCpuMsPer1000} ms, signing fleet ${rr.fleetSigned.clientCpuMsPer1000} ms`,
+      '(no target)',
+      '',
+    ]);
   const header = ['figure', 'value', 'target', 'verdict'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) =>

@@ -5,18 +5,23 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { measureMemory } from './memory.ts';
 import { measureOnboarding, type OnboardingSettings } from './onboarding.ts';
-import { benchReport, benchTable, machineAt, writeBenchReport } from './report.ts';
+import { benchReport, benchTable, FIGURES, machineAt, writeBenchReport, type FigureName, type Measurements } from './report.ts';
 import { measureRequestRates, type RateSettings } from './request-rate.ts';
 import { measureSuite } from './suite-time.ts';
 import { benchPki } from './wfm-process.ts';
 import { measureMtls, type MtlsSettings } from './mtls.ts';
 import { measureFloors } from './floors.ts';
+import { measureFleet, type FleetSettings } from './fleets.ts';
 
 interface Sizes {
   rates: RateSettings;
   onboarding: OnboardingSettings;
   memoryDevices: number;
   mtls: MtlsSettings;
+  /** The acceptance fleet of issue 20, from start to all reporting. */
+  acceptanceFleet: FleetSettings;
+  /** A fleet held with every device polling desired state (issue 20: 100,000 devices, 5 minutes). */
+  liveFleet: FleetSettings;
   /** A --grep for the suite figure; undefined runs the default suite. */
   suiteGrep: string | undefined;
 }
@@ -25,7 +30,11 @@ const FULL: Sizes = {
   rates: { connections: 16, seconds: 10, rounds: 3, warmupSeconds: 1 },
   onboarding: { devices: 10_000, concurrency: 64 },
   memoryDevices: 100_000,
-  mtls: { devices: 8_000, sources: 4, concurrency: 64, holdSeconds: 15 },
+  mtls: { devices: 30_000, sources: 4, concurrency: 64, holdSeconds: 15 },
+  acceptanceFleet: { devices: 1000, seeThruGateways: 20, opaqueGateways: 10, children: 5, tickInterval: 1, duration: 1 },
+  // 90,000 plain + 1,000 see-thru and 1,000 opaque gateways with 4 children each = 100,000 devices (92,000 clients);
+  // the duration covers the start phase (~5 min on 2 cores) and 5 minutes held after it.
+  liveFleet: { devices: 90_000, seeThruGateways: 1000, opaqueGateways: 1000, children: 4, tickInterval: 60, duration: 660, deployments: 0 },
   suiteGrep: undefined,
 };
 
@@ -34,16 +43,21 @@ const QUICK: Sizes = {
   onboarding: { devices: 1_000, concurrency: 64 },
   memoryDevices: 1_000,
   mtls: { devices: 300, sources: 4, concurrency: 64, holdSeconds: 4 },
+  acceptanceFleet: { devices: 100, seeThruGateways: 2, opaqueGateways: 1, children: 5, tickInterval: 1, duration: 1 },
+  liveFleet: { devices: 450, seeThruGateways: 5, opaqueGateways: 5, children: 4, tickInterval: 2, duration: 8, deployments: 0 },
   suiteGrep: 'CAP-PUT-201 PUT for a deviceId',
 };
 
-const HELP = `usage: node --import tsx bench/run.ts [--quick] [--out DIR] [--connections N]
+const HELP = `usage: node --import tsx bench/run.ts [--quick] [--only LIST] [--out DIR] [--connections N]
 
 Measures, in one run: the fleet's PUT capabilities rate beside autocannon's (signing off and on), the onboarding
-rate of ${FULL.onboarding.devices.toLocaleString('en')} signing devices, the heap per device with ${FULL.memoryDevices.toLocaleString('en')} devices alive, the wall time of
-the default wfmck run, the reference WFM's CPU per 1,000 requests, and (edition miaf) how many mutual-TLS devices
-one process holds (${FULL.mtls.devices.toLocaleString('en')}, each its own SVID and connection) and its handshakes per second. Writes DIR/bench.json (default reports/out).
+rate of ${FULL.onboarding.devices.toLocaleString('en')} signing devices, the heap per device with ${FULL.memoryDevices.toLocaleString('en')} devices alive, (edition miaf) how many
+mutual-TLS devices one process holds (${FULL.mtls.devices.toLocaleString('en')}, each its own SVID and connection) and its handshakes per second, the
+wall time of the default wfmck run, the acceptance fleet from start to all reporting, and a live fleet of
+${(FULL.liveFleet.devices + (FULL.liveFleet.seeThruGateways + FULL.liveFleet.opaqueGateways) * (1 + FULL.liveFleet.children)).toLocaleString('en')} devices polling every ${FULL.liveFleet.tickInterval} s held for 5 minutes (~20 minutes in all). Writes DIR/bench.json (default
+reports/out).
   --quick          small sizes for a smoke run (${QUICK.onboarding.devices} devices, ${QUICK.rates.seconds} s rates)
+  --only LIST      measure only these figures, comma-separated: ${FIGURES.join(', ')}
   --connections N  connections for both request-rate clients (default ${FULL.rates.connections})
 `;
 
@@ -54,6 +68,7 @@ async function main(argv: string[]): Promise<number> {
       quick: { type: 'boolean' },
       out: { type: 'string' },
       connections: { type: 'string' },
+      only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -69,26 +84,51 @@ async function main(argv: string[]): Promise<number> {
   const load = loadavg();
   const t0 = performance.now();
 
+  const only = values.only === undefined ? [...FIGURES] : values.only.split(',').map((x) => x.trim());
+  const unknown = only.filter((x) => !(FIGURES as readonly string[]).includes(x));
+  if (unknown.length) throw new Error(`--only: no figure ${unknown.join(', ')}; figures: ${FIGURES.join(', ')}`);
+  const wanted = (name: FigureName) => only.includes(name);
+
   const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
-  const pki = await benchPki();
-  say('floors: native P-256 sign and verify, a certificate parsed and checked, the kit signing one request');
-  const floors = await measureFloors(quick ? 500 : 2_000);
-  say(`request rates: ${sizes.rates.rounds} round(s) of ${sizes.rates.seconds} s per side, ${connections} connections`);
-  const requestRate = await measureRequestRates(pki, sizes.rates);
-  say(`onboarding: ${sizes.onboarding.devices} devices`);
-  const onboarding = await measureOnboarding(pki, sizes.onboarding);
-  say(`memory: ${sizes.memoryDevices} devices alive`);
-  const memory = await measureMemory(sizes.memoryDevices);
-  say(`mTLS (edition miaf): ${sizes.mtls.devices} devices, each its own SVID and connection, over ${sizes.mtls.sources} source addresses`);
-  const mtls = await measureMtls(sizes.mtls);
-  say(`suite: wfmck run${sizes.suiteGrep ? ` --grep '${sizes.suiteGrep}'` : ''}`);
-  const suite = await measureSuite(join(out, 'bench-suite'), sizes.suiteGrep);
+  const m: Partial<Measurements> = {};
+  const pki = wanted('requestRate') || wanted('onboarding') ? await benchPki() : undefined;
+  if (wanted('floors')) {
+    say('floors: native P-256 sign and verify, a certificate parsed and checked, the kit signing one request');
+    m.floors = await measureFloors(quick ? 500 : 2_000);
+  }
+  if (wanted('requestRate')) {
+    say(`request rates: ${sizes.rates.rounds} round(s) of ${sizes.rates.seconds} s per side, ${connections} connections`);
+    m.requestRate = await measureRequestRates(pki!, sizes.rates);
+  }
+  if (wanted('onboarding')) {
+    say(`onboarding: ${sizes.onboarding.devices} devices`);
+    m.onboarding = await measureOnboarding(pki!, sizes.onboarding);
+  }
+  if (wanted('memory')) {
+    say(`memory: ${sizes.memoryDevices} devices alive`);
+    m.memory = await measureMemory(sizes.memoryDevices);
+  }
+  if (wanted('mtls')) {
+    say(
+      `mTLS (edition miaf): ${sizes.mtls.devices} devices, each its own SVID and connection, over ${sizes.mtls.sources} source addresses`,
+    );
+    m.mtls = await measureMtls(sizes.mtls);
+  }
+  if (wanted('suite')) {
+    say(`suite: wfmck run${sizes.suiteGrep ? ` --grep '${sizes.suiteGrep}'` : ''}`);
+    m.suite = await measureSuite(join(out, 'bench-suite'), sizes.suiteGrep);
+  }
+  for (const name of ['acceptanceFleet', 'liveFleet'] as const) {
+    if (!wanted(name)) continue;
+    const s = sizes[name];
+    say(
+      `${name}: wfmck fleet --devices ${s.devices} --see-thru-gateways ${s.seeThruGateways} --opaque-gateways ${s.opaqueGateways} --children ${s.children} --tick-interval ${s.tickInterval} --duration ${s.duration}`,
+    );
+    m[name] = await measureFleet(s, join(out, `bench-${name}`));
+  }
 
   const machine = machineAt(load);
-  const report = benchReport(
-    { requestRate, onboarding, memory, mtls, suite, floors },
-    { quick, startedAt, wallSeconds: (performance.now() - t0) / 1000, machine },
-  );
+  const report = benchReport(m, { quick, startedAt, wallSeconds: (performance.now() - t0) / 1000, machine });
   const file = await writeBenchReport(out, report);
   process.stdout.write(benchTable(report) + `${file}\n`);
   return 0;

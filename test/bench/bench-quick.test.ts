@@ -27,7 +27,20 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
 
   assert.equal(report.kind, 'wfmck-bench');
   assert.equal(report.quick, true);
-  const f = report.figures;
+  const f = report.figures as Required<BenchReport['figures']>;
+  const fleetKeys = [
+    'startPhaseSeconds',
+    'wallSeconds',
+    'heldSeconds',
+    'fleetPeakRssMiB',
+    'servicesPeakRssMiB',
+    'fleetCpuSeconds',
+    'servicesCpuSeconds',
+  ] as const;
+  for (const fleet of [f.acceptanceFleet, f.liveFleet]) {
+    for (const key of fleetKeys) assert.ok(isNumber(fleet[key]), key);
+    assert.equal(fleet.reporting, fleet.clients, 'every client of a bench fleet reports');
+  }
   for (const side of [f.requestRate.autocannon, f.requestRate.fleetUnsigned, f.requestRate.fleetSigned]) {
     for (const key of ['requestsPerSecond', 'ok', 'failed', 'seconds', 'wfmCpuMsPer1000', 'clientCpuMsPer1000'] as const)
       assert.ok(isNumber(side[key]), key);
@@ -61,6 +74,14 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
       'suite-time',
       'kit-sign-floor',
       'onboarding-cpu-floor',
+      'mtls-held',
+      'mtls-rss-per-device',
+      'mtls-handshakes',
+      'acceptance-fleet-start',
+      'live-fleet-reporting',
+      'live-fleet-unexpected',
+      'live-fleet-held',
+      'live-fleet-rss',
     ],
   );
   // The floors are measured in the same run, and each floor ratio is the kit's figure over its floor.
@@ -82,4 +103,33 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
   );
   assert.match(stdout, /^wfmck bench --quick: /);
   for (const t of report.targets) assert.ok(stdout.includes(t.figure), `the table has a row for ${t.id}`);
+});
+
+test('bench --only measures just the figures named, and refuses a figure it does not know', { timeout: 120_000 }, async () => {
+  const out = await mkdtemp(join(tmpdir(), 'wfmck-bench-only-'));
+  const run = async (...args: string[]) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', runner, '--quick', '--out', out, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const [code] = await once(child, 'exit');
+    return { code, stderr };
+  };
+  const only = await run('--only', 'floors,acceptanceFleet');
+  assert.equal(only.code, 0, only.stderr);
+  const report = JSON.parse(await readFile(join(out, 'bench.json'), 'utf8')) as BenchReport;
+  assert.deepEqual(
+    Object.keys(report.figures)
+      .filter((k) => !['ratios', 'floorRatios', 'wfmCost'].includes(k))
+      .sort(),
+    ['acceptanceFleet', 'floors'],
+  );
+  assert.deepEqual(
+    report.targets.map((t) => t.id),
+    ['kit-sign-floor', 'acceptance-fleet-start'],
+  );
+  const bad = await run('--only', 'floors,speed');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--only: no figure speed; figures: floors, requestRate/);
 });

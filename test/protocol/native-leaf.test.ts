@@ -3,7 +3,7 @@
 // enough for a TLS peer that requires a client certificate. Long names exercise DER's multi-byte lengths.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { X509Certificate } from 'node:crypto';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
@@ -46,6 +46,22 @@ for (const issuerKey of ['P-256', 'P-384', 'Ed25519', 'RSA-3072'] as KeyAlgorith
     assert.deepEqual(leaf.privateKey.export({ format: 'jwk' }), leaf.keyJwk);
   });
 }
+
+test('leaf keys P-256, P-384 and Ed25519 are minted without a key generation job (their JWK is their key); RSA is left to issueCertificate', async () => {
+  const ca = await createRootCa('native leaf keys CA');
+  const mint = nativeLeafIssuer(ca);
+  for (const keyAlgorithm of ['P-256', 'P-384', 'Ed25519'] as const) {
+    const leaf = mint({ commonName: keyAlgorithm, usage: ['client'], keyAlgorithm });
+    const cert = new X509Certificate(leaf.certPem);
+    assert.equal(cert.verify(new X509Certificate(ca.certPem).publicKey), true, keyAlgorithm);
+    assert.ok(cert.checkPrivateKey(leaf.privateKey), `${keyAlgorithm}: the certificate is of the key`);
+    assert.ok(
+      cert.checkPrivateKey(createPrivateKey(leaf.keyPem)) && cert.checkPrivateKey(createPrivateKey({ key: leaf.keyJwk, format: 'jwk' })),
+    );
+    assert.equal(cert.publicKey.asymmetricKeyType, keyAlgorithm === 'Ed25519' ? 'ed25519' : 'ec');
+  }
+  assert.throws(() => mint({ commonName: 'rsa', keyAlgorithm: 'RSA-3072' }), /issueCertificate makes one/);
+});
 
 test('a thousand native leaves in a row all parse in OpenSSL (a serial or length that is not minimal DER would not)', async () => {
   const mint = nativeLeafIssuer(await createRootCa('native leaf bulk CA'));
