@@ -4,7 +4,7 @@
 // user sees.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FleetSummary } from '../simulators/fleet/summary.ts';
@@ -20,6 +20,8 @@ export interface FleetSettings {
   duration: number;
   /** Deployments per hosting device (the acceptance fleet's default, 1, or none for a pure polling fleet). */
   deployments?: number;
+  /** Node options of the fleet's process (a heap ceiling for a large fleet); the embedded services' process keeps its own. */
+  nodeOptions?: string[];
 }
 
 export interface FleetMeasurement {
@@ -49,16 +51,29 @@ const bin = fileURLToPath(new URL('../bin/wfmck.mjs', import.meta.url));
 
 export async function measureFleet(s: FleetSettings, out: string, seed = 20): Promise<FleetMeasurement> {
   const args = [
+    ...(s.nodeOptions ?? []),
     bin,
     'fleet',
     ...['--devices', s.devices, '--see-thru-gateways', s.seeThruGateways, '--opaque-gateways', s.opaqueGateways, '--children', s.children],
     ...['--tick-interval', s.tickInterval, '--duration', s.duration, '--seed', seed, '--out', out],
+    // Interval figures beside the summary: a long fleet can be watched (tail -f) and its RSS curve read afterwards.
+    ...['--metrics-out', join(out, 'metrics.jsonl')],
     ...(s.deployments === undefined ? [] : ['--deployments', s.deployments]),
   ].map(String);
   const started = performance.now();
+  await mkdir(out, { recursive: true });
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let tail = '';
-  child.stderr.on('data', (d: Buffer) => (tail = (tail + d.toString()).slice(-2000)));
+  let shown = 0;
+  child.stderr.on('data', (d: Buffer) => {
+    tail = (tail + d.toString()).slice(-2000);
+    // The fleet's progress line (every 5 s), passed on about once a minute.
+    const line = /(\d+\.\d)s onboarded [^\n]*\n(?![\s\S]*\n\S)/.exec(tail);
+    if (line && Number(line[1]) >= shown + 60) {
+      shown = Number(line[1]);
+      process.stderr.write(`bench:   ${line[0].trim()}\n`);
+    }
+  });
   const [exitCode] = (await once(child, 'exit')) as [number | null];
   const commandSeconds = (performance.now() - started) / 1000;
   const summary = JSON.parse(await readFile(join(out, 'fleet-summary.json'), 'utf8').catch(() => 'null')) as FleetSummary | null;

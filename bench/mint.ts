@@ -1,13 +1,13 @@
 // Device certificates minted before a benchmark's clock starts, as a fleet mints them (protocol/native-leaf.ts):
-// each a real leaf of the device CA with its own P-256 key, kept as the fleet keeps it (a JWK) and as a KeyObject.
-import type { JsonWebKey, KeyObject } from 'node:crypto';
+// each a real leaf of the device CA with its own P-256 key.
+import type { KeyObject } from 'node:crypto';
 import { nativeLeafIssuer, type NativeLeafIssuer } from '../protocol/native-leaf.ts';
 import type { Issued } from '../protocol/pki.ts';
 
 export interface MintedCertificate {
   der: Buffer;
-  /** What a fleet device holds (simulators/fleet/devices.ts). */
-  key: JsonWebKey;
+  /** What a fleet device holds (simulators/fleet/devices.ts), the same KeyObject as privateKey. */
+  key: KeyObject;
   privateKey: KeyObject;
 }
 
@@ -20,6 +20,6 @@ export class CertificateMint {
 
   async mint(commonName: string): Promise<MintedCertificate> {
     const leaf = this.issue({ commonName, usage: ['client'] });
-    return { der: leaf.der, key: leaf.keyJwk, privateKey: leaf.privateKey };
+    return { der: leaf.der, key: leaf.privateKey, privateKey: leaf.privateKey };
   }
 }

@@ -262,7 +262,11 @@ function notes(m: Partial<Measurements>, machine: Machine, onboardingMsPerDevice
     );
   if (m.mtls)
     list.push(
-      `mTLS: ${m.mtls.settings.devices.toLocaleString('en')} SVIDs minted before the clock (${m.mtls.mintSeconds} s), then one undici Client per device over ${m.mtls.settings.sources} loopback source addresses, ${m.mtls.settings.concurrency} handshakes at once against \`wfmck serve --edition miaf\`; RSS and heap per device are the kit process's growth from before the first connection to the end of the hold, after global.gc().`,
+      `mTLS: ${m.mtls.settings.devices.toLocaleString('en')} SVIDs minted before the clock (${m.mtls.mintSeconds} s), then one undici Client per device over ${m.mtls.settings.sources} loopback source addresses, ${m.mtls.settings.concurrency} handshakes at once, each device polling every ${m.mtls.settings.pollSeconds} s from its connection on (the others still joining), against \`wfmck serve --edition miaf\`; RSS and heap per device are the kit process's growth from before the first connection to the end of the hold, after global.gc().`,
+    );
+  if (m.mtls?.openFilesLimit !== undefined && m.mtls.openFilesLimit < m.mtls.settings.devices + 1000)
+    list.push(
+      `mTLS: this machine allows ${m.mtls.openFilesLimit.toLocaleString('en')} open files per process (ulimit -n, not raisable here), and every held device is a socket in the kit's process and in the WFM's: past that, connections fail with EMFILE, so ${m.mtls.settings.devices.toLocaleString('en')} cannot all be held by one process on it.`,
     );
   for (const f of [m.acceptanceFleet, m.liveFleet])
     if (f)

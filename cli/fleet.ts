@@ -105,7 +105,7 @@ failedByFault); stateLoss makes a device resynchronise; clockSkewSeconds shifts 
         {
           flag: 'metrics-out',
           value: 'FILE',
-          doc: 'write a JSON line of interval figures every 5 s and at the end (requests, req/s, unexpected, transport errors, p50/p95/p99, clients, RSS)',
+          doc: 'write a JSON line of interval figures every 5 s and at the end (requests, req/s, unexpected, transport errors, p50/p95/p99, clients, RSS with the heap and external memory in it)',
           parse: pathOption,
         },
         {

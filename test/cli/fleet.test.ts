@@ -176,8 +176,14 @@ test('stages ramp the starts and --metrics-out streams interval figures that add
   const lines = (await readFile(metrics, 'utf8'))
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as { requests: number; p95Ms: number; clients: { reporting: number } });
+    .map(
+      (l) => JSON.parse(l) as { requests: number; p95Ms: number; clients: { reporting: number }; rssBytes: number; heapUsedBytes: number },
+    );
   assert.ok(lines.length >= 1);
+  assert.ok(
+    lines.every((l) => l.heapUsedBytes > 0 && l.heapUsedBytes < l.rssBytes),
+    'each line says how much of the RSS is heap',
+  );
   assert.equal(
     lines.reduce((n, l) => n + l.requests, 0),
     summary.totals.requests.total,
