@@ -5,7 +5,7 @@
 // issueCertificate, which reads better than hand-made DER.
 import { createECDH, createHash, createPrivateKey, createPublicKey, KeyObject, randomBytes, sign, type JsonWebKey } from 'node:crypto';
 import { x509 } from '../spec/x509.ts';
-import type { Issued, KeyAlgorithm } from './pki.ts';
+import { pemOf, type Issued, type KeyAlgorithm } from './pki.ts';
 
 export interface NativeLeafOptions {
   commonName: string;
@@ -160,9 +160,7 @@ export function nativeLeafIssuer(issuer: Issued): NativeLeafIssuer {
 
   return (opts) => {
     const keys = generate(opts.keyAlgorithm ?? 'P-256');
-    const spki = keys.spki;
     const serial = randomBytes(16);
-    // Positive and minimal in DER: the first byte in 0x40-0x7f (neither a sign bit nor a leading zero), 126 random bits.
     // Positive and minimal in DER: the first byte in 0x40-0x7f (neither a sign bit nor a leading zero), 126 random bits.
     serial[0] = 0x40 | (serial[0]! & 0x3f);
     const now = Date.now();
@@ -178,7 +176,7 @@ export function nativeLeafIssuer(issuer: Issued): NativeLeafIssuer {
       basicConstraints,
       digitalSignature,
       aki,
-      extension('2.5.29.14', false, octets(keyIdentifier(spki))),
+      extension('2.5.29.14', false, octets(keyIdentifier(keys.spki))),
       extension('2.5.29.37', false, seq(...(opts.usage ?? ['server', 'client']).map((u) => oid(EKU[u])))),
       ...(san.length ? [extension('2.5.29.17', false, seq(...san))] : []),
     ];
@@ -189,7 +187,7 @@ export function nativeLeafIssuer(issuer: Issued): NativeLeafIssuer {
       issuerName,
       seq(time(notBefore), time(notAfter)),
       subject,
-      spki,
+      keys.spki,
       tlv(0xa3, seq(...extensions)),
     );
     const signature = sign(
@@ -200,13 +198,10 @@ export function nativeLeafIssuer(issuer: Issued): NativeLeafIssuer {
     const der = seq(tbs, algorithm, bits(signature));
     return {
       der,
-      certPem: pem('CERTIFICATE', der),
+      certPem: pemOf('CERTIFICATE', der),
       keyPem: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
       keyJwk: keys.jwk,
       privateKey: keys.privateKey,
     };
   };
 }
-
-const pem = (label: string, der: Buffer) =>
-  `-----BEGIN ${label}-----\n${der.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n?$/, '\n')}-----END ${label}-----\n`;

@@ -60,8 +60,7 @@ export async function generateKeys(kind: KeyAlgorithm = 'P-256'): Promise<Crypto
 }
 
 export async function privateKeyPem(key: CryptoKey): Promise<string> {
-  const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
-  return `-----BEGIN PRIVATE KEY-----\n${der.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n?$/, '\n')}-----END PRIVATE KEY-----\n`;
+  return pemOf('PRIVATE KEY', Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key)));
 }
 
 function serial(): string {
@@ -155,6 +154,11 @@ export function certificateKeyId(certDer: ArrayBuffer | Uint8Array): string {
   return createHash('sha256')
     .update(Buffer.from(certDer as ArrayBuffer))
     .digest('hex');
+}
+
+/** DER as a PEM block of `label`, its base64 in lines of 64. */
+export function pemOf(label: string, der: Buffer): string {
+  return `-----BEGIN ${label}-----\n${der.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n?$/, '\n')}-----END ${label}-----\n`;
 }
 
 /** The DER bytes of a PEM's first block: base64 decoding, no parse (the bytes are what was written). */

@@ -1,8 +1,9 @@
 // X.509-SVIDs of the miaf edition (P10): a CA for one trust domain (root, optionally an intermediate) that issues
 // leaf SVIDs, and the deliberately bad leaves later faults and tests present. Certificates come from pki.ts.
-import { webcrypto } from 'node:crypto';
+import { webcrypto, type JsonWebKey } from 'node:crypto';
 import { x509 } from '../spec/x509.ts';
 import { createRootCa, issueCertificate, type CryptoKey, type Issued, type KeyAlgorithm } from './pki.ts';
+import { nativeLeafIssuer } from './native-leaf.ts';
 
 export interface SvidCa {
   trustDomain: string;
@@ -67,6 +68,28 @@ export function issueSvid(ca: SvidCa, spiffeId: string, opts: SvidOptions = {}):
   return leaf(ca, spiffeId, { uris: [spiffeId] }, opts);
 }
 
+/** A good leaf SVID as issueSvid makes it, minted natively (protocol/native-leaf.ts): what a fleet mints by the thousand. */
+export interface NativeSvid {
+  spiffeId: string;
+  certPem: string;
+  keyPem: string;
+  keyJwk: JsonWebKey;
+  /** Leaf then intermediates, what a TLS peer presents. */
+  chainPem: string;
+}
+
+/** issueSvid for a fleet: the same leaf for a P-256, P-384 or Ed25519 key (NATIVE_LEAF_KEYS), ~0.25 ms instead of ~5. */
+export function nativeSvidIssuer(ca: SvidCa): (spiffeId: string, keyAlgorithm?: KeyAlgorithm) => NativeSvid {
+  const mint = nativeLeafIssuer(ca.intermediate ?? ca.root);
+  return (spiffeId, keyAlgorithm = 'P-256') => {
+    const { certPem, keyPem, keyJwk } = mint({ commonName: commonNameOf(spiffeId), uris: [spiffeId], keyAlgorithm });
+    return { spiffeId, certPem, keyPem, keyJwk, chainPem: certPem + (ca.intermediate?.certPem ?? '') };
+  };
+}
+
+/** A leaf SVID's common name: its SPIFFE ID, cut to the 64 characters X.520 allows. */
+const commonNameOf = (spiffeId: string) => spiffeId.slice(0, 64);
+
 /** Defects of a leaf, each named after the P10 rule it breaks (go-spiffe style hostile fixtures). */
 export const BAD_SVID_KINDS = [
   'ca-as-leaf',
@@ -126,7 +149,7 @@ interface Shape {
 async function leaf(ca: SvidCa, spiffeId: string, shape: Shape, opts: SvidOptions): Promise<Svid> {
   const signer = ca.intermediate ?? ca.root;
   const issued = await issueCertificate(signer, {
-    commonName: spiffeId.slice(0, 64),
+    commonName: commonNameOf(spiffeId),
     ...shape,
     keyAlgorithm: opts.keyAlgorithm ?? 'P-256',
     ...(opts.publicKey && { publicKey: opts.publicKey }),

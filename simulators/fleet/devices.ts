@@ -8,7 +8,7 @@ import { certificateKeyId, derOfPem, type Issued } from '../../protocol/pki.ts';
 import { NATIVE_LEAF_KEYS, nativeLeafIssuer, type NativeLeafIssuer } from '../../protocol/native-leaf.ts';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import { clientSpiffeId, wfmSpiffeId } from '../../spec/spiffe-id.ts';
-import { issueSvid, svidCaOf } from '../../protocol/svid-issuer.ts';
+import { issueSvid, nativeSvidIssuer, svidCaOf } from '../../protocol/svid-issuer.ts';
 import type { DeploymentStatusReport } from '../../spec/types.ts';
 import { DeviceApiClient, type CallOptions, type DeviceApiClientOptions, type Payload } from '../device-api.ts';
 import { createDevice } from '../device/driver.ts';
@@ -62,8 +62,8 @@ export async function fleetEnvironment(
   // The shared agent carries the registries' connections too: closing it closes them.
   const registry = registryPool(open, 'fleet devices').client;
   const credentials = target.certCache === undefined ? mintAlways : credentialCache(target.certCache, target.deviceCa.certPem);
-  let mintLeaf: NativeLeafIssuer | undefined;
   if (profile.deviceAuth === 'mtls') return svidEnvironment(target, limiter, settings, profile, { cancel, registry, agent, credentials });
+  let mintLeaf: NativeLeafIssuer | undefined;
   const certificate =
     seams.certificate ??
     ((desc: DeviceDescription) => issuedCertificate(desc, credentials, (mintLeaf ??= nativeLeafIssuer(target.deviceCa))));
@@ -107,12 +107,16 @@ async function issuedCertificate(
   credentials: CredentialSource,
   mint: NativeLeafIssuer,
 ): Promise<DeviceCertificate> {
+  let minted: KeyObject | undefined;
   const { certPem, keyPem, keyJwk } = await credentials(`device:${desc.id}`, async () => {
-    const { certPem, keyPem, keyJwk } = mint({ commonName: desc.id, usage: ['client'] });
+    const { certPem, keyPem, keyJwk, privateKey } = mint({ commonName: desc.id, usage: ['client'] });
+    minted = privateKey;
     return { certPem, keyPem, keyJwk };
   });
-  // Per device start, so neither the certificate nor the PEM key is parsed: the DER is the PEM's bytes, the key a JWK.
-  return { der: derOfPem(certPem), key: keyJwk ? createPrivateKey({ key: keyJwk, format: 'jwk' }) : createPrivateKey(keyPem) };
+  // Per device start, so neither the certificate nor the PEM key is parsed: the DER is the PEM's bytes, the key the
+  // one just minted or a cached JWK.
+  const key = minted ?? (keyJwk ? createPrivateKey({ key: keyJwk, format: 'jwk' }) : createPrivateKey(keyPem));
+  return { der: derOfPem(certPem), key };
 }
 
 /** The Device API client that also tells the fleet what each status report said and how the WFM answered it. */
@@ -163,7 +167,7 @@ function svidEnvironment(
   const sources = target.sourceAddresses?.length ? target.sourceAddresses : undefined;
   const owned = new Set<UndiciTransport>();
   let next = 0;
-  let mintSvid: NativeLeafIssuer | undefined;
+  let mintSvid: ReturnType<typeof nativeSvidIssuer> | undefined;
   return {
     async createDevice(desc, ctx) {
       const clientId = desc.id.replace(/[^A-Za-z0-9._-]/g, '-');
@@ -173,13 +177,8 @@ function svidEnvironment(
           const minted = await issueSvid(ca, spiffeId, { keyAlgorithm: profile.svidKeyAlgorithm });
           return { certPem: minted.certPem, keyPem: minted.keyPem, chainPem: minted.chainPem };
         }
-        // issueSvid's leaf (svid-issuer.ts), minted natively: the CA has no intermediate here, the chain is the leaf.
-        const { certPem, keyPem, keyJwk } = (mintSvid ??= nativeLeafIssuer(ca.root))({
-          commonName: spiffeId.slice(0, 64),
-          uris: [spiffeId],
-          keyAlgorithm: profile.svidKeyAlgorithm,
-        });
-        return { certPem, keyPem, keyJwk };
+        const { certPem, keyPem, keyJwk, chainPem } = (mintSvid ??= nativeSvidIssuer(ca))(spiffeId, profile.svidKeyAlgorithm);
+        return { certPem, keyPem, keyJwk, chainPem };
       });
       await spiffe.admit?.(spiffeId);
       const transport = createTransport({

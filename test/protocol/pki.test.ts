@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
-import { createRootCa, issueCertificate, certificateKeyId, derOfPem, parseCertificate } from '../../protocol/pki.ts';
+import { createRootCa, issueCertificate, certificateKeyId, derOfPem, parseCertificate, pemOf } from '../../protocol/pki.ts';
 import { X509Certificate } from 'node:crypto';
 
 test('a root CA issues a server certificate that a TLS client verifies against the CA', async () => {
@@ -54,4 +54,5 @@ test('derOfPem: the bytes of a PEM block, the DER X509Certificate reads (a leaf 
   assert.deepEqual(derOfPem(leaf.certPem), new X509Certificate(leaf.certPem).raw);
   assert.deepEqual(derOfPem(leaf.certPem + ca.certPem), new X509Certificate(leaf.certPem).raw);
   assert.throws(() => derOfPem('no pem here'), /not a PEM block/);
+  assert.equal(pemOf('CERTIFICATE', derOfPem(leaf.certPem)), leaf.certPem, 'pemOf writes back the PEM it was read from');
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer, request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import { BAD_SVID_KINDS, createSvidCa, issueBadSvid, issueSvid, type BadSvidKind } from '../../protocol/svid-issuer.ts';
+import { BAD_SVID_KINDS, createSvidCa, issueBadSvid, issueSvid, nativeSvidIssuer, type BadSvidKind } from '../../protocol/svid-issuer.ts';
 import { generateKeys, type CryptoKey } from '../../protocol/pki.ts';
 import { svidKeyAlgorithm, svidLeafFindings } from '../../spec/rules/svid-leaf.ts';
 import { clientSpiffeId } from '../../spec/spiffe-id.ts';
@@ -114,5 +114,21 @@ test('a TLS server trusting only the root accepts a client presenting its chain 
     await assert.rejects(get(client.certPem));
   } finally {
     srv.close();
+  }
+});
+
+test('nativeSvidIssuer: the leaf issueSvid makes, minted natively, passes every P10 leaf rule; its chain carries the intermediate', async () => {
+  for (const intermediate of [false, true]) {
+    const ca = await createSvidCa({ trustDomain: TD, intermediate });
+    for (const keyAlgorithm of ['P-256', 'P-384', 'Ed25519'] as const) {
+      const svid = nativeSvidIssuer(ca)(ID, keyAlgorithm);
+      const cert = new x509.X509Certificate(svid.certPem);
+      assert.deepEqual(rules(cert), [], `${keyAlgorithm}, intermediate ${intermediate}`);
+      assert.deepEqual(svidKeyAlgorithm(cert), { known: keyAlgorithm });
+      assert.equal(cert.subject, `CN=${ID.slice(0, 64)}`);
+      assert.equal(svid.chainPem, svid.certPem + (ca.intermediate?.certPem ?? ''));
+      const signer = ca.intermediate ?? ca.root;
+      assert.equal(await cert.verify({ publicKey: signer.cert.publicKey, signatureOnly: true }), true);
+    }
   }
 });
