@@ -49,7 +49,18 @@ export interface BenchReport {
   figures: Partial<Measurements> & {
     ratios?: { signingOff: number; signingOn: number };
     /** Each kit figure over the machine's floor for the same job (1.0 = at the floor). */
-    floorRatios?: { kitSignOverNativeSign?: number; wfmOnboardingOverNativeChecks?: number };
+    floorRatios?: {
+      kitSignOverNativeSign?: number;
+      wfmOnboardingOverNativeChecks?: number;
+      /** The fleet's client CPU per unsigned PUT over autocannon's. */
+      clientCpuUnsignedOverAutocannon?: number;
+      /** The signing fleet's client CPU per PUT over (its unsigned CPU per PUT + one native sign). */
+      clientCpuSignedOverUnsignedPlusSign?: number;
+      /** The signed fleet rate over the rate the unsigned rate and the crypto floor allow together (signedRateBound). */
+      signedRateOverBound?: number;
+      /** 1 / (1/unsigned fleet rate + (native sign + native verify) / CPUs): what signing would cost at its floor. */
+      signedRateBound?: number;
+    };
     wfmCost?: { putUnsignedMsPer1000?: number; putSignedMsPer1000?: number; onboardingMsPer1000?: number; onboardingMsPerDevice?: number };
   };
   targets: Target[];
@@ -88,6 +99,30 @@ export function benchReport(
         f.nativeVerifyUs + f.nativeX509Us > 0 ? round((perDevice * 1000) / (f.nativeVerifyUs + f.nativeX509Us), 2) : 0,
     }),
   };
+  const cpus = run.machine.cpus > 0 ? run.machine.cpus : 1;
+  // Signing adds one native sign (client) and one native verify (WFM) per request, on the same cores as the rest.
+  const signedRateBound =
+    f && rr && rr.fleetUnsigned.requestsPerSecond > 0
+      ? 1 / (1 / rr.fleetUnsigned.requestsPerSecond + (f.nativeSignUs + f.nativeVerifyUs) / 1e6 / cpus)
+      : undefined;
+  const clientRatios = rr && {
+    ...(rr.autocannon.clientCpuMsPer1000 > 0 && {
+      clientCpuUnsignedOverAutocannon: round(rr.fleetUnsigned.clientCpuMsPer1000 / rr.autocannon.clientCpuMsPer1000, 2),
+    }),
+    // ms per 1,000 requests = µs per request.
+    ...(f &&
+      rr.fleetUnsigned.clientCpuMsPer1000 > 0 && {
+        clientCpuSignedOverUnsignedPlusSign: round(
+          rr.fleetSigned.clientCpuMsPer1000 / (rr.fleetUnsigned.clientCpuMsPer1000 + f.nativeSignUs),
+          2,
+        ),
+      }),
+    ...(signedRateBound !== undefined && {
+      signedRateBound: Math.round(signedRateBound),
+      signedRateOverBound: round(rr.fleetSigned.requestsPerSecond / signedRateBound, 2),
+    }),
+  };
+  const allFloorRatios = (floorRatios || (clientRatios && Object.keys(clientRatios).length > 0)) && { ...floorRatios, ...clientRatios };
   const targets: Target[] = [];
   if (rr && ratios) {
     targets.push(
@@ -97,7 +132,7 @@ export function benchReport(
         ratios.signingOff,
         '',
         '>=',
-        0.9,
+        1.0,
       ),
       judge(
         'request-rate-ratio-signed',
@@ -128,7 +163,7 @@ export function benchReport(
         ob.devicesPerSecond,
         'devices/s',
         '>=',
-        1000,
+        2000,
       ),
     );
   if (m.suite) {
@@ -160,6 +195,39 @@ export function benchReport(
         ),
       );
   }
+  if (clientRatios?.clientCpuUnsignedOverAutocannon !== undefined)
+    targets.push(
+      judge(
+        'client-cpu-unsigned',
+        "the fleet's client CPU per unsigned PUT / autocannon's",
+        clientRatios.clientCpuUnsignedOverAutocannon,
+        'x',
+        '<=',
+        1.5,
+      ),
+    );
+  if (clientRatios?.clientCpuSignedOverUnsignedPlusSign !== undefined)
+    targets.push(
+      judge(
+        'client-cpu-signed',
+        "the signing fleet's client CPU per PUT / (its unsigned CPU per PUT + a native sign)",
+        clientRatios.clientCpuSignedOverUnsignedPlusSign,
+        'x',
+        '<=',
+        1.3,
+      ),
+    );
+  if (clientRatios?.signedRateOverBound !== undefined)
+    targets.push(
+      judge(
+        'signed-rate-floor',
+        'signed fleet PUT rate / the rate the unsigned rate and native sign + verify allow',
+        clientRatios.signedRateOverBound,
+        'x',
+        '>=',
+        0.9,
+      ),
+    );
   if (m.mtls) {
     const t = m.mtls;
     targets.push(
@@ -222,7 +290,7 @@ export function benchReport(
     figures: {
       ...m,
       ...(ratios && { ratios }),
-      ...(floorRatios && { floorRatios }),
+      ...(allFloorRatios && { floorRatios: allFloorRatios }),
       ...((rr || ob) && {
         wfmCost: {
           ...(rr && { putUnsignedMsPer1000: rr.autocannon.wfmCpuMsPer1000, putSignedMsPer1000: rr.fleetSigned.wfmCpuMsPer1000 }),
@@ -246,6 +314,7 @@ function notes(m: Partial<Measurements>, machine: Machine, onboardingMsPerDevice
     list.push(
       'request rate: both clients PUT the same body to the same path shape (P3 paths client-scoped) with the same connection count and duration, in alternating rounds; the reference WFM runs in its own process.',
       'request rate, signing on: autocannon cannot sign, so the signed fleet (P3 signature) is divided by the UNSIGNED autocannon rate; the gap includes the WFM verifying every signature.',
+      "request rate, floors: the bound a signed fleet could reach is 1 / (1 / the unsigned fleet rate + (native sign + native verify) / CPUs), since client and WFM share the machine's cores; client CPU is this process's, per request.",
     );
   if (m.onboarding)
     list.push(
@@ -305,6 +374,14 @@ export function benchTable(r: BenchReport): string {
     ...(f.floors &&
       f.wfmCost?.onboardingMsPerDevice !== undefined && {
         'onboarding-cpu-floor': `${f.wfmCost.onboardingMsPerDevice * 1000} / (${f.floors.nativeVerifyUs} + ${f.floors.nativeX509Us}) µs = ${f.floorRatios?.wfmOnboardingOverNativeChecks}`,
+      }),
+    ...(rr && {
+      'client-cpu-unsigned': `${rr.fleetUnsigned.clientCpuMsPer1000} / ${rr.autocannon.clientCpuMsPer1000} µs = ${f.floorRatios?.clientCpuUnsignedOverAutocannon}`,
+    }),
+    ...(rr &&
+      f.floors && {
+        'client-cpu-signed': `${rr.fleetSigned.clientCpuMsPer1000} / (${rr.fleetUnsigned.clientCpuMsPer1000} + ${f.floors.nativeSignUs}) µs = ${f.floorRatios?.clientCpuSignedOverUnsignedPlusSign}`,
+        'signed-rate-floor': `${rr.fleetSigned.requestsPerSecond} / ${f.floorRatios?.signedRateBound} req/s = ${f.floorRatios?.signedRateOverBound}`,
       }),
     ...(f.mtls && {
       'mtls-held': `${f.mtls.heldConcurrently} of ${f.mtls.settings.devices} (${f.mtls.failed} failed, ${f.mtls.settings.sources} source addresses)`,

@@ -74,6 +74,9 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
       'suite-time',
       'kit-sign-floor',
       'onboarding-cpu-floor',
+      'client-cpu-unsigned',
+      'client-cpu-signed',
+      'signed-rate-floor',
       'mtls-held',
       'mtls-rss-per-device',
       'mtls-handshakes',
@@ -88,6 +91,15 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
   for (const key of ['nativeSignUs', 'nativeVerifyUs', 'nativeX509Us', 'kitSignUs'] as const)
     assert.ok(isNumber(f.floors[key]) && f.floors[key] > 0, key);
   assert.equal(f.floorRatios.kitSignOverNativeSign, Math.round((f.floors.kitSignUs / f.floors.nativeSignUs) * 100) / 100);
+  const rr = f.requestRate;
+  assert.equal(
+    f.floorRatios.clientCpuUnsignedOverAutocannon,
+    Math.round((rr.fleetUnsigned.clientCpuMsPer1000 / rr.autocannon.clientCpuMsPer1000) * 100) / 100,
+  );
+  const bound =
+    1 / (1 / rr.fleetUnsigned.requestsPerSecond + (f.floors.nativeSignUs + f.floors.nativeVerifyUs) / 1e6 / report.machine.cpus);
+  assert.equal(f.floorRatios.signedRateBound, Math.round(bound));
+  assert.equal(f.floorRatios.signedRateOverBound, Math.round((rr.fleetSigned.requestsPerSecond / bound) * 100) / 100);
   for (const t of report.targets) {
     assert.ok(isNumber(t.value) && isNumber(t.target) && ['>=', '<=', '<'].includes(t.comparison), t.id);
     assert.equal(typeof t.met, 'boolean');
