@@ -152,7 +152,7 @@ async function run(ctx: ActionContext, action: Action): Promise<Result> {
 /** Emits the response event; a status outside the expected ones (or a `problem`) is a failure, transient for 5xx/429. */
 function answer(ctx: ActionContext, endpoint: Endpoint, response: HttpResponse, problem?: string, subject?: string): Result {
   const expected = EXPECTED[endpoint].includes(response.status) && problem === undefined;
-  const latencyMs = response.exchange.durationMs;
+  const latencyMs = response.durationMs ?? response.exchange.durationMs;
   ctx.env.observer?.({
     type: 'response',
     deviceId: ctx.desc.id,

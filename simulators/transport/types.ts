@@ -51,6 +51,8 @@ export interface HttpResponse {
   /** Parses the body as JSON; throws a TransportError WFMCK_E_PROTOCOL with the exchange when it is not JSON. */
   json<T = unknown>(): T;
   exchange: Exchange;
+  /** The exchange's durationMs, readable without making the exchange (undici's responses have it). */
+  readonly durationMs?: number;
 }
 
 export interface Transport {

@@ -183,11 +183,12 @@ const retryable = new WeakSet<TransportError>();
 
 async function send(config: Config, opts: RequestOptions): Promise<HttpResponse> {
   const method = opts.method.toUpperCase();
-  const url = resolveUrl(opts.url, config.baseUrl);
+  const resolved = resolveUrl(opts.url, config.baseUrl);
+  const url = resolved.href;
   const { headers, body } = prepare(opts, config.testId);
   const retrying = mayRetry(method, opts.retry);
   const key = `${method} ${url}`;
-  refuseOffLoopback(config, method, url);
+  refuseOffLoopback(config, method, url, resolved.hostname);
   held(config, key, method, url);
   let last: Exchange | undefined;
   for (let attempt = 1; ; attempt++) {
@@ -195,10 +196,10 @@ async function send(config: Config, opts: RequestOptions): Promise<HttpResponse>
     let wait: number;
     try {
       const res = await once(config, opts, { method, url, headers: sent, body }, attempt);
-      last = res.exchange;
       const hold = RETRYABLE_STATUSES.has(res.status) ? retryAfterMs(res.headers['retry-after'], MAX_HOLD_MS) : undefined;
       if (hold !== undefined && hold > 0) config.holds?.set(key, Date.now() + hold);
       if (!retrying || attempt >= config.retry.attempts || !RETRYABLE_STATUSES.has(res.status)) return res;
+      last = res.exchange;
       // Retry-After beyond the retry policy's longest wait: no retry sooner than it says (a later call is held).
       if (config.holds && hold !== undefined && hold > config.retry.maxDelayMs) return res;
       wait = nextDelayMs(attempt, config.retry, res.headers['retry-after']);
@@ -223,28 +224,19 @@ interface Prepared {
 }
 
 async function once(config: Config, opts: RequestOptions, req: Prepared, attempt: number): Promise<HttpResponse> {
-  const trimBytes = config.transcript?.trimBytes ?? DEFAULT_TRIM_BYTES;
   const timeoutMs = opts.timeoutMs ?? config.timeoutMs;
   const started = performance.now();
-  const exchange: Exchange = {
-    id: randomUUID(),
-    ...(config.testId !== undefined ? { testId: config.testId } : {}),
-    method: req.method,
-    url: redactUrl(req.url),
-    requestHeaders: redactHeaders(req.headers),
-    startedAt: new Date().toISOString(),
-    durationMs: 0,
-    attempt,
-  };
-  renderedWhenRead(exchange, 'requestBody', req.body, trimBytes);
+  const startedAt = Date.now();
   // undici's headers/body timers are coarse and idle-based; this one bounds the whole exchange.
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new Error(`deadline of ${timeoutMs} ms`)), timeoutMs);
   // The caller's signal aborts this exchange through a listener removed at its end (AbortSignal.any costs more per request).
-  const callerAborted = () => deadline.abort(opts.signal!.reason);
+  const callerAborted = abortWith(deadline, opts.signal);
   opts.signal?.addEventListener('abort', callerAborted, { once: true });
   const signal = deadline.signal;
   const progress = { afterHeaders: false, received: 0, announced: undefined as number | undefined };
+  let status: number | undefined;
+  let headers: Record<string, string> | undefined;
   try {
     if (opts.signal?.aborted) throw opts.signal.reason;
     const res = await request(req.url, {
@@ -258,35 +250,70 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
     });
     progress.afterHeaders = true;
     res.body.on('error', () => undefined);
-    const headers = flattenHeaders(res.headers);
-    exchange.status = res.statusCode;
-    exchange.responseHeaders = redactHeaders(headers);
+    status = res.statusCode;
+    headers = flattenHeaders(res.headers);
     progress.announced = hasNoBody(req.method, res.statusCode) ? undefined : announcedLength(headers);
     const maxBytes = opts.maxResponseBytes ?? config.maxResponseBytes;
     const bytes = await readCapped(res.body, maxBytes, progress.announced, (n) => (progress.received = n));
-    renderedWhenRead(exchange, 'responseBody', bytes, trimBytes);
-    return httpResponse(res.statusCode, headers, bytes, exchange);
+    const durationMs = performance.now() - started;
+    const at = { config, req, attempt, startedAt, durationMs };
+    // A transcript records every exchange; without one (a fleet) it is made only when read: for an answer the caller
+    // did not expect. (Arrows passed, not named: tsx keeps names, at a property write per request.)
+    if (!config.transcript) return httpResponse(status, headers, bytes, () => exchangeRecord(at, status, headers, bytes), durationMs);
+    const exchange = exchangeRecord(at, status, headers, bytes);
+    config.transcript.record(exchange);
+    return httpResponse(status, headers, bytes, exchange, durationMs);
   } catch (error) {
     const timedOut = deadline.signal.aborted && opts.signal?.aborted !== true;
     const failure = classify(error, { ...progress, timedOut, aborted: !timedOut && opts.signal?.aborted === true, timeoutMs });
+    const exchange = exchangeRecord({ config, req, attempt, startedAt, durationMs: performance.now() - started }, status, headers);
     exchange.error = { code: failure.code, message: failure.message };
+    config.transcript?.record(exchange);
     const transportError = new TransportError(failure.code, failure.message, exchange);
     if (failure.retryable) retryable.add(transportError);
     throw transportError;
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', callerAborted);
-    exchange.durationMs = performance.now() - started;
-    config.transcript?.record(exchange);
   }
+}
+
+/** The caller's abort, passed on to this exchange's deadline (made by a function: a returned arrow has no name to keep). */
+function abortWith(deadline: AbortController, signal: AbortSignal | undefined): () => void {
+  return () => deadline.abort(signal!.reason);
+}
+
+/** The evidence record of one exchange: redacted, its bodies rendered when first read. */
+function exchangeRecord(
+  at: { config: Config; req: Prepared; attempt: number; startedAt: number; durationMs: number },
+  status?: number,
+  headers?: Record<string, string>,
+  bytes?: Uint8Array,
+): Exchange {
+  const trimBytes = at.config.transcript?.trimBytes ?? DEFAULT_TRIM_BYTES;
+  const exchange: Exchange = {
+    id: randomUUID(),
+    ...(at.config.testId !== undefined ? { testId: at.config.testId } : {}),
+    method: at.req.method,
+    url: redactUrl(at.req.url),
+    requestHeaders: redactHeaders(at.req.headers),
+    startedAt: new Date(at.startedAt).toISOString(),
+    durationMs: at.durationMs,
+    attempt: at.attempt,
+  };
+  renderedWhenRead(exchange, 'requestBody', at.req.body, trimBytes);
+  if (status !== undefined) exchange.status = status;
+  if (headers) exchange.responseHeaders = redactHeaders(headers);
+  renderedWhenRead(exchange, 'responseBody', bytes, trimBytes);
+  return exchange;
 }
 
 /**
  * The kit's network policy at its one exit: a URL off loopback (a peer's redirect, upload Location or token realm;
  * a configured one never gets here, the CLI refuses it) is never sent, and the refusal is evidence.
  */
-function refuseOffLoopback(config: Config, method: string, url: string): void {
-  if (isLoopbackHost(new URL(url).hostname)) return;
+function refuseOffLoopback(config: Config, method: string, url: string, hostname: string): void {
+  if (isLoopbackHost(hostname)) return;
   const exchange = unsent(config, method, url, 'WFMCK_E_NOT_LOOPBACK', `refused: ${method} ${offLoopback(redactUrl(url))}`);
   config.transcript?.record(exchange);
   throw new TransportError('WFMCK_E_NOT_LOOPBACK', exchange.error!.message, exchange);
@@ -316,10 +343,11 @@ function unsent(config: Config, method: string, url: string, code: TransportErro
   };
 }
 
-function resolveUrl(url: string, baseUrl: string | undefined): string {
+/** Parsed once per request: its href is sent, its hostname checked against loopback. */
+function resolveUrl(url: string, baseUrl: string | undefined): URL {
   const resolved = baseUrl === undefined ? new URL(url) : new URL(url, baseUrl);
   if (resolved.protocol !== 'http:' && resolved.protocol !== 'https:') throw new TypeError(`not an http(s) URL: ${url}`);
-  return resolved.href;
+  return resolved;
 }
 
 function prepare(opts: RequestOptions, testId: string | undefined): { headers: Record<string, string>; body: Uint8Array | undefined } {

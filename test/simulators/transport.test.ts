@@ -283,3 +283,27 @@ test('forTest shares connections and transcript under another test id', async ()
   assert.equal(transcript.forTest('B').length, 1);
   assert.equal(transcript.forTest('A').length, 0);
 });
+
+test('without a transcript the exchange is made when first read, with the same record a transcript keeps', async () => {
+  const headers = { 'content-type': 'application/json', authorization: 'Bearer secret-token' };
+  for (let i = 0; i < 2; i++)
+    pool()
+      .intercept({ path: '/same', method: 'PUT' })
+      .reply(409, '{"detail":"conflict"}', { headers: { 'x-answer': 'no' } });
+  const recorded = await transport().request({ method: 'PUT', url: '/same', headers, json: { a: 1 } });
+  const lazy = await createTransport({ baseUrl: ORIGIN, dispatcher: mock, retry: fast }).request({
+    method: 'PUT',
+    url: '/same',
+    headers,
+    json: { a: 1 },
+  });
+  assert.equal(transcript.all().length, 1, 'the transcript holds the first only');
+  assert.equal(typeof lazy.durationMs, 'number');
+  const made = lazy.exchange;
+  assert.equal(lazy.exchange, made, 'made once, then kept');
+  assert.equal(made.durationMs, lazy.durationMs);
+  const comparable = ({ id: _id, startedAt: _at, durationMs: _ms, ...rest }: typeof made) => JSON.stringify(rest);
+  assert.equal(comparable(made), comparable(recorded.exchange));
+  assert.doesNotMatch(JSON.stringify(made), /secret-token/);
+  assert.match(made.startedAt, /^\d{4}-\d\d-\d\dT/);
+});
