@@ -42,8 +42,6 @@ const FULL: Sizes = {
     tickInterval: 60,
     duration: 660,
     deployments: 0,
-    // V8 otherwise lets a busy heap grow to several times what it holds (docs/scale.md, "A fleet of 100,000").
-    nodeOptions: ['--max-old-space-size=700'],
   },
   suiteGrep: undefined,
 };

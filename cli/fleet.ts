@@ -5,6 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startEmbeddedProcess, type EmbeddedProcess } from '../run/embedded-process.ts';
+import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT, heapGrowthPercent } from '../run/heap-growth.ts';
 import { createRootCa, loadIssued, type Issued } from '../protocol/pki.ts';
 import { credentialCache } from '../simulators/fleet/cert-cache.ts';
 import {
@@ -118,6 +119,12 @@ failedByFault); stateLoss makes a device resynchronise; clockSkewSeconds shifts 
           multiple: true,
         },
         { flag: 'fleet-file', value: 'FILE', doc: 'YAML file with any of the settings above, by their key', parse: file },
+        {
+          flag: 'heap-growth',
+          value: 'PCT',
+          doc: `how far the fleet's heap may grow past what is live before a full GC, in percent; 0 = V8's own (up to several times; 100,000 devices then passed 1.4 GB) (default ${DEFAULT_HEAP_GROWTH_PERCENT})`,
+          parse: heapGrowthPercent,
+        },
       ],
     },
     {
@@ -185,6 +192,7 @@ export async function run(argv: string[]): Promise<number> {
     fromFile,
     parseFleetInput(flags, (key) => flagOf[key] ?? key),
   );
+  boundHeapGrowth((values['heap-growth'] as number | undefined) ?? DEFAULT_HEAP_GROWTH_PERCENT);
   const out = resolve(str(values.out) ?? join('reports', 'out', `fleet-${new Date().toISOString().replace(/[:.]/g, '-')}`));
   const vendor = str(values.vendor);
   const edition = values.edition as Edition | undefined;

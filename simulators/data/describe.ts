@@ -31,6 +31,40 @@ const KIND_TAG: Record<DeviceKind, string> = { plain: 'dev', 'see-thru-gateway':
 const CHILD_ROLES = ['plc', 'cam', 'sensor', 'hmi', 'robot', 'scale', 'reader', 'drive'] as const;
 const SEGMENT = /^[A-Za-z0-9._~-]+$/;
 
+/**
+ * How a description's capabilities document was made, to make it again: a fleet holding 100,000 devices drops each
+ * document once sent and remakes it from this (~100 B) on the rare later read (a change, a restart). Deterministic,
+ * like everything here: the same Faker seed path, the same draws in the same order.
+ */
+export class CapabilitiesRecipe {
+  constructor(
+    private readonly shape: 'hosting' | 'identity' | 'opaque',
+    private readonly path: readonly number[],
+    private readonly id: string,
+    private readonly format: QuantityFormat,
+    private readonly children = 0,
+  ) {}
+
+  make(): DeviceCapabilities {
+    const faker = localFaker(this.path);
+    if (this.shape === 'hosting') return hostingDocument(faker, this.id, this.format);
+    if (this.shape === 'identity') return identityDocument(faker, this.id);
+    return opaque([...this.path], this.id, this.children, this.format).capabilities;
+  }
+}
+
+/** Only descriptions made here have one, and only as made: a caller that edits a document must not use it. */
+const recipes = new WeakMap<DeviceDescription, CapabilitiesRecipe>();
+
+export function capabilitiesRecipe(desc: DeviceDescription): CapabilitiesRecipe | undefined {
+  return recipes.get(desc);
+}
+
+function withRecipe(desc: DeviceDescription, recipe: CapabilitiesRecipe | undefined): DeviceDescription {
+  if (recipe) recipes.set(desc, recipe);
+  return desc;
+}
+
 /** Deterministic in (seed, index, kind, opts) alone: each device and child has its own Faker. */
 export function describeDevice(seed: number, index: number, kind: DeviceKind, opts: DescribeOptions = {}): DeviceDescription {
   const prefix = opts.idPrefix ?? 'wfmck';
@@ -40,14 +74,13 @@ export function describeDevice(seed: number, index: number, kind: DeviceKind, op
   const format = opts.quantityFormat ?? 'spaced';
   const faults = opts.faults ?? {};
   const path = [seed, index];
-  switch (kind) {
-    case 'plain':
-      return { ...plainDevice(path, id, format), faults };
-    case 'see-thru-gateway':
-      return { ...seeThru(path, id, opts.depth ?? 1, opts.children ?? 2, opts.hostsWorkloads ?? false, format), faults };
-    case 'opaque-gateway':
-      return { ...opaque(path, id, opts.children ?? 2, format), faults };
-  }
+  const made =
+    kind === 'plain'
+      ? plainDevice(path, id, format)
+      : kind === 'see-thru-gateway'
+        ? seeThru(path, id, opts.depth ?? 1, opts.children ?? 2, opts.hostsWorkloads ?? false, format)
+        : opaque(path, id, opts.children ?? 2, format);
+  return withRecipe({ ...made, faults }, recipes.get(made));
 }
 
 function seeThru(path: number[], id: string, levels: number, children: number, hosts: boolean, format: QuantityFormat): DeviceDescription {
@@ -56,7 +89,8 @@ function seeThru(path: number[], id: string, levels: number, children: number, h
   const kids = childIds(faker, id, levels < 1 ? 0 : children).map((childId, i) =>
     levels > 1 ? seeThru([...path, i + 1], childId, levels - 1, children, hosts, format) : plainDevice([...path, i + 1], childId, format),
   );
-  return { kind: 'see-thru-gateway', id, capabilities, children: kids, hostsWorkloads: hosts, faults: {} };
+  const recipe = new CapabilitiesRecipe(hosts ? 'hosting' : 'identity', path, id, format);
+  return withRecipe({ kind: 'see-thru-gateway', id, capabilities, children: kids, hostsWorkloads: hosts, faults: {} }, recipe);
 }
 
 function opaque(path: number[], id: string, children: number, format: QuantityFormat): DeviceDescription {
@@ -70,12 +104,17 @@ function opaque(path: number[], id: string, children: number, format: QuantityFo
     format,
   );
   Object.assign(capabilities, extensions(faker, gateway.vendor));
-  return { kind: 'opaque-gateway', id, capabilities, children: kids, hostsWorkloads: true, faults: {} };
+  const recipe = new CapabilitiesRecipe('opaque', path, id, format, children);
+  return withRecipe({ kind: 'opaque-gateway', id, capabilities, children: kids, hostsWorkloads: true, faults: {} }, recipe);
 }
 
 /** A device behind a gateway, or a plain device: always hosting, with its own Faker. */
 function plainDevice(path: number[], id: string, format: QuantityFormat): DeviceDescription {
-  return { kind: 'plain', id, capabilities: hostingDocument(localFaker(path), id, format), hostsWorkloads: true, faults: {} };
+  const capabilities = hostingDocument(localFaker(path), id, format);
+  return withRecipe(
+    { kind: 'plain', id, capabilities, hostsWorkloads: true, faults: {} },
+    new CapabilitiesRecipe('hosting', path, id, format),
+  );
 }
 
 function childIds(faker: Faker, parentId: string, count: number): string[] {

@@ -53,6 +53,8 @@ export interface EnvironmentSettings {
   timeoutMs: number;
   /** Multiplies the devices' simulated waits. */
   timeScale: number;
+  /** Clients this fleet (shard) starts: a large fleet keeps its keys another way (device-keys.ts). */
+  clients?: number;
 }
 
 /** Where devices come from: the real driver over one shared agent (devices.ts), or fakes in tests. */
@@ -165,6 +167,7 @@ export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunF
   const env = await factory({ ...target, profile }, tokenBucket(spec.rate, spec.burst), {
     timeoutMs: spec.timeout,
     timeScale: spec.timeScale,
+    clients: layout.clients,
   });
   stop.signal.addEventListener('abort', () => env.abort(), { once: true });
 

@@ -63,6 +63,8 @@ test('fleet exits 2 on bad flags, a bad fleet file, a missing device CA, and an 
     [['--shard', '0/2'], /--shard: expected i\/n/],
     [['--faults', 'meltdown=0.1'], /--faults: unknown fault "meltdown"/],
     [['--frobnicate'], /^wfmck fleet: --frobnicate: unknown option\n/],
+    [['--heap-growth', '-5'], /--heap-growth: must be a whole number of percent from 0 to 1000, not "-5"/],
+    [['--heap-growth', '2.5'], /--heap-growth: must be a whole number of percent/],
     [['--fleet-file', file], /key "childern" is not a fleet setting/],
     [['--wfm', `https://127.0.0.1:${port}`], /needs --device-ca-cert and --device-ca-key/],
     [

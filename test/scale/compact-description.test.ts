@@ -49,6 +49,30 @@ test('a compact description reads exactly as the description it was made from (e
   );
 });
 
+test('after its first read a compact description makes its document again, the same every time (every kind and format)', () => {
+  fc.assert(
+    fc.property(description, ({ desc }) => {
+      const compact = compactDescription(desc);
+      const sent = JSON.stringify(desc.capabilities);
+      for (let read = 0; read < 3; read++) assert.equal(JSON.stringify(compact.capabilities), sent, `read ${read + 1}`);
+      for (const [i, child] of (compact.children ?? []).entries())
+        for (let read = 0; read < 2; read++)
+          assert.equal(JSON.stringify(child.capabilities), JSON.stringify(desc.children![i]!.capabilities));
+    }),
+    fcOptions(100),
+  );
+});
+
+test('a description not made by describeDevice keeps its document as text: nothing to make it again from', () => {
+  const made = describeDevice(5, 9, 'plain');
+  const edited: DeviceDescription = {
+    ...made,
+    capabilities: { ...made.capabilities, properties: { ...made.capabilities.properties, vendor: 'edited' } },
+  };
+  const compact = compactDescription(edited);
+  for (let read = 0; read < 3; read++) assert.equal(compact.capabilities.properties.vendor, 'edited');
+});
+
 test('each read of the document is a fresh object: changing one changes nothing the device sends later', () => {
   const compact = compactDescription(describeDevice(3, 7, 'plain'));
   const first = compact.capabilities;
