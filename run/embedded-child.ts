@@ -4,6 +4,7 @@
 import { loadIssued } from '../protocol/pki.ts';
 import type { Profile } from '../spec/profile.ts';
 import { startEmbedded, type Embedded } from './embedded.ts';
+import { peakRssBytes } from '../simulators/fleet/peak-rss.ts';
 
 export interface StartMessage {
   type: 'start';
@@ -58,8 +59,7 @@ async function start(message: StartMessage): Promise<Ready> {
 }
 
 process.on('message', (message: ParentMessage) => {
-  if (message.type === 'cpu')
-    return void reply({ type: 'cpu', id: message.id, ...process.cpuUsage(), maxRssBytes: process.resourceUsage().maxRSS * 1024 });
+  if (message.type === 'cpu') return void reply({ type: 'cpu', id: message.id, ...process.cpuUsage(), maxRssBytes: peakRssBytes() });
   if (message.type === 'start')
     return void start(message).then(reply, (err: Error) => reply({ type: 'failed', id: message.id, message: err.stack ?? err.message }));
   const hook = embedded?.hooks[message.name];

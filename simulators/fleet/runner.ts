@@ -6,6 +6,7 @@ import { startsAllowed } from './stages.ts';
 import type { DeviceDescription, DeviceObserver, SimulatedDevice } from '../device/types.ts';
 import type { DeploymentStatusReport } from '../../spec/types.ts';
 import type { Issued } from '../../protocol/pki.ts';
+import { peakRssBytes } from './peak-rss.ts';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import type { FleetProgress } from './progress.ts';
 import { sleep } from '../transport/retry.ts';
@@ -281,7 +282,7 @@ export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunF
     await env.close();
   }
   // The kernel's high-water mark catches a peak between two samples.
-  peakRss = Math.max(peakRss, process.memoryUsage.rss(), process.resourceUsage().maxRSS * 1024);
+  peakRss = Math.max(peakRss, peakRssBytes(peakRss));
   opts.onProgress?.(progress());
   const totals = stats.totals();
   const interrupted = stop.signal.aborted;
