@@ -122,7 +122,7 @@ function putTick(
         deviceId: desc.id,
         endpoint: 'capabilities.put',
         status: response.status,
-        latencyMs: response.exchange.durationMs,
+        latencyMs: response.durationMs ?? response.exchange.durationMs,
         expected,
       });
       record(response.status);
