@@ -3,7 +3,8 @@
 // trust domain, wfm-id) are judged right after the handshake, and a refused connection is closed before any HTTP.
 import type { TLSSocket, TlsOptions } from 'node:tls';
 import type { Profile } from '../../spec/profile.ts';
-import { svidKeyAlgorithm, svidLeafFindings } from '../../spec/rules/svid-leaf.ts';
+import { svidLeafFacts, svidLeafFindings } from '../../spec/rules/svid-leaf.ts';
+import { svidLeafFactsOfDer } from '../../spec/rules/svid-leaf-der.ts';
 import { identityOf } from '../../spec/spiffe-id.ts';
 import { x509 } from '../../spec/x509.ts';
 import type { MtlsDecisions } from './decisions/index.ts';
@@ -44,19 +45,25 @@ export function judgePeer(socket: TLSSocket, s: WfmSvidSettings, vendor: string,
   if (!socket.authorized && !(error !== undefined && d.toleratesChainError(error))) {
     return { ok: false, reason: `chain does not validate against the trust bundle: ${error ?? 'unknown'}` };
   }
-  const leaf = new x509.X509Certificate(raw.raw);
-  const findings = svidLeafFindings(leaf, {
+  // The common shape is read straight from DER; anything else by @peculiar/x509 (same facts, ~2 ms a leaf).
+  let facts = svidLeafFactsOfDer(raw.raw);
+  try {
+    facts ??= svidLeafFacts(new x509.X509Certificate(raw.raw));
+  } catch (e) {
+    return { ok: false, reason: `unreadable client certificate: ${(e as Error).message}` };
+  }
+  const findings = svidLeafFindings(facts, {
     at: now,
     keyAlgorithms: d.svidKeyAlgorithms,
     ...(d.comparesSvidTrustDomain && { trustDomain: s.trustDomain }),
   }).filter((f) => !d.overlooksSvidRule(f.rule));
   if (findings.length) return { ok: false, reason: findings.map((f) => f.message).join('; ') };
-  const names = leaf.getExtension(x509.SubjectAlternativeNameExtension)?.names.items ?? [];
-  if (d.refusesSvidWithDnsNames && names.some((n) => n.type === 'dns'))
-    return { ok: false, reason: 'a client SVID with DNS names (fault)' };
-  const spiffeId = names.find((n) => n.type === 'url')?.value;
+  if (d.refusesSvidWithDnsNames && facts.dnsNames.length > 0) return { ok: false, reason: 'a client SVID with DNS names (fault)' };
+  const spiffeId = facts.uris[0];
   if (spiffeId === undefined || (d.namesClientWithoutSpiffeIdByCn && identityOf(spiffeId) === undefined)) {
-    return d.namesClientWithoutSpiffeIdByCn ? { ok: true, spiffeId: `cn:${leaf.subject}` } : { ok: false, reason: 'no URI SAN' };
+    return d.namesClientWithoutSpiffeIdByCn
+      ? { ok: true, spiffeId: `cn:${new x509.X509Certificate(raw.raw).subject}` }
+      : { ok: false, reason: 'no URI SAN' };
   }
   const who = identityOf(spiffeId);
   if (who?.role !== 'client')
@@ -65,7 +72,7 @@ export function judgePeer(socket: TLSSocket, s: WfmSvidSettings, vendor: string,
     return { ok: false, reason: `${spiffeId} is a client of ${who.vendor}/wfm/${who.wfmId}, not of ${vendor}/wfm/${s.wfmId}` };
   }
   // An optional key that is not mapped passes the handshake but never names its client (its requests get 403).
-  const key = svidKeyAlgorithm(leaf);
+  const key = facts.key;
   if (!d.mapsOptionalKeyAlgorithms && !('known' in key && key.known === 'P-256')) return { ok: true, spiffeId: `${spiffeId}#unmapped` };
   return { ok: true, spiffeId };
 }

@@ -38,17 +38,46 @@ export function uriSansOf(cert: x509.X509Certificate): string[] {
   return (san?.names.items ?? []).filter((n) => n.type === 'url').map((n) => n.value);
 }
 
+/** What the P10 leaf rules read of a certificate: svidLeafFacts (any certificate) or svidLeafFactsOfDer (fast). */
+export interface SvidLeafFacts {
+  /** basicConstraints cA; false without the extension. */
+  basicConstraintsCa: boolean;
+  /** keyUsage as x509.KeyUsageFlags; 0 without the extension. */
+  keyUsages: number;
+  /** URI and DNS SANs, in order. */
+  uris: string[];
+  dnsNames: string[];
+  notBefore: Date;
+  notAfter: Date;
+  key: { known: SvidKeyAlgorithm } | { other: string };
+}
+
+/** The facts of a parsed certificate, whatever its shape. */
+export function svidLeafFacts(cert: x509.X509Certificate): SvidLeafFacts {
+  const names = cert.getExtension(x509.SubjectAlternativeNameExtension)?.names.items ?? [];
+  return {
+    basicConstraintsCa: cert.getExtension(x509.BasicConstraintsExtension)?.ca === true,
+    keyUsages: cert.getExtension(x509.KeyUsagesExtension)?.usages ?? 0,
+    uris: names.filter((n) => n.type === 'url').map((n) => n.value),
+    dnsNames: names.filter((n) => n.type === 'dns').map((n) => n.value),
+    notBefore: cert.notBefore,
+    notAfter: cert.notAfter,
+    key: svidKeyAlgorithm(cert),
+  };
+}
+
 /** Every P10 leaf rule the certificate breaks; empty when it is a valid X.509-SVID leaf for these options. */
-export function svidLeafFindings(cert: x509.X509Certificate, opts: SvidLeafOptions): Finding[] {
+export function svidLeafFindings(leaf: x509.X509Certificate | SvidLeafFacts, opts: SvidLeafOptions): Finding[] {
+  const facts = leaf instanceof x509.X509Certificate ? svidLeafFacts(leaf) : leaf;
   const out: Finding[] = [];
-  if (cert.getExtension(x509.BasicConstraintsExtension)?.ca === true) {
+  if (facts.basicConstraintsCa) {
     out.push(finding('svid-leaf-ca', 'P10, X509-SVID §4.1: a leaf SVID has basicConstraints cA false, this one is a CA certificate'));
   }
-  const usages = cert.getExtension(x509.KeyUsagesExtension)?.usages ?? 0;
+  const usages = facts.keyUsages;
   const signing = ['keyCertSign', 'cRLSign'].filter((u) => usages & x509.KeyUsageFlags[u as 'keyCertSign' | 'cRLSign']);
   if (signing.length > 0) out.push(finding('svid-leaf-cert-sign', `P10, X509-SVID §4.3: a leaf SVID must not set ${signing.join(' or ')}`));
 
-  const uris = uriSansOf(cert);
+  const uris = facts.uris;
   if (uris.length !== 1) {
     out.push(finding('svid-one-uri-san', `P10, X509-SVID §2: a leaf SVID has exactly one URI SAN, this one has ${uris.length}`));
   } else {
@@ -71,15 +100,15 @@ export function svidLeafFindings(cert: x509.X509Certificate, opts: SvidLeafOptio
   }
 
   const at = opts.at.getTime();
-  if (at > cert.notAfter.getTime())
-    out.push(finding('svid-validity', `P10: the SVID expired at ${cert.notAfter.toISOString()} (judged at ${opts.at.toISOString()})`));
-  else if (at < cert.notBefore.getTime())
+  if (at > facts.notAfter.getTime())
+    out.push(finding('svid-validity', `P10: the SVID expired at ${facts.notAfter.toISOString()} (judged at ${opts.at.toISOString()})`));
+  else if (at < facts.notBefore.getTime())
     out.push(
-      finding('svid-validity', `P10: the SVID is not valid before ${cert.notBefore.toISOString()} (judged at ${opts.at.toISOString()})`),
+      finding('svid-validity', `P10: the SVID is not valid before ${facts.notBefore.toISOString()} (judged at ${opts.at.toISOString()})`),
     );
 
   const allowed = opts.keyAlgorithms ?? SVID_KEY_ALGORITHMS;
-  const key = svidKeyAlgorithm(cert);
+  const key = facts.key;
   if ('other' in key)
     out.push(
       finding('svid-key-algorithm', `P10: key ${key.other} is none of ${SVID_KEY_ALGORITHMS.join(', ')} (RSA of at least 3072 bits)`),
