@@ -12,6 +12,7 @@ import { loadIssued } from '../protocol/pki.ts';
 import { nativeSvidIssuer, svidCaOf } from '../protocol/svid-issuer.ts';
 import { clientSpiffeId, wfmSpiffeId } from '../spec/spiffe-id.ts';
 import { spiffeIdentityCheck } from '../simulators/transport/undici-transport.ts';
+import { measureTlsFloor, type TlsFloorMeasurement } from './tls-floor.ts';
 
 export interface MtlsSettings {
   devices: number;
@@ -41,11 +42,17 @@ export interface MtlsMeasurement {
   /** Growth of the kit process's RSS and heap per held device. */
   rssBytesPerDevice: number;
   heapBytesPerDevice: number;
+  /** Bare Node mutual TLS on this machine, measured first: what handshakes/s and RSS per device are judged beside. */
+  floor: TlsFloorMeasurement;
 }
+
+/** Connections the TLS floor makes: enough for a steady rate and RSS, few enough to take seconds. */
+const FLOOR_CONNECTIONS = 2_000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
+  const floor = await measureTlsFloor(Math.min(s.devices, FLOOR_CONNECTIONS), s.concurrency);
   const server = spawn(process.execPath, [`${root}bin/wfmck.mjs`, 'serve', '--edition', 'miaf'], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const first = await new Promise<string>((resolve, reject) => {
@@ -150,6 +157,7 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
       mintSeconds: Math.round(mintSeconds * 10) / 10,
       rssBytesPerDevice: Math.round((after.rss - before.rss) / Math.max(1, held)),
       heapBytesPerDevice: Math.round((after.heapUsed - before.heapUsed) / Math.max(1, held)),
+      floor,
     };
   } finally {
     server.kill('SIGTERM');

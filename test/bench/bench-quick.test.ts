@@ -60,6 +60,14 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
     'heapBytesPerDevice',
   ] as const)
     assert.ok(isNumber(f.mtls[key]), `mtls ${key}`);
+  for (const key of [
+    'handshakesPerSecond',
+    'sharedContextHandshakesPerSecond',
+    'clientCpuMsPerHandshake',
+    'rssBytesPerConnection',
+  ] as const)
+    assert.ok(isNumber(f.mtls.floor[key]) && f.mtls.floor[key] > 0, `mtls floor ${key}`);
+  assert.equal(f.mtls.floor.connections, Math.min(f.mtls.settings.devices, 2_000));
   assert.match(stdout, /mTLS devices held by one process/);
   for (const key of ['putUnsignedMsPer1000', 'putSignedMsPer1000', 'onboardingMsPer1000', 'onboardingMsPerDevice'] as const)
     assert.ok(isNumber(f.wfmCost[key]), key);

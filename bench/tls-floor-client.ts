@@ -1,0 +1,82 @@
+// The client side of the TLS floor (tls-floor.ts), in a process of its own so that its RSS is its own: bare Node
+// TLS 1.3 handshakes with a client certificate against tls-floor-server.ts, one shared context, then one per device.
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { connect, createSecureContext, type SecureContext, type TLSSocket } from 'node:tls';
+import { fileURLToPath } from 'node:url';
+import { nativeLeafIssuer } from '../protocol/native-leaf.ts';
+import { createRootCa, issueCertificate } from '../protocol/pki.ts';
+import { tsxImport } from './wfm-process.ts';
+import type { TlsFloorMeasurement } from './tls-floor.ts';
+
+process.once('message', async ({ connections, concurrency }: { connections: number; concurrency: number }) => {
+  process.send!(await measure(connections, concurrency));
+});
+
+async function measure(connections: number, concurrency: number): Promise<TlsFloorMeasurement> {
+  const root = await createRootCa('wfmck TLS floor CA');
+  const server = await issueCertificate(root, { commonName: 'localhost', dnsNames: ['localhost'], usage: ['server'] });
+  const mint = nativeLeafIssuer(root);
+  const leaves = Array.from({ length: connections }, (_, i) => mint({ commonName: `floor-${i}`, usage: ['client'] }));
+  const child = fork(fileURLToPath(new URL('./tls-floor-server.ts', import.meta.url)), [], {
+    execArgv: tsxImport(),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    child.send({ cert: server.certPem, key: server.keyPem, ca: root.certPem });
+    const [{ port }] = (await once(child, 'message')) as [{ port: number }];
+    const serverCpuUs = async () => {
+      child.send('cpu');
+      const [{ cpuUs }] = (await once(child, 'message')) as [{ cpuUs: number }];
+      return cpuUs;
+    };
+    const run = async (contextOf: (i: number) => SecureContext) => {
+      const sockets: TLSSocket[] = [];
+      let next = 0;
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (next < connections) {
+            const socket = connect({
+              port,
+              host: '127.0.0.1',
+              servername: 'localhost',
+              secureContext: contextOf(next++),
+              minVersion: 'TLSv1.3',
+            });
+            sockets.push(socket);
+            await new Promise<void>((resolve, reject) => {
+              socket.once('data', () => resolve());
+              socket.once('error', reject);
+            });
+          }
+        }),
+      );
+      return { sockets, seconds: (performance.now() - t0) / 1000 };
+    };
+
+    const shared = createSecureContext({ cert: leaves[0]!.certPem, key: leaves[0]!.keyPem, ca: root.certPem });
+    const sharedRun = await run(() => shared);
+    for (const s of sharedRun.sockets) s.destroy();
+
+    global.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    const [cpu0, serverCpu0] = [process.cpuUsage(), await serverCpuUs()];
+    const own = await run((i) => createSecureContext({ cert: leaves[i]!.certPem, key: leaves[i]!.keyPem, ca: root.certPem }));
+    const [cpu, serverCpu] = [process.cpuUsage(cpu0), (await serverCpuUs()) - serverCpu0];
+    global.gc?.();
+    const rssAfter = process.memoryUsage().rss;
+    for (const s of own.sockets) s.destroy();
+    const ms = (us: number) => Math.round(us / connections / 10) / 100;
+    return {
+      connections,
+      handshakesPerSecond: Math.round(connections / own.seconds),
+      sharedContextHandshakesPerSecond: Math.round(connections / sharedRun.seconds),
+      clientCpuMsPerHandshake: ms(cpu.user + cpu.system),
+      serverCpuMsPerHandshake: ms(serverCpu),
+      rssBytesPerConnection: Math.round((rssAfter - rssBefore) / connections),
+    };
+  } finally {
+    child.kill();
+  }
+}
