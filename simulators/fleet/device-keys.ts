@@ -2,7 +2,8 @@
 // memory once it has signed (measured: 3.2-3.7 KB imported, about 2 KB more after its first signature), memory V8
 // neither sees nor counts: half a gigabyte at 100,000 devices. So a small fleet holds every device's KeyObject, and
 // a large one keeps each key as its JWK's three numbers (~150 B of heap) and imports it to sign (~0.1 ms). The keys
-// of the devices that signed last stay imported, since a device's start signs three requests in a row.
+// of the devices started or signed last stay imported, since a device's start signs three requests in a row (a
+// device's own key, in hand at its start, counts as its first import).
 //
 // Dropped keys are garbage within about a second: a key imported, used and let go dies young, and V8's scavenger
 // frees its native memory. (A cache of thousands was measured worse: its keys lived long enough to be promoted, and
@@ -35,19 +36,23 @@ export class FleetKeys {
   signer(identity: SignerIdentity, key: KeyObject, jwk: JsonWebKey | undefined): RequestSigner {
     const compact = this.holdAll ? undefined : compactJwk(jwk ?? key.export({ format: 'jwk' }));
     if (compact === undefined) return { ...identity, privateKey: key };
-    return new ImportingSigner(identity, compact, this);
+    const signer = new ImportingSigner(identity, compact, this);
+    // The key in hand is the device's first import: its start signs next, with no import of its own.
+    this.remember(signer, key);
+    return signer;
   }
 
   /** @internal */
   keyOf(signer: ImportingSigner): KeyObject {
-    let key = this.recent.get(signer);
-    if (key !== undefined) this.recent.delete(signer);
-    else {
-      key = signer.importKey();
-      if (this.recent.size >= RECENT_KEYS) this.recent.delete(this.recent.keys().next().value!);
-    }
-    this.recent.set(signer, key);
+    const key = this.recent.get(signer) ?? signer.importKey();
+    this.remember(signer, key);
     return key;
+  }
+
+  /** The signer's key becomes the most recent; past RECENT_KEYS, the least recent is let go. */
+  private remember(signer: ImportingSigner, key: KeyObject): void {
+    if (!this.recent.delete(signer) && this.recent.size >= RECENT_KEYS) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(signer, key);
   }
 
   /** How many keys are imported now (for tests). */

@@ -42,9 +42,10 @@ test('a larger fleet imports each key to sign, keeps the last 256 imported, and 
   const signers = devices.map((key, i) =>
     keys.signer({ ...identity, keyId: `k${i}` }, key, i % 2 ? key.export({ format: 'jwk' }) : undefined),
   );
-  assert.equal(keys.importedNow, 0, 'nothing imported before the first signature');
+  assert.equal(keys.importedNow, 256, 'the keys given last are kept as they were given');
+  assert.equal(signers[299]!.privateKey, devices[299], 'a device started last signs with the KeyObject it was given');
   const first = signers[0]!.privateKey;
-  assert.notEqual(first, devices[0], 'not the KeyObject it was given');
+  assert.notEqual(first, devices[0], 'device 0 was let go: its key is imported again from the JWK');
   assert.equal(signers[0]!.privateKey, first, 'a device signing again soon uses the same import');
   for (const [i, signer] of signers.entries()) assert.ok(signsFor(devices[i]!, signer.privateKey), `device ${i}`);
   assert.equal(keys.importedNow, 256);
