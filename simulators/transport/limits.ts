@@ -37,36 +37,3 @@ export function announcedLength(headers: Record<string, string>): number | undef
   const raw = headers['content-length'];
   return raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw) : undefined;
 }
-
-interface Body extends AsyncIterable<Uint8Array> {
-  destroy(): unknown;
-}
-
-/**
- * Reads the body up to `limit` bytes and never buffers past it: a Content-Length over the cap fails before
- * reading, and a stream that passes it is destroyed at once. `progress` learns the running count (for evidence).
- */
-export async function readCapped(
-  body: Body,
-  limit: number,
-  announced: number | undefined,
-  progress?: (n: number) => void,
-): Promise<Uint8Array> {
-  if (announced !== undefined && announced > limit) {
-    body.destroy();
-    throw new ResponseTooLarge(limit, 0, announced);
-  }
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for await (const chunk of body) {
-    received += chunk.length;
-    progress?.(received);
-    if (received > limit) {
-      body.destroy();
-      throw new ResponseTooLarge(limit, received);
-    }
-    chunks.push(chunk);
-  }
-  if (announced !== undefined && received < announced) throw new ResponseTruncated(announced, received);
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-}

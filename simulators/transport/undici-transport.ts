@@ -3,13 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { PeerCertificate } from 'node:tls';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { isLoopbackHost, offLoopback } from '../../spec/loopback.ts';
 import { x509 } from '../../spec/x509.ts';
 import { classify } from './classify.ts';
 import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from '../../protocol/evidence.ts';
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, announcedLength, hasNoBody, readCapped } from './limits.ts';
-import { flattenHeaders, httpResponse } from './response.ts';
+import { ExchangeHandler, onDeadline } from './exchange-handler.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './limits.ts';
+import { httpResponse } from './response.ts';
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, mayRetry, nextDelayMs, retryAfterMs, sleep, type RetryPolicy } from './retry.ts';
 import { signRequestSync } from '../../protocol/signing.ts';
 import type { Transcript } from './transcript.ts';
@@ -195,7 +196,12 @@ async function send(config: Config, opts: RequestOptions): Promise<HttpResponse>
     const sent = opts.signer ? { ...headers, ...sign(opts.signer, method, url, headers, body) } : headers;
     let wait: number;
     try {
-      const res = await once(config, opts, { method, url, headers: sent, body }, attempt);
+      const res = await once(
+        config,
+        opts,
+        { method, url, origin: resolved.origin, path: resolved.pathname + resolved.search, headers: sent, body },
+        attempt,
+      );
       const hold = RETRYABLE_STATUSES.has(res.status) ? retryAfterMs(res.headers['retry-after'], MAX_HOLD_MS) : undefined;
       if (hold !== undefined && hold > 0) config.holds?.set(key, Date.now() + hold);
       if (!retrying || attempt >= config.retry.attempts || !RETRYABLE_STATUSES.has(res.status)) return res;
@@ -219,6 +225,9 @@ async function send(config: Config, opts: RequestOptions): Promise<HttpResponse>
 interface Prepared {
   method: string;
   url: string;
+  /** The URL's origin and path, as undici's dispatch takes them. */
+  origin: string;
+  path: string;
   headers: Record<string, string>;
   body: Uint8Array | undefined;
 }
@@ -227,60 +236,58 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
   const timeoutMs = opts.timeoutMs ?? config.timeoutMs;
   const started = performance.now();
   const startedAt = Date.now();
+  const exchange = new ExchangeHandler(req.method, opts.maxResponseBytes ?? config.maxResponseBytes, timeoutMs);
   // undici's headers/body timers are coarse and idle-based; this one bounds the whole exchange.
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new Error(`deadline of ${timeoutMs} ms`)), timeoutMs);
-  // The caller's signal aborts this exchange through a listener removed at its end (AbortSignal.any costs more per request).
-  const callerAborted = abortWith(deadline, opts.signal);
-  opts.signal?.addEventListener('abort', callerAborted, { once: true });
-  const signal = deadline.signal;
-  const progress = { afterHeaders: false, received: 0, announced: undefined as number | undefined };
-  let status: number | undefined;
-  let headers: Record<string, string> | undefined;
+  const timer = setTimeout(onDeadline, timeoutMs, exchange);
+  // The caller's signal aborts this exchange through the handler itself, removed at the end (AbortSignal.any costs more).
+  opts.signal?.addEventListener('abort', exchange, { once: true });
   try {
     if (opts.signal?.aborted) throw opts.signal.reason;
-    const res = await request(req.url, {
-      dispatcher: config.dispatcher,
-      method: req.method as Dispatcher.HttpMethod,
-      headers: req.headers,
-      body: req.body,
-      signal,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    progress.afterHeaders = true;
-    res.body.on('error', () => undefined);
-    status = res.statusCode;
-    headers = flattenHeaders(res.headers);
-    progress.announced = hasNoBody(req.method, res.statusCode) ? undefined : announcedLength(headers);
-    const maxBytes = opts.maxResponseBytes ?? config.maxResponseBytes;
-    const bytes = await readCapped(res.body, maxBytes, progress.announced, (n) => (progress.received = n));
+    config.dispatcher.dispatch(
+      {
+        origin: req.origin,
+        path: req.path,
+        method: req.method as Dispatcher.HttpMethod,
+        headers: req.headers,
+        body: req.body,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      },
+      exchange,
+    );
+    const { status, headers, body } = await exchange.done;
     const durationMs = performance.now() - started;
     const at = { config, req, attempt, startedAt, durationMs };
     // A transcript records every exchange; without one (a fleet) it is made only when read: for an answer the caller
     // did not expect. (Arrows passed, not named: tsx keeps names, at a property write per request.)
-    if (!config.transcript) return httpResponse(status, headers, bytes, () => exchangeRecord(at, status, headers, bytes), durationMs);
-    const exchange = exchangeRecord(at, status, headers, bytes);
-    config.transcript.record(exchange);
-    return httpResponse(status, headers, bytes, exchange, durationMs);
+    if (!config.transcript) return httpResponse(status, headers, body, () => exchangeRecord(at, status, headers, body), durationMs);
+    const record = exchangeRecord(at, status, headers, body);
+    config.transcript.record(record);
+    return httpResponse(status, headers, body, record, durationMs);
   } catch (error) {
-    const timedOut = deadline.signal.aborted && opts.signal?.aborted !== true;
-    const failure = classify(error, { ...progress, timedOut, aborted: !timedOut && opts.signal?.aborted === true, timeoutMs });
-    const exchange = exchangeRecord({ config, req, attempt, startedAt, durationMs: performance.now() - started }, status, headers);
-    exchange.error = { code: failure.code, message: failure.message };
-    config.transcript?.record(exchange);
-    const transportError = new TransportError(failure.code, failure.message, exchange);
+    const timedOut = exchange.timedOut && opts.signal?.aborted !== true;
+    const failure = classify(error, {
+      afterHeaders: exchange.afterHeaders,
+      received: exchange.received,
+      announced: exchange.announced,
+      timedOut,
+      aborted: !timedOut && opts.signal?.aborted === true,
+      timeoutMs,
+    });
+    const record = exchangeRecord(
+      { config, req, attempt, startedAt, durationMs: performance.now() - started },
+      exchange.status,
+      exchange.headers,
+    );
+    record.error = { code: failure.code, message: failure.message };
+    config.transcript?.record(record);
+    const transportError = new TransportError(failure.code, failure.message, record);
     if (failure.retryable) retryable.add(transportError);
     throw transportError;
   } finally {
     clearTimeout(timer);
-    opts.signal?.removeEventListener('abort', callerAborted);
+    opts.signal?.removeEventListener('abort', exchange);
   }
-}
-
-/** The caller's abort, passed on to this exchange's deadline (made by a function: a returned arrow has no name to keep). */
-function abortWith(deadline: AbortController, signal: AbortSignal | undefined): () => void {
-  return () => deadline.abort(signal!.reason);
 }
 
 /** The evidence record of one exchange: redacted, its bodies rendered when first read. */

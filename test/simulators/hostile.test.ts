@@ -2,6 +2,8 @@
 // leaves its exchange (with the error) in the transcript, and none can make the kit hang or hoard memory.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as hostile from '../../scripted/hostile-servers.ts';
 import { Transcript } from '../../simulators/transport/transcript.ts';
 import { createTransport, type TransportOptions } from '../../simulators/transport/undici-transport.ts';
@@ -145,4 +147,36 @@ test('the caller aborting a hung request: WFMCK_E_ABORTED, at once', async () =>
   await assert.rejects(transport.request({ method: 'GET', url: s.url, signal: controller.signal }), { code: 'WFMCK_E_ABORTED' });
   assert.ok(performance.now() - started < 1000);
   await transport.close();
+});
+
+test('a request queued behind a hung one on the only connection: WFMCK_E_TIMEOUT at its own deadline, not the first one', async () => {
+  const s = await serve(hostile.hangServer);
+  const transport = createTransport({ connections: 1 });
+  const first = new AbortController();
+  const hung = transport.request({ method: 'GET', url: s.url, timeoutMs: 30_000, signal: first.signal }).catch((e: unknown) => e);
+  const started = performance.now();
+  await assert.rejects(transport.request({ method: 'GET', url: s.url, timeoutMs: TIMEOUT_MS }), { code: 'WFMCK_E_TIMEOUT' });
+  const elapsed = performance.now() - started;
+  assert.ok(elapsed >= TIMEOUT_MS - 20 && elapsed < TIMEOUT_MS + MARGIN_MS, `took ${elapsed} ms`);
+  first.abort();
+  assert.equal(((await hung) as TransportError).code, 'WFMCK_E_ABORTED');
+  await transport.close();
+});
+
+test('an informational 103 before the answer: the answer, with its own headers', async () => {
+  const server = createServer((_req, res) => {
+    res.writeEarlyHints({ link: '</style.css>; rel=preload' });
+    res.end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const transport = createTransport({ timeoutMs: TIMEOUT_MS });
+    const res = await transport.request({ method: 'GET', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` });
+    assert.equal(res.status, 200);
+    assert.equal(res.text(), 'ok');
+    assert.equal(res.headers['link'], undefined);
+    await transport.close();
+  } finally {
+    server.close();
+  }
 });
