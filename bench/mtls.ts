@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { Client } from 'undici';
 import { loadIssued } from '../protocol/pki.ts';
 import { nativeSvidIssuer, svidCaOf } from '../protocol/svid-issuer.ts';
 import { clientSpiffeId, wfmSpiffeId } from '../spec/spiffe-id.ts';
-import { spiffeIdentityCheck } from '../simulators/transport/undici-transport.ts';
+import { createTransport } from '../simulators/transport/undici-transport.ts';
+import type { Transport } from '../simulators/transport/types.ts';
 import { measureTlsFloor, type TlsFloorMeasurement } from './tls-floor.ts';
 
 export interface MtlsSettings {
@@ -87,27 +87,24 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
 
     global.gc?.();
     const before = process.memoryUsage();
-    const check = spiffeIdentityCheck(wfmSpiffeId(identity));
-    const clients = svids.map(
-      (svid, i) =>
-        new Client(info.wfm, {
-          pipelining: 1,
-          keepAliveTimeout: 60_000,
-          connect: {
-            ca,
-            cert: svid.chainPem,
-            key: svid.keyPem,
-            checkServerIdentity: check,
-            localAddress: `127.0.0.${(i % s.sources) + 1}`,
-            timeout: 30_000,
-          },
-        }),
+    // Each device as a miaf fleet device holds it: the kit's own transport over one connection of its own.
+    const devices = svids.map((svid, i) =>
+      createTransport({
+        baseUrl: info.wfm,
+        connections: 1,
+        timeoutMs: 30_000,
+        connectTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 60_000,
+        ca,
+        clientCert: { cert: svid.chainPem, key: svid.keyPem },
+        serverSpiffeId: wfmSpiffeId(identity),
+        localAddress: `127.0.0.${(i % s.sources) + 1}`,
+      }),
     );
-    const poll = async (c: Client): Promise<boolean> => {
+    const poll = async (device: Transport): Promise<boolean> => {
       try {
-        const res = await c.request({ method: 'GET', path: '/api/v1/deployments', headersTimeout: 30_000, bodyTimeout: 30_000 });
-        await res.body.dump();
-        return res.statusCode === 200 || res.statusCode === 304;
+        const res = await device.request({ method: 'GET', url: '/api/v1/deployments' });
+        return res.status === 200 || res.status === 304;
       } catch {
         return false;
       }
@@ -117,7 +114,7 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
     let next = 0;
     let connected = 0;
     let stopAt = Infinity;
-    const up = new Array<boolean>(clients.length).fill(false);
+    const up = new Array<boolean>(devices.length).fill(false);
     const polling: Promise<void>[] = [];
     // A fleet device polls on its own clock from the moment it is connected: its connection stays in use (the
     // reference WFM closes an mTLS connection idle 65 s) while the rest of the fleet is still joining. A poll that
@@ -126,14 +123,14 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
       while (up[i] && performance.now() < stopAt) {
         await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, stopAt - performance.now()))));
         if (performance.now() >= stopAt) break;
-        up[i] = await poll(clients[i]!);
+        up[i] = await poll(devices[i]!);
       }
     };
     await Promise.all(
       Array.from({ length: s.concurrency }, async () => {
-        while (next < clients.length) {
+        while (next < devices.length) {
           const i = next++;
-          up[i] = await poll(clients[i]!);
+          up[i] = await poll(devices[i]!);
           if (up[i]) connected++;
           polling.push(keepPolling(i));
         }
@@ -146,7 +143,7 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
     global.gc?.();
     const after = process.memoryUsage();
     const held = up.filter(Boolean).length;
-    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await Promise.all(devices.map((d) => d.close().catch(() => undefined)));
     return {
       settings: s,
       ...openFilesLimit(),

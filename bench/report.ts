@@ -331,7 +331,7 @@ function notes(m: Partial<Measurements>, machine: Machine, onboardingMsPerDevice
     );
   if (m.mtls)
     list.push(
-      `mTLS: ${m.mtls.settings.devices.toLocaleString('en')} SVIDs minted before the clock (${m.mtls.mintSeconds} s), then one undici Client per device over ${m.mtls.settings.sources} loopback source addresses, ${m.mtls.settings.concurrency} handshakes at once, each device polling every ${m.mtls.settings.pollSeconds} s from its connection on (the others still joining), against \`wfmck serve --edition miaf\`; RSS and heap per device are the kit process's growth from before the first connection to the end of the hold, after global.gc().`,
+      `mTLS: ${m.mtls.settings.devices.toLocaleString('en')} SVIDs minted before the clock (${m.mtls.mintSeconds} s), then the kit's own transport per device (one connection each, as a miaf fleet device holds it) over ${m.mtls.settings.sources} loopback source addresses, ${m.mtls.settings.concurrency} handshakes at once, each device polling every ${m.mtls.settings.pollSeconds} s from its connection on (the others still joining), against \`wfmck serve --edition miaf\`; RSS and heap per device are the kit process's growth from before the first connection to the end of the hold, after global.gc().`,
     );
   if (m.mtls) {
     const floor = m.mtls.floor;
