@@ -6,6 +6,7 @@ export type ContentDigestVerdict = 'ok' | 'missing' | 'mismatch' | 'malformed' |
 
 /** RFC 9530 algorithm keys this kit understands, mapped to node:crypto hash names. */
 const SUPPORTED: Record<string, string> = { 'sha-256': 'sha256', 'sha-512': 'sha512' };
+const ONE_DIGEST = /^(sha-256|sha-512)=:([A-Za-z0-9+/]+={0,2}):$/;
 
 /** `sha-256=:<base64>:` over the exact body bytes. */
 export function contentDigest(body: Uint8Array): string {
@@ -19,6 +20,10 @@ export function contentDigest(body: Uint8Array): string {
  */
 export function verifyContentDigest(header: string | undefined, body: Uint8Array): ContentDigestVerdict {
   if (header === undefined || header.trim() === '') return 'missing';
+  // The form every signer sends, one algorithm in canonical base64, matched without the dictionary parser (it is on
+  // every signed request's path); anything else, a mismatch included, is judged by the parser below.
+  const one = ONE_DIGEST.exec(header);
+  if (one && createHash(SUPPORTED[one[1]!]!).update(body).digest('base64') === one[2]) return 'ok';
   let dict: ReturnType<typeof parseDictionary>;
   try {
     dict = parseDictionary(header);

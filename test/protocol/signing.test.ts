@@ -59,6 +59,18 @@ test('contentDigest matches the RFC 9530 example', () => {
   assert.equal(contentDigest(enc.encode('{"hello": "world"}')), 'sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:');
 });
 
+test('verifyContentDigest: one algorithm alone is read without the parser, with the same verdicts', () => {
+  const body = enc.encode('{"hello": "world"}');
+  const sha512 = 'sha-512=:WZDPaVn/7XgHaAy8pmojAkGWoRx2UFChF41A2svX+TaPm+AbwAgBWnrIiYllu7BNNyealdVLvRwEmTHWXvJwew==:';
+  assert.equal(verifyContentDigest(contentDigest(body), body), 'ok');
+  assert.equal(verifyContentDigest(sha512, body), 'ok');
+  // Every other answer comes from the parser: a wrong digest, a body that differs, a digest that is no byte sequence.
+  assert.equal(verifyContentDigest(sha512.replace('WZD', 'XZD'), body), 'mismatch');
+  assert.equal(verifyContentDigest(contentDigest(body), enc.encode('{}')), 'mismatch');
+  assert.equal(verifyContentDigest('sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:;p=1', body), 'ok', 'a parameter: the parser');
+  assert.equal(verifyContentDigest(' sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:', body), 'ok', 'leading space: the parser');
+});
+
 test('verifyContentDigest reads a dictionary with several algorithms', () => {
   const body = enc.encode('{"hello": "world"}');
   const both =
