@@ -23,6 +23,8 @@ export interface PutModeOptions {
   certificates: MintedCertificate[];
   warmupMs: number;
   durationMs: number;
+  /** Requests per second across the devices (the fleet's own token bucket); default no limit. */
+  rate?: number;
 }
 
 export interface PutModeRun {
@@ -66,7 +68,14 @@ export async function fleetPuts(o: PutModeOptions, window?: Window): Promise<Put
     if (started === o.connections) windowDone = measure();
     else stop.abort(new Error('a PUT-mode device did not start'));
   };
-  const spec = resolveFleetSpec({ devices: o.connections, concurrency: o.connections, tickInterval: 0, duration: 3600, seed: 1 });
+  const spec = resolveFleetSpec({
+    devices: o.connections,
+    concurrency: o.connections,
+    tickInterval: 0,
+    duration: 3600,
+    seed: 1,
+    ...(o.rate !== undefined && { rate: o.rate, burst: o.connections }),
+  });
   await runFleet(spec, o.target, { signal: stop.signal, environment: putEnvironment(o, onStarted, record) });
   await windowDone;
   if (started < o.connections) throw new Error(`bench: only ${started} of ${o.connections} PUT-mode devices started`);

@@ -37,6 +37,11 @@ export interface RateMeasurements {
   autocannon: RateSide;
   fleetUnsigned: RateSide;
   fleetSigned: RateSide;
+  /**
+   * The unsigned fleet again, held by its token bucket to the signed fleet's rate: a client's CPU per request grows as
+   * its rate falls (fewer answers per wake-up of the event loop), so the cost of signing is read at the same rate.
+   */
+  fleetUnsignedAtSignedRate: RateSide;
 }
 
 /** P3 paths `client-scoped`: the clientId is in the path, so the unsigned profile needs no header to name the client. */
@@ -57,8 +62,13 @@ export async function measureRequestRates(pki: BenchPki, settings: RateSettings)
     const cannonCertificate = certificates.pop()!;
     const url = await cannonUrl(unsigned, pki, cannonCertificate, description.id);
     const body = JSON.stringify(description.capabilities);
-    const sides = { autocannon: new Side(unsigned), fleetUnsigned: new Side(unsigned), fleetSigned: new Side(signed) };
-    const fleet = (wfm: WfmProcess, profile: Partial<Profile>, side: Side) => async () => {
+    const sides = {
+      autocannon: new Side(unsigned),
+      fleetUnsigned: new Side(unsigned),
+      fleetSigned: new Side(signed),
+      fleetUnsignedAtSignedRate: new Side(unsigned),
+    };
+    const fleet = (wfm: WfmProcess, profile: Partial<Profile>, side: Side, rate?: () => number) => async () => {
       const target = { wfm: wfm.url, ca: pki.root.certPem, deviceCa: pki.deviceCa, profile: resolveProfile(profile) };
       const options = {
         target,
@@ -67,6 +77,7 @@ export async function measureRequestRates(pki: BenchPki, settings: RateSettings)
         certificates,
         warmupMs: settings.warmupSeconds * 1000,
         durationMs: settings.seconds * 1000,
+        ...(rate && { rate: rate() }),
       };
       const r = await fleetPuts(options, side.window);
       side.add(r.ok, r.other + r.errors, r.seconds);
@@ -90,11 +101,14 @@ export async function measureRequestRates(pki: BenchPki, settings: RateSettings)
     ];
     // Alternate the order every round, so neither side always runs on a warmer (or busier) machine.
     for (let round = 0; round < settings.rounds; round++) for (const step of round % 2 === 0 ? steps : [...steps].reverse()) await step();
+    const signedRate = () => Math.max(1, sides.fleetSigned.result().requestsPerSecond);
+    await fleet(unsigned, UNSIGNED, sides.fleetUnsignedAtSignedRate, signedRate)();
     return {
       settings,
       autocannon: sides.autocannon.result(),
       fleetUnsigned: sides.fleetUnsigned.result(),
       fleetSigned: sides.fleetSigned.result(),
+      fleetUnsignedAtSignedRate: sides.fleetUnsignedAtSignedRate.result(),
     };
   } finally {
     await Promise.all([unsigned.close(), signed.close()]);

@@ -41,7 +41,12 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
     for (const key of fleetKeys) assert.ok(isNumber(fleet[key]), key);
     assert.equal(fleet.reporting, fleet.clients, 'every client of a bench fleet reports');
   }
-  for (const side of [f.requestRate.autocannon, f.requestRate.fleetUnsigned, f.requestRate.fleetSigned]) {
+  for (const side of [
+    f.requestRate.autocannon,
+    f.requestRate.fleetUnsigned,
+    f.requestRate.fleetSigned,
+    f.requestRate.fleetUnsignedAtSignedRate,
+  ]) {
     for (const key of ['requestsPerSecond', 'ok', 'failed', 'seconds', 'wfmCpuMsPer1000', 'clientCpuMsPer1000'] as const)
       assert.ok(isNumber(side[key]), key);
   }
@@ -103,6 +108,15 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
   assert.equal(
     f.floorRatios.clientCpuUnsignedOverAutocannon,
     Math.round((rr.fleetUnsigned.clientCpuMsPer1000 / rr.autocannon.clientCpuMsPer1000) * 100) / 100,
+  );
+  // The cost of signing is read against the unsigned fleet held to the signed fleet's rate (its bucket holds it near).
+  assert.equal(
+    f.floorRatios.clientCpuSignedOverUnsignedPlusSign,
+    Math.round((rr.fleetSigned.clientCpuMsPer1000 / (rr.fleetUnsignedAtSignedRate.clientCpuMsPer1000 + f.floors.nativeSignUs)) * 100) / 100,
+  );
+  assert.ok(
+    rr.fleetUnsignedAtSignedRate.requestsPerSecond <= rr.fleetSigned.requestsPerSecond * 1.1,
+    `held to ${rr.fleetUnsignedAtSignedRate.requestsPerSecond} req/s, the signed fleet ran at ${rr.fleetSigned.requestsPerSecond}`,
   );
   const bound =
     1 / (1 / rr.fleetUnsigned.requestsPerSecond + (f.floors.nativeSignUs + f.floors.nativeVerifyUs) / 1e6 / report.machine.cpus);
