@@ -66,12 +66,12 @@ export function oidOf(der: Uint8Array, el: Tlv): string {
   return parts.join('.');
 }
 
-/** The contents' bytes as text, ASCII only (IA5String, PrintableString, UTCTime...). */
+/** The contents' bytes as text, printable ASCII only (IA5String names, UTCTime...). */
 export function asciiOf(der: Uint8Array, el: Tlv): string {
   let s = '';
   for (let i = el.start; i < el.end; i++) {
     const b = der[i]!;
-    if (b >= 0x80) throw new DerError('DER: a non-ASCII byte in a text element');
+    if (b < 0x20 || b >= 0x7f) throw new DerError('DER: a byte outside printable ASCII in a text element');
     s += String.fromCharCode(b);
   }
   return s;

@@ -3,7 +3,7 @@
 // in microseconds. It knows only the common shapes: for anything else (another key, an unusual SAN or time, a
 // malformed extension) it answers undefined, and the caller reads the certificate with svidLeafFacts instead, so the
 // verdict is the same either way (test/spec/rules/svid-leaf-der.test.ts compares the two).
-import { childrenOf, expectTag, oidOf, readTlv, timeOf, type Tlv } from '../der.ts';
+import { asciiOf, childrenOf, expectTag, oidOf, readTlv, timeOf, type Tlv } from '../der.ts';
 import type { SvidKeyAlgorithm, SvidLeafFacts } from './svid-leaf.ts';
 
 const EXTENSION = { basicConstraints: '2.5.29.19', keyUsage: '2.5.29.15', subjectAltName: '2.5.29.17' } as const;
@@ -113,14 +113,7 @@ function keyUsages(der: Uint8Array, value: Tlv): number {
 function readNames(der: Uint8Array, value: Tlv, facts: SvidLeafFacts): void {
   const names = expectTag(readTlv(der, value.start, value.end), 0x30, 'GeneralNames');
   for (const name of childrenOf(der, names)) {
-    if (name.tag === URI || name.tag === DNS_NAME) {
-      let text = '';
-      for (let at = name.start; at < name.end; at++) {
-        const b = der[at]!;
-        if (b < 0x20 || b >= 0x7f) throw new Unusual('a name byte outside printable ASCII');
-        text += String.fromCharCode(b);
-      }
-      (name.tag === URI ? facts.uris : facts.dnsNames).push(text);
-    } else if (!SKIPPED_NAMES.has(name.tag)) throw new Unusual(`GeneralName tag 0x${name.tag.toString(16)}`);
+    if (name.tag === URI || name.tag === DNS_NAME) (name.tag === URI ? facts.uris : facts.dnsNames).push(asciiOf(der, name));
+    else if (!SKIPPED_NAMES.has(name.tag)) throw new Unusual(`GeneralName tag 0x${name.tag.toString(16)}`);
   }
 }

@@ -34,9 +34,11 @@ export function svidKeyAlgorithm(cert: x509.X509Certificate): { known: SvidKeyAl
 
 /** The URI SANs of a certificate, whatever their scheme. */
 export function uriSansOf(cert: x509.X509Certificate): string[] {
-  const san = cert.getExtension(x509.SubjectAlternativeNameExtension);
-  return (san?.names.items ?? []).filter((n) => n.type === 'url').map((n) => n.value);
+  return sanValues(sanNames(cert), 'url');
 }
+
+const sanNames = (cert: x509.X509Certificate) => cert.getExtension(x509.SubjectAlternativeNameExtension)?.names.items ?? [];
+const sanValues = (names: readonly x509.GeneralName[], type: 'url' | 'dns') => names.filter((n) => n.type === type).map((n) => n.value);
 
 /** What the P10 leaf rules read of a certificate: svidLeafFacts (any certificate) or svidLeafFactsOfDer (fast). */
 export interface SvidLeafFacts {
@@ -54,12 +56,12 @@ export interface SvidLeafFacts {
 
 /** The facts of a parsed certificate, whatever its shape. */
 export function svidLeafFacts(cert: x509.X509Certificate): SvidLeafFacts {
-  const names = cert.getExtension(x509.SubjectAlternativeNameExtension)?.names.items ?? [];
+  const names = sanNames(cert);
   return {
     basicConstraintsCa: cert.getExtension(x509.BasicConstraintsExtension)?.ca === true,
     keyUsages: cert.getExtension(x509.KeyUsagesExtension)?.usages ?? 0,
-    uris: names.filter((n) => n.type === 'url').map((n) => n.value),
-    dnsNames: names.filter((n) => n.type === 'dns').map((n) => n.value),
+    uris: sanValues(names, 'url'),
+    dnsNames: sanValues(names, 'dns'),
     notBefore: cert.notBefore,
     notAfter: cert.notAfter,
     key: svidKeyAlgorithm(cert),
