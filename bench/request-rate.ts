@@ -68,7 +68,7 @@ export async function measureRequestRates(pki: BenchPki, settings: RateSettings)
       fleetSigned: new Side(signed),
       fleetUnsignedAtSignedRate: new Side(unsigned),
     };
-    const fleet = (wfm: WfmProcess, profile: Partial<Profile>, side: Side, rate?: () => number) => async () => {
+    const fleet = (wfm: WfmProcess, profile: Partial<Profile>, side: Side, rate?: number) => async () => {
       const target = { wfm: wfm.url, ca: pki.root.certPem, deviceCa: pki.deviceCa, profile: resolveProfile(profile) };
       const options = {
         target,
@@ -77,7 +77,7 @@ export async function measureRequestRates(pki: BenchPki, settings: RateSettings)
         certificates,
         warmupMs: settings.warmupSeconds * 1000,
         durationMs: settings.seconds * 1000,
-        ...(rate && { rate: rate() }),
+        ...(rate !== undefined && { rate }),
       };
       const r = await fleetPuts(options, side.window);
       side.add(r.ok, r.other + r.errors, r.seconds);
@@ -101,8 +101,7 @@ export async function measureRequestRates(pki: BenchPki, settings: RateSettings)
     ];
     // Alternate the order every round, so neither side always runs on a warmer (or busier) machine.
     for (let round = 0; round < settings.rounds; round++) for (const step of round % 2 === 0 ? steps : [...steps].reverse()) await step();
-    const signedRate = () => Math.max(1, sides.fleetSigned.result().requestsPerSecond);
-    await fleet(unsigned, UNSIGNED, sides.fleetUnsignedAtSignedRate, signedRate)();
+    await fleet(unsigned, UNSIGNED, sides.fleetUnsignedAtSignedRate, Math.max(1, sides.fleetSigned.result().requestsPerSecond))();
     return {
       settings,
       autocannon: sides.autocannon.result(),

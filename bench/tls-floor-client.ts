@@ -5,8 +5,7 @@ import { once } from 'node:events';
 import { connect, createSecureContext, type SecureContext, type TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { nativeLeafIssuer } from '../protocol/native-leaf.ts';
-import { createRootCa, issueCertificate } from '../protocol/pki.ts';
-import { tsxImport } from './wfm-process.ts';
+import { benchPki, tsxImport } from './wfm-process.ts';
 import type { TlsFloorMeasurement } from './tls-floor.ts';
 
 process.once('message', async ({ connections, concurrency }: { connections: number; concurrency: number }) => {
@@ -14,16 +13,16 @@ process.once('message', async ({ connections, concurrency }: { connections: numb
 });
 
 async function measure(connections: number, concurrency: number): Promise<TlsFloorMeasurement> {
-  const root = await createRootCa('wfmck TLS floor CA');
-  const server = await issueCertificate(root, { commonName: 'localhost', dnsNames: ['localhost'], usage: ['server'] });
-  const mint = nativeLeafIssuer(root);
+  // The bench's own PKI: the server's certificate from its root, the devices' leaves from its device CA.
+  const { root, server, deviceCa } = await benchPki();
+  const mint = nativeLeafIssuer(deviceCa);
   const leaves = Array.from({ length: connections }, (_, i) => mint({ commonName: `floor-${i}`, usage: ['client'] }));
   const child = fork(fileURLToPath(new URL('./tls-floor-server.ts', import.meta.url)), [], {
     execArgv: tsxImport(),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {
-    child.send({ cert: server.certPem, key: server.keyPem, ca: root.certPem });
+    child.send({ cert: server.certPem, key: server.keyPem, ca: deviceCa.certPem });
     const [{ port }] = (await once(child, 'message')) as [{ port: number }];
     const serverCpuUs = async () => {
       child.send('cpu');
