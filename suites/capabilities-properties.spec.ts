@@ -106,8 +106,8 @@ test.describe('§2.1 and §4.1 as properties: random documents', () => {
 
 test.describe('§3, §4.1, §4.2 and §2.2 as a model: random PUT/DELETE sequences over a see-thru hierarchy', () => {
   test(
-    'CAP-LIFE-CREATED CAP-LIFE-UPDATED CAP-LIFE-DELETED GW-SEETHRU-INFER-HIERARCHY random PUT/DELETE sequences over a gateway, children and grandchildren answer 201/200/204/404 as the model predicts',
-    req('CAP-LIFE-CREATED', 'CAP-LIFE-UPDATED', 'CAP-LIFE-DELETED', 'GW-SEETHRU-INFER-HIERARCHY'),
+    'CAP-LIFE-CREATED CAP-LIFE-UPDATED CAP-LIFE-DELETED GW-SEETHRU-INFER-HIERARCHY GW-ORDER-DELETED-GATEWAY-404 random PUT/DELETE sequences over a gateway, children and grandchildren answer 201/200/204/404 as the model predicts',
+    req('CAP-LIFE-CREATED', 'CAP-LIFE-UPDATED', 'CAP-LIFE-DELETED', 'GW-SEETHRU-INFER-HIERARCHY', 'GW-ORDER-DELETED-GATEWAY-404'),
     async ({ device, ctx }) => {
       const client = await device();
       const scenario = deviceHierarchy({ maxDepth: 2, maxChildren: 2 }).chain((tree) => {
