@@ -169,7 +169,7 @@ export function derOfPem(pem: string): Buffer {
 }
 
 /** A certificate given as PEM, base64 DER, or base64 of a PEM (P2/§2.3 allow either), as PEM text or DER bytes. */
-function certificateEncoding(text: string): string | Buffer {
+export function certificateEncoding(text: string): string | Buffer {
   const trimmed = text.trim();
   if (trimmed.startsWith('-----BEGIN')) return trimmed;
   const decoded = Buffer.from(trimmed, 'base64');
@@ -180,11 +180,6 @@ function certificateEncoding(text: string): string | Buffer {
 /** Parse a certificate given as PEM, base64 DER, or base64 of a PEM (P2/§2.3 allow either). */
 export function parseCertificate(text: string): x509.X509Certificate {
   return new x509.X509Certificate(certificateEncoding(text));
-}
-
-/** The same, parsed by OpenSSL (node:crypto): what a hot path reads (an onboarding), about 10x cheaper. */
-export function parseNativeCertificate(text: string): X509Certificate {
-  return new X509Certificate(certificateEncoding(text));
 }
 
 /** An issuer loaded from PEM files (e.g. the device CA written by `wfmck serve`). */

@@ -5,6 +5,8 @@
 /** One element: its tag byte and where its contents lie in the buffer. */
 export interface Tlv {
   tag: number;
+  /** Where its tag byte is. */
+  at: number;
   start: number;
   end: number;
 }
@@ -28,7 +30,7 @@ export function readTlv(der: Uint8Array, at: number, limit = der.length): Tlv {
   }
   const end = start + len;
   if (end > limit) throw new DerError(`DER: element at ${at} runs past its end`);
-  return { tag, start, end };
+  return { tag, at, start, end };
 }
 
 /** The elements inside a constructed one, in order. */

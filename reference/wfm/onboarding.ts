@@ -1,13 +1,13 @@
 // §2.3, §4.3, P2, P3: the Certificate API and onboarding. Order: body (400), certificate (400), digest (400),
 // signature by the certificate's own key (401), trust (403).
-import type { KeyObject, X509Certificate } from 'node:crypto';
-import { certificateKeyId, parseNativeCertificate } from '../../protocol/pki.ts';
+import type { KeyObject } from 'node:crypto';
 import { validate } from '../../spec/schemas/index.ts';
-import { algorithmForKey, verifySignature } from '../../protocol/signing.ts';
+import { verifySignature } from '../../protocol/signing.ts';
 import { checkContentDigest, signatureInput, signatureRefusal } from './auth.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
 import { WfmError, header, json, parseJsonObject, type Reply } from './http.ts';
 import { newClient } from './manifest.ts';
+import { readOnboardingCertificate, type OnboardingCertificate } from './onboarding-certificate.ts';
 
 /** P2: the WFM root CA, no authentication. */
 export function certificateApi(ctx: WfmContext, req: WfmRequest): Reply {
@@ -20,9 +20,8 @@ export async function onboard(ctx: WfmContext, req: WfmRequest): Promise<Reply> 
   const body = parseJsonObject(req.body);
   const checked = validate('OnboardingRequest', body, { vendor: ctx.profile.vendor });
   if (!checked.ok) throw new WfmError(400, 'malformed OnboardingRequest', checked.errors);
-  const cert = decodeCertificate(body['certificate'] as string);
-  const keyId = certificateKeyId(cert.raw);
-  const key = signingKeyOf(cert);
+  const cert = readOnboardingCertificate(body['certificate'] as string, ctx.trustedDeviceCas);
+  const { keyId, key } = cert;
 
   if (ctx.profile.deviceAuth === 'signature') {
     checkContentDigest(ctx, req);
@@ -40,7 +39,7 @@ export async function onboard(ctx: WfmContext, req: WfmRequest): Promise<Reply> 
 /** Trust (403), then the client of this certificate: the known one again, or a new one. */
 async function admit(
   ctx: WfmContext,
-  cert: X509Certificate,
+  cert: OnboardingCertificate,
   keyId: string,
   key: { publicKey: KeyObject; algorithm: string },
 ): Promise<string> {
@@ -57,47 +56,14 @@ async function admit(
   return client.clientId;
 }
 
-// Certificates are read by OpenSSL (node:crypto), not a JavaScript ASN.1 parser: an onboarding is a hot path.
-function decodeCertificate(text: string): X509Certificate {
-  try {
-    return parseNativeCertificate(text);
-  } catch (e) {
-    throw new WfmError(400, `invalid certificate format or structure: ${(e as Error).message}`);
-  }
-}
-
-function signingKeyOf(cert: X509Certificate): { publicKey: KeyObject; algorithm: string } {
-  let publicKey: KeyObject;
-  try {
-    publicKey = cert.publicKey;
-  } catch (e) {
-    throw new WfmError(400, `invalid certificate structure: unreadable public key (${(e as Error).message})`);
-  }
-  const algorithm = algorithmForKey(publicKey);
-  if (!algorithm)
-    throw new WfmError(400, 'invalid certificate structure: its key is not EC P-256, RSA or Ed25519, the keys P3 signatures use');
-  return { publicKey, algorithm };
-}
-
 /** 403 unless the certificate is valid now and issued by a trusted device CA or trusted by the operator hook. */
-async function checkTrusted(ctx: WfmContext, cert: X509Certificate, keyId: string): Promise<void> {
+async function checkTrusted(ctx: WfmContext, cert: OnboardingCertificate, keyId: string): Promise<void> {
   const now = new Date();
   const checksDates = ctx.decisions.checksCertificateValidity;
-  const notAfter = new Date(cert.validTo);
-  const notBefore = new Date(cert.validFrom);
+  const { notAfter, notBefore } = cert;
   if (checksDates && notAfter < now) throw new WfmError(403, `certificate not trusted: expired at ${notAfter.toISOString()}`);
   if (checksDates && notBefore > now) throw new WfmError(403, `certificate not trusted: not valid before ${notBefore.toISOString()}`);
   if (ctx.store.trustedKeyIds.has(keyId) || ctx.decisions.trustsAnyIssuer) return;
-  if (ctx.trustedDeviceCas.some((ca) => issuedBy(cert, ca, now))) return;
-  throw new WfmError(403, `certificate not trusted: issuer "${cert.issuer.replace(/\n/g, ', ')}" is not a trusted device CA`);
-}
-
-/** OpenSSL's issuer match (names, key identifiers) and the issuer's signature, with the CA valid now. */
-function issuedBy(cert: X509Certificate, ca: X509Certificate, now: Date): boolean {
-  if (new Date(ca.validTo) < now || new Date(ca.validFrom) > now || !cert.checkIssued(ca)) return false;
-  try {
-    return cert.verify(ca.publicKey);
-  } catch {
-    return false;
-  }
+  if (cert.issuedByAnyOf(ctx.trustedDeviceCas, now)) return;
+  throw new WfmError(403, `certificate not trusted: issuer "${cert.issuer()}" is not a trusted device CA`);
 }
