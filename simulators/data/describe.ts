@@ -5,7 +5,7 @@ import { aggregateOpaque } from '../../spec/rules/opaque-aggregation.ts';
 import type { QuantityFormat } from '../../spec/rules/quantity.ts';
 import type { DeviceCapabilities, LabelValue } from '../../spec/types.ts';
 import type { DeviceDescription, DeviceMisbehaviour, DeviceKind } from '../device/types.ts';
-import { localFaker } from './draw.ts';
+import { withFaker } from './draw.ts';
 import { deploymentTypes, hostingFields, identity } from './hardware.ts';
 import { extensions, labels } from './labels.ts';
 
@@ -46,10 +46,10 @@ export class CapabilitiesRecipe {
   ) {}
 
   make(): DeviceCapabilities {
-    const faker = localFaker(this.path);
-    if (this.shape === 'hosting') return hostingDocument(faker, this.id, this.format);
-    if (this.shape === 'identity') return identityDocument(faker, this.id);
-    return opaque([...this.path], this.id, this.children, this.format).capabilities;
+    if (this.shape === 'opaque') return opaque([...this.path], this.id, this.children, this.format).capabilities;
+    return withFaker(this.path, (faker) =>
+      this.shape === 'hosting' ? hostingDocument(faker, this.id, this.format) : identityDocument(faker, this.id),
+    );
   }
 }
 
@@ -65,7 +65,7 @@ function withRecipe(desc: DeviceDescription, recipe: CapabilitiesRecipe | undefi
   return desc;
 }
 
-/** Deterministic in (seed, index, kind, opts) alone: each device and child has its own Faker. */
+/** Deterministic in (seed, index, kind, opts) alone: each device and child has its own seeded Faker. */
 export function describeDevice(seed: number, index: number, kind: DeviceKind, opts: DescribeOptions = {}): DeviceDescription {
   const prefix = opts.idPrefix ?? 'wfmck';
   const id = `${prefix ? `${prefix}-` : ''}${KIND_TAG[kind]}-${String(index).padStart(6, '0')}`;
@@ -84,33 +84,36 @@ export function describeDevice(seed: number, index: number, kind: DeviceKind, op
 }
 
 function seeThru(path: number[], id: string, levels: number, children: number, hosts: boolean, format: QuantityFormat): DeviceDescription {
-  const faker = localFaker(path);
-  const capabilities = hosts ? hostingDocument(faker, id, format) : identityDocument(faker, id);
-  const kids = childIds(faker, id, levels < 1 ? 0 : children).map((childId, i) =>
-    levels > 1 ? seeThru([...path, i + 1], childId, levels - 1, children, hosts, format) : plainDevice([...path, i + 1], childId, format),
-  );
-  const recipe = new CapabilitiesRecipe(hosts ? 'hosting' : 'identity', path, id, format);
-  return withRecipe({ kind: 'see-thru-gateway', id, capabilities, children: kids, hostsWorkloads: hosts, faults: {} }, recipe);
+  return withFaker(path, (faker) => {
+    const capabilities = hosts ? hostingDocument(faker, id, format) : identityDocument(faker, id);
+    const kids = childIds(faker, id, levels < 1 ? 0 : children).map((childId, i) =>
+      levels > 1 ? seeThru([...path, i + 1], childId, levels - 1, children, hosts, format) : plainDevice([...path, i + 1], childId, format),
+    );
+    const recipe = new CapabilitiesRecipe(hosts ? 'hosting' : 'identity', path, id, format);
+    return withRecipe({ kind: 'see-thru-gateway', id, capabilities, children: kids, hostsWorkloads: hosts, faults: {} }, recipe);
+  });
 }
 
 function opaque(path: number[], id: string, children: number, format: QuantityFormat): DeviceDescription {
   if (children < 1) throw new RangeError('describeDevice: an opaque gateway aggregates at least one child (§2.2)');
-  const faker = localFaker(path);
-  const gateway = { ...identity(faker, id), deploymentTypes: deploymentTypes(faker), labels: labels(faker) };
-  const kids = childIds(faker, id, children).map((childId, i) => plainDevice([...path, i + 1], childId, format));
-  const capabilities = aggregateOpaque(
-    gateway,
-    kids.map((k) => k.capabilities.properties),
-    format,
-  );
-  Object.assign(capabilities, extensions(faker, gateway.vendor));
-  const recipe = new CapabilitiesRecipe('opaque', path, id, format, children);
-  return withRecipe({ kind: 'opaque-gateway', id, capabilities, children: kids, hostsWorkloads: true, faults: {} }, recipe);
+  // The gateway's Faker draws again after its children's (extensions): the children draw one level deeper.
+  return withFaker(path, (faker) => {
+    const gateway = { ...identity(faker, id), deploymentTypes: deploymentTypes(faker), labels: labels(faker) };
+    const kids = childIds(faker, id, children).map((childId, i) => plainDevice([...path, i + 1], childId, format));
+    const capabilities = aggregateOpaque(
+      gateway,
+      kids.map((k) => k.capabilities.properties),
+      format,
+    );
+    Object.assign(capabilities, extensions(faker, gateway.vendor));
+    const recipe = new CapabilitiesRecipe('opaque', path, id, format, children);
+    return withRecipe({ kind: 'opaque-gateway', id, capabilities, children: kids, hostsWorkloads: true, faults: {} }, recipe);
+  });
 }
 
-/** A device behind a gateway, or a plain device: always hosting, with its own Faker. */
+/** A device behind a gateway, or a plain device: always hosting, with its own seeded Faker. */
 function plainDevice(path: number[], id: string, format: QuantityFormat): DeviceDescription {
-  const capabilities = hostingDocument(localFaker(path), id, format);
+  const capabilities = withFaker(path, (faker) => hostingDocument(faker, id, format));
   return withRecipe(
     { kind: 'plain', id, capabilities, hostsWorkloads: true, faults: {} },
     new CapabilitiesRecipe('hosting', path, id, format),
