@@ -13,6 +13,18 @@ export interface Tlv {
 
 export class DerError extends Error {}
 
+/** A well-formed element in a shape the fast reader leaves to a full parser. */
+export class UnusualShape extends DerError {}
+
+/** `read(der)`, or undefined where it throws: a hot path's reader, which leaves anything it does not know to a full parser. */
+export function readOrUndefined<T>(read: (der: Uint8Array) => T, der: Uint8Array): T | undefined {
+  try {
+    return read(der);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The element at `at`, which must end by `limit`. */
 export function readTlv(der: Uint8Array, at: number, limit = der.length): Tlv {
   if (at + 2 > limit) throw new DerError(`DER: element at ${at} runs past its end`);

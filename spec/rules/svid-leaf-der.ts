@@ -3,7 +3,7 @@
 // in microseconds. It knows only the common shapes: for anything else (another key, an unusual SAN or time, a
 // malformed extension) it answers undefined, and the caller reads the certificate with svidLeafFacts instead, so the
 // verdict is the same either way (test/spec/rules/svid-leaf-der.test.ts compares the two).
-import { asciiOf, childrenOf, expectTag, oidOf, readTlv, timeOf, type Tlv } from '../der.ts';
+import { asciiOf, childrenOf, expectTag, oidOf, readOrUndefined, readTlv, timeOf, UnusualShape, type Tlv } from '../der.ts';
 import type { SvidKeyAlgorithm, SvidLeafFacts } from './svid-leaf.ts';
 
 const EXTENSION = { basicConstraints: '2.5.29.19', keyUsage: '2.5.29.15', subjectAltName: '2.5.29.17' } as const;
@@ -18,14 +18,8 @@ const SKIPPED_NAMES = new Set([0x81, 0x87]);
 
 /** The facts of a leaf in a common shape, or undefined: then read it with svidLeafFacts. */
 export function svidLeafFactsOfDer(der: Uint8Array): SvidLeafFacts | undefined {
-  try {
-    return read(der);
-  } catch {
-    return undefined;
-  }
+  return readOrUndefined(read, der);
 }
-
-class Unusual extends Error {}
 
 function read(der: Uint8Array): SvidLeafFacts {
   const certificate = expectTag(readTlv(der, 0), 0x30, 'the certificate');
@@ -36,7 +30,7 @@ function read(der: Uint8Array): SvidLeafFacts {
   i++; // subject
   const key = keyOf(der, expectTag(tbs[i++], 0x30, 'subjectPublicKeyInfo'));
   const extensions = tbs.find((el) => el.tag === 0xa3);
-  if (validity.length !== 2) throw new Unusual('validity');
+  if (validity.length !== 2) throw new UnusualShape('validity');
 
   const facts: SvidLeafFacts = {
     basicConstraintsCa: false,
@@ -51,7 +45,7 @@ function read(der: Uint8Array): SvidLeafFacts {
   for (const ext of extensions ? childrenOf(der, expectTag(childrenOf(der, extensions)[0], 0x30, 'extensions')) : []) {
     const parts = childrenOf(der, expectTag(ext, 0x30, 'an extension'));
     if (parts.length === 3) expectTag(parts[1], 0x01, 'critical');
-    else if (parts.length !== 2) throw new Unusual('an extension of neither 2 nor 3 parts');
+    else if (parts.length !== 2) throw new UnusualShape('an extension of neither 2 nor 3 parts');
     const id = oidOf(der, parts[0]!);
     const value = expectTag(parts[parts.length - 1], 0x04, 'extnValue');
     // The first of a repeated extension counts, as @peculiar/x509's getExtension reads it.
@@ -75,7 +69,7 @@ function keyOf(der: Uint8Array, spki: Tlv): SvidLeafFacts['key'] {
   }
   if (oid === RSA_ENCRYPTION && rsaModulusBits(der, expectTag(publicKey, 0x03, 'the public key')) >= 3072) return { known: 'RSA-3072' };
   // A key P10 does not allow is described as @peculiar/x509 names it.
-  throw new Unusual('key');
+  throw new UnusualShape('key');
 }
 
 function rsaModulusBits(der: Uint8Array, bitString: Tlv): number {
@@ -91,16 +85,16 @@ function basicConstraintsCa(der: Uint8Array, value: Tlv): boolean {
   const constraints = expectTag(readTlv(der, value.start, value.end), 0x30, 'BasicConstraints');
   const first = childrenOf(der, constraints)[0];
   if (first?.tag !== 0x01) return false;
-  if (first.end - first.start !== 1) throw new Unusual('boolean');
+  if (first.end - first.start !== 1) throw new UnusualShape('boolean');
   return der[first.start] !== 0;
 }
 
 /** KeyUsage's named bits, bit 0 (digitalSignature) first, as x509.KeyUsageFlags numbers them (1 << bit). */
 function keyUsages(der: Uint8Array, value: Tlv): number {
   const bits = expectTag(readTlv(der, value.start, value.end), 0x03, 'KeyUsage');
-  if (bits.end - bits.start < 1 || bits.end - bits.start > 3) throw new Unusual('KeyUsage length');
+  if (bits.end - bits.start < 1 || bits.end - bits.start > 3) throw new UnusualShape('KeyUsage length');
   const unused = der[bits.start]!;
-  if (unused > 7) throw new Unusual('KeyUsage unused bits');
+  if (unused > 7) throw new UnusualShape('KeyUsage unused bits');
   let flags = 0;
   for (let byte = bits.start + 1, bit = 0; byte < bits.end; byte++) {
     // The last byte's `unused` low bits are padding, whatever they hold.
@@ -114,6 +108,6 @@ function readNames(der: Uint8Array, value: Tlv, facts: SvidLeafFacts): void {
   const names = expectTag(readTlv(der, value.start, value.end), 0x30, 'GeneralNames');
   for (const name of childrenOf(der, names)) {
     if (name.tag === URI || name.tag === DNS_NAME) (name.tag === URI ? facts.uris : facts.dnsNames).push(asciiOf(der, name));
-    else if (!SKIPPED_NAMES.has(name.tag)) throw new Unusual(`GeneralName tag 0x${name.tag.toString(16)}`);
+    else if (!SKIPPED_NAMES.has(name.tag)) throw new UnusualShape(`GeneralName tag 0x${name.tag.toString(16)}`);
   }
 }
