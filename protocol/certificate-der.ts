@@ -6,17 +6,14 @@
 import { asciiOf, childrenOf, expectTag, oidOf, readOrUndefined, readTlv, timeOf, UnusualShape, type Tlv } from '../spec/der.ts';
 
 export interface CertificateParts {
-  /** The whole DER, exactly one certificate. */
-  der: Uint8Array;
   /** tbsCertificate, tag and length included: the bytes the issuer signed. */
   tbs: Uint8Array;
   /** The outer signatureAlgorithm's OID (the same bytes as tbsCertificate's `signature`). */
   signatureAlgorithm: string;
   /** The signature BIT STRING's bits (an ECDSA-Sig-Value for ECDSA). */
   signature: Uint8Array;
-  /** The issuer and subject Names, tag and length included, as they are compared byte for byte. */
+  /** The issuer Name, tag and length included, as it is compared byte for byte. */
   issuer: Uint8Array;
-  subject: Uint8Array;
   notBefore: Date;
   notAfter: Date;
   /** An EC P-256 key's uncompressed point (65 bytes), if the key is one. */
@@ -67,12 +64,10 @@ function read(der: Uint8Array): CertificateParts {
   if (times.length !== 2) throw new UnusualShape('validity');
 
   const parts: CertificateParts = {
-    der,
     tbs: whole(der, tbsTlv),
     signatureAlgorithm: algorithmOid(der, algorithmEl!),
     signature: der.subarray(bitString.start + 1, bitString.end),
     issuer: whole(der, issuer!),
-    subject: whole(der, subject!),
     notBefore: timeOf(der, times[0]!),
     notAfter: timeOf(der, times[1]!),
   };
@@ -191,21 +186,25 @@ function checkGeneralNames(der: Uint8Array, names: Tlv): void {
 }
 
 /** What an issuer check needs of a CA OpenSSL has already read: its subject Name and subjectKeyIdentifier. */
-export function issuerNamesOfDer(der: Uint8Array): { subject: Uint8Array; subjectKeyId?: Uint8Array } | undefined {
-  try {
-    const tbs = childrenOf(der, expectTag(childrenOf(der, expectTag(readTlv(der, 0), 0x30, 'the certificate'))[0], 0x30, 'tbs'));
-    const first = tbs[0]?.tag === 0xa0 ? 1 : 0;
-    const subject = expectTag(tbs[first + 4], 0x30, 'subject');
-    const out: { subject: Uint8Array; subjectKeyId?: Uint8Array } = { subject: whole(der, subject) };
-    const wrapper = tbs.find((el) => el.tag === 0xa3);
-    for (const ext of wrapper ? childrenOf(der, expectTag(childrenOf(der, wrapper)[0], 0x30, 'extensions')) : []) {
-      const fields = childrenOf(der, expectTag(ext, 0x30, 'an extension'));
-      if (oidOf(der, fields[0]!) !== EXTENSION.subjectKeyIdentifier) continue;
-      const octets = expectTag(fields[fields.length - 1], 0x04, 'extnValue');
-      out.subjectKeyId = contents(der, expectTag(readTlv(der, octets.start, octets.end), 0x04, 'SKI'));
-    }
-    return out;
-  } catch {
-    return undefined;
+export function issuerNamesOfDer(der: Uint8Array): IssuerNames | undefined {
+  return readOrUndefined(readIssuerNames, der);
+}
+
+interface IssuerNames {
+  subject: Uint8Array;
+  subjectKeyId?: Uint8Array;
+}
+
+function readIssuerNames(der: Uint8Array): IssuerNames {
+  const tbs = childrenOf(der, expectTag(childrenOf(der, expectTag(readTlv(der, 0), 0x30, 'the certificate'))[0], 0x30, 'tbs'));
+  const first = tbs[0]?.tag === 0xa0 ? 1 : 0;
+  const out: IssuerNames = { subject: whole(der, expectTag(tbs[first + 4], 0x30, 'subject')) };
+  const wrapper = tbs.find((el) => el.tag === 0xa3);
+  for (const ext of wrapper ? childrenOf(der, expectTag(childrenOf(der, wrapper)[0], 0x30, 'extensions')) : []) {
+    const fields = childrenOf(der, expectTag(ext, 0x30, 'an extension'));
+    if (oidOf(der, fields[0]!) !== EXTENSION.subjectKeyIdentifier) continue;
+    const octets = expectTag(fields[fields.length - 1], 0x04, 'extnValue');
+    out.subjectKeyId = contents(der, expectTag(readTlv(der, octets.start, octets.end), 0x04, 'SKI'));
   }
+  return out;
 }

@@ -30,7 +30,7 @@ export function readOnboardingCertificate(text: string, cas: readonly X509Certif
     const fast = fromDer(encoded, cas);
     if (fast) return fast;
   }
-  return readWithOpenSsl(text);
+  return fromOpenSsl(encoded);
 }
 
 /** A trusted CA as the DER reader compares it, read once per CA; null when only OpenSSL can judge its leaves. */
@@ -101,7 +101,10 @@ function fromDer(der: Buffer, cas: readonly X509Certificate[]): OnboardingCertif
 
 /** The same, always by OpenSSL: the reading every other one must agree with. */
 export function readWithOpenSsl(text: string): OnboardingCertificate {
-  const encoded = certificateEncoding(text);
+  return fromOpenSsl(certificateEncoding(text));
+}
+
+function fromOpenSsl(encoded: string | Buffer): OnboardingCertificate {
   let cert: X509Certificate;
   try {
     cert = new X509Certificate(encoded);
