@@ -2,7 +2,6 @@
 // becomes a 5xx: refusals are WfmErrors, and anything else is a bug that is logged and answered 500.
 import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { TLSSocket } from 'node:tls';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import { X509Certificate } from 'node:crypto';
 import type { WfmContext, WfmRequest } from './context.ts';
@@ -35,6 +34,8 @@ export interface WfmHandlerOptions {
   recorder?: ExchangeRecorder;
   /** P10: the SPIFFE ID the request's connection proved at the TLS handshake. */
   peerOf?: (socket: Socket) => string | undefined;
+  /** P10: the SHA-256 fingerprint of the certificate that connection showed, read at the handshake. */
+  peerCertificateOf?: (socket: Socket) => string | undefined;
 }
 
 export interface WfmHandler {
@@ -85,7 +86,8 @@ export function createWfmHandler(opts: WfmHandlerOptions): WfmHandler {
       headers: req.headers,
       params: decodeParams(match.rawParams),
       body,
-      ...(peer !== undefined && { peer, peerCertificate: (req.socket as TLSSocket).getPeerCertificate?.()?.fingerprint256 }),
+      // Read at the handshake, not per request (getPeerCertificate builds the whole certificate object: ~16 µs).
+      ...(peer !== undefined && { peer, peerCertificate: opts.peerCertificateOf?.(req.socket) }),
     };
     bodies?.set(req, body);
     return match.handler(ctx, request);

@@ -19,7 +19,8 @@ export interface WfmSvidSettings {
   anchorsPem: string[];
 }
 
-export type PeerVerdict = { ok: true; spiffeId: string } | { ok: false; reason: string };
+/** An admitted connection: the SPIFFE ID it proved and its leaf's SHA-256 fingerprint, read once per connection. */
+export type PeerVerdict = { ok: true; spiffeId: string; fingerprint256?: string } | { ok: false; reason: string };
 
 export function mtlsServerOptions(s: WfmSvidSettings, profile: Profile, decisions: MtlsDecisions): TlsOptions {
   return {
@@ -62,7 +63,7 @@ export function judgePeer(socket: TLSSocket, s: WfmSvidSettings, vendor: string,
   const spiffeId = facts.uris[0];
   if (spiffeId === undefined || (d.namesClientWithoutSpiffeIdByCn && identityOf(spiffeId) === undefined)) {
     return d.namesClientWithoutSpiffeIdByCn
-      ? { ok: true, spiffeId: `cn:${new x509.X509Certificate(raw.raw).subject}` }
+      ? { ok: true, spiffeId: `cn:${new x509.X509Certificate(raw.raw).subject}`, fingerprint256: raw.fingerprint256 }
       : { ok: false, reason: 'no URI SAN' };
   }
   const who = identityOf(spiffeId);
@@ -73,6 +74,7 @@ export function judgePeer(socket: TLSSocket, s: WfmSvidSettings, vendor: string,
   }
   // An optional key that is not mapped passes the handshake but never names its client (its requests get 403).
   const key = facts.key;
-  if (!d.mapsOptionalKeyAlgorithms && !('known' in key && key.known === 'P-256')) return { ok: true, spiffeId: `${spiffeId}#unmapped` };
-  return { ok: true, spiffeId };
+  if (!d.mapsOptionalKeyAlgorithms && !('known' in key && key.known === 'P-256'))
+    return { ok: true, spiffeId: `${spiffeId}#unmapped`, fingerprint256: raw.fingerprint256 };
+  return { ok: true, spiffeId, fingerprint256: raw.fingerprint256 };
 }

@@ -68,14 +68,15 @@ export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
   if (mtls && !opts.svid) throw new Error('reference WFM: profile deviceAuth "mtls" needs the WFM\'s SVID settings (svid)');
   const svid = mtls ? { ...opts.svid! } : undefined;
   const decisions = opts.decisions ?? cleanWfmDecisions;
-  // The SPIFFE ID of each admitted connection; a request's client is the one its connection proved (P10).
-  const peers = new WeakMap<Socket, string>();
+  // Each admitted connection's SPIFFE ID and certificate; a request's client is the one its connection proved (P10).
+  const peers = new WeakMap<Socket, { spiffeId: string; fingerprint256?: string }>();
   const tlsRefusals: string[] = [];
   const handler = createWfmHandler({
     ...opts,
     decisions,
     scheme: opts.tls || svid ? 'https' : 'http',
-    peerOf: (socket) => peers.get(socket),
+    peerOf: (socket) => peers.get(socket)?.spiffeId,
+    peerCertificateOf: (socket) => peers.get(socket)?.fingerprint256,
   });
   // Judging mode takes TLS 1.2 as the fallback it is (P10), so a client that offers no more still shows what it offers.
   const tlsProfile = opts.recorder && opts.profile ? { ...opts.profile, tlsMinVersion: 'TLSv1.2' as const } : opts.profile!;
@@ -86,7 +87,7 @@ export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
     const https = createHttpsServer(mtlsServerOptions(svid, tlsProfile, decisions), listener);
     https.on('secureConnection', (socket: TLSSocket) => {
       const verdict = judgePeer(socket, svid, opts.profile!.vendor, decisions);
-      if (verdict.ok) return void peers.set(socket, verdict.spiffeId);
+      if (verdict.ok) return void peers.set(socket, verdict);
       tlsRefusals.push(verdict.reason);
       if (tlsRefusals.length > 100) tlsRefusals.shift();
       socket.destroy();
