@@ -37,9 +37,9 @@ export function mtlsServerOptions(s: WfmSvidSettings, profile: Profile, decision
 /** Whether a handshaken connection is a client of this WFM: an SVID of the right shape, trust domain and wfm-id. */
 export function judgePeer(socket: TLSSocket, s: WfmSvidSettings, vendor: string, decisions: MtlsDecisions, now = new Date()): PeerVerdict {
   const d = decisions;
-  const raw = socket.getPeerCertificate();
-  if (!raw || !raw.raw)
-    return d.admitsConnectionWithoutCertificate ? { ok: true, spiffeId: '' } : { ok: false, reason: 'no client certificate' };
+  // The certificate object itself, not getPeerCertificate()'s rendering of every field (~4 against ~16 µs quiet).
+  const leaf = socket.getPeerX509Certificate();
+  if (!leaf) return d.admitsConnectionWithoutCertificate ? { ok: true, spiffeId: '' } : { ok: false, reason: 'no client certificate' };
   const error = socket.authorizationError
     ? String((socket.authorizationError as Error & { code?: string }).code ?? socket.authorizationError)
     : undefined;
@@ -47,9 +47,9 @@ export function judgePeer(socket: TLSSocket, s: WfmSvidSettings, vendor: string,
     return { ok: false, reason: `chain does not validate against the trust bundle: ${error ?? 'unknown'}` };
   }
   // The common shape is read straight from DER; anything else by @peculiar/x509 (same facts, ~2 ms a leaf).
-  let facts = svidLeafFactsOfDer(raw.raw);
+  let facts = svidLeafFactsOfDer(leaf.raw);
   try {
-    facts ??= svidLeafFacts(new x509.X509Certificate(raw.raw));
+    facts ??= svidLeafFacts(new x509.X509Certificate(leaf.raw));
   } catch (e) {
     return { ok: false, reason: `unreadable client certificate: ${(e as Error).message}` };
   }
@@ -63,7 +63,7 @@ export function judgePeer(socket: TLSSocket, s: WfmSvidSettings, vendor: string,
   const spiffeId = facts.uris[0];
   if (spiffeId === undefined || (d.namesClientWithoutSpiffeIdByCn && identityOf(spiffeId) === undefined)) {
     return d.namesClientWithoutSpiffeIdByCn
-      ? { ok: true, spiffeId: `cn:${new x509.X509Certificate(raw.raw).subject}`, fingerprint256: raw.fingerprint256 }
+      ? { ok: true, spiffeId: `cn:${new x509.X509Certificate(leaf.raw).subject}`, fingerprint256: leaf.fingerprint256 }
       : { ok: false, reason: 'no URI SAN' };
   }
   const who = identityOf(spiffeId);
@@ -75,6 +75,6 @@ export function judgePeer(socket: TLSSocket, s: WfmSvidSettings, vendor: string,
   // An optional key that is not mapped passes the handshake but never names its client (its requests get 403).
   const key = facts.key;
   if (!d.mapsOptionalKeyAlgorithms && !('known' in key && key.known === 'P-256'))
-    return { ok: true, spiffeId: `${spiffeId}#unmapped`, fingerprint256: raw.fingerprint256 };
-  return { ok: true, spiffeId, fingerprint256: raw.fingerprint256 };
+    return { ok: true, spiffeId: `${spiffeId}#unmapped`, fingerprint256: leaf.fingerprint256 };
+  return { ok: true, spiffeId, fingerprint256: leaf.fingerprint256 };
 }
