@@ -43,10 +43,11 @@ export interface MtlsMeasurement {
   /** Handshake plus first answer, all devices, over the wall time of the connecting phase. */
   handshakesPerSecond: number;
   /**
-   * The same over the first devices only, as many as the floor's shared-context run (2,000), before any device's
-   * first poll is due: the like-for-like figure beside the floor, which has no traffic besides its handshakes.
+   * The same over the first `firstDevices` only, before any device's first poll is due: the like-for-like figure
+   * beside the floor, which has no traffic besides its handshakes.
    */
   firstHandshakesPerSecond: number;
+  firstDevices: number;
   connectSeconds: number;
   /** Seconds spent minting the SVIDs (before the clock). */
   mintSeconds: number;
@@ -133,7 +134,7 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
     let connected = 0;
     let firstSeconds: number | undefined;
     let firstConnected = 0;
-    const firstCount = Math.min(attempted, FIRST_DEVICES);
+    const firstDevices = Math.min(attempted, FIRST_DEVICES);
     let stopAt = Infinity;
     const up = new Array<boolean>(devices.length).fill(false);
     const polling: Promise<void>[] = [];
@@ -155,7 +156,7 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
           up[i] = await poll(devices[i]!);
           if (up[i]) connected++;
           else await devices[i]!.close().catch(() => undefined);
-          if (++done === firstCount) [firstSeconds, firstConnected] = [(performance.now() - t1) / 1000, connected];
+          if (++done === firstDevices) [firstSeconds, firstConnected] = [(performance.now() - t1) / 1000, connected];
           polling.push(keepPolling(i));
         }
       }),
@@ -176,6 +177,7 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
       failed: attempted - held,
       handshakesPerSecond: Math.round(connected / connectSeconds),
       firstHandshakesPerSecond: Math.round(firstConnected / (firstSeconds ?? connectSeconds)),
+      firstDevices,
       connectSeconds: Math.round(connectSeconds * 10) / 10,
       mintSeconds: Math.round(mintSeconds * 10) / 10,
       rssBytesPerDevice: Math.round((after.rss - before.rss) / Math.max(1, held)),
