@@ -2,13 +2,12 @@
 // Native: the signature base is built here (protocol/signature-base.ts) and signed and verified with node:crypto
 // KeyObjects, no promise or key import per request (a fleet signs every request; the reference WFM verifies each).
 import { KeyObject, constants, sign as nativeSign, verify as nativeVerify, webcrypto } from 'node:crypto';
-import { parseDictionary, serializeInnerList, type Dictionary, type InnerList, type Item } from 'structured-headers';
 import type { SignatureAlgorithm } from '../spec/profile.ts';
 import { contentDigest } from './content-digest.ts';
+import { SIGNATURE_LABEL, isSignatureFieldsFailure, readSignatureFields, type SignatureMember } from './signature-fields.ts';
 import { signatureBase } from './signature-base.ts';
 
 export type { SignatureAlgorithm } from '../spec/profile.ts';
-export const SIGNATURE_LABEL = 'sig1';
 /** Signatures older than this are refused: a captured request cannot be replayed for long. */
 export const DEFAULT_MAX_AGE_SECONDS = 300;
 /** Clock skew tolerated for a `created` in the future. */
@@ -124,28 +123,9 @@ export interface VerifySignatureInput {
  */
 export async function verifySignature(input: VerifySignatureInput): Promise<VerifyResult> {
   const headers = flatten(input.headers);
-  const rawInput = headers['signature-input'];
-  const rawSignature = headers['signature'];
-  if (rawInput === undefined && rawSignature === undefined) return fail('missing', 'no Signature or Signature-Input header');
-  if (rawInput === undefined || rawSignature === undefined) return fail('malformed', 'Signature and Signature-Input must both be sent');
-  let inputs: Dictionary;
-  let signatures: Dictionary;
-  try {
-    inputs = parseDictionary(rawInput);
-    signatures = parseDictionary(rawSignature);
-  } catch {
-    return fail('malformed', 'Signature or Signature-Input is not a structured-field dictionary');
-  }
-  const label = inputs.has(SIGNATURE_LABEL) ? SIGNATURE_LABEL : inputs.keys().next().value;
-  if (label === undefined) return fail('missing', 'Signature-Input lists no signature');
-  const entry = inputs.get(label)!;
-  const signature = signatures.get(label);
-  if (!isInnerList(entry)) return fail('malformed', `Signature-Input ${label} is not an inner list`);
-  if (!signature || isInnerList(signature) || !(signature[0] instanceof ArrayBuffer)) {
-    return fail('malformed', `no byte-sequence Signature for label ${label}`);
-  }
-  const [items, params] = entry;
-  if (!items.every((i) => typeof i[0] === 'string')) return fail('malformed', 'covered components must be strings');
+  const member = readSignatureFields(headers['signature-input'], headers['signature']);
+  if (isSignatureFieldsFailure(member)) return fail(member.reason, member.detail);
+  const { params } = member;
   const keyId = params.get('keyid');
   const created = params.get('created');
   if (typeof keyId !== 'string') return fail('malformed', 'keyid parameter missing');
@@ -153,8 +133,7 @@ export async function verifySignature(input: VerifySignatureInput): Promise<Veri
 
   const hasBody = input.hasBody ?? (headers['content-digest'] !== undefined || Number(headers['content-length'] ?? 0) > 0);
   const required = ['@method', '@target-uri', ...(hasBody ? ['content-digest'] : [])];
-  const covered = new Set(items.filter((i) => i[1].size === 0).map((i) => i[0] as string));
-  const missing = required.filter((c) => !covered.has(c));
+  const missing = required.filter((c) => !member.plainComponents.includes(c));
   if (missing.length) return fail('missing-components', `signature does not cover ${missing.join(', ')}`);
 
   const now = input.now ?? Math.floor(Date.now() / 1000);
@@ -167,26 +146,24 @@ export async function verifySignature(input: VerifySignatureInput): Promise<Veri
   if (!key) return fail('unknown-key', `unknown keyid ${keyId}`);
   const alg = params.get('alg');
   if (alg !== undefined && alg !== key.algorithm) return fail('bad-signature', `alg ${String(alg)} does not match the key`);
-  return checkSignature(input, headers, entry, signature as Item, keyId, key);
+  return checkSignature(input, headers, member, keyId, key);
 }
 
 function checkSignature(
   input: VerifySignatureInput,
   headers: Record<string, string>,
-  entry: InnerList,
-  signature: Item,
+  member: SignatureMember,
   keyId: string,
   key: { publicKey: KeyObject; algorithm: string },
 ): VerifyResult {
   // The base's last line is the parameters as the signer serialized them (RFC 9421 §2.3, RFC 8941 §4.1).
-  const components = entry[0].map((i) => i[0] as string);
-  const base = entry[0].some((i) => i[1].size > 0)
+  const base = member.componentParameters
     ? undefined
-    : signatureBase(components, serializeInnerList(entry), { method: input.method, url: input.url, headers });
+    : signatureBase(member.components, member.serializedParams, { method: input.method, url: input.url, headers });
   if (base === undefined)
     return fail('bad-signature', 'signature base cannot be built: a covered component is absent or has parameters the kit does not derive');
   try {
-    return verifyBytes(Buffer.from(base), key.publicKey, key.algorithm, Buffer.from(signature[0] as ArrayBuffer))
+    return verifyBytes(Buffer.from(base), key.publicKey, key.algorithm, member.signature)
       ? { ok: true, keyId }
       : fail('bad-signature', 'signature does not verify');
   } catch (e) {
@@ -196,10 +173,6 @@ function checkSignature(
 
 function fail(reason: VerifyFailure, detail: string): VerifyResult {
   return { ok: false, reason, detail };
-}
-
-function isInnerList(member: Item | InnerList): member is InnerList {
-  return Array.isArray(member[0]);
 }
 
 function lowercase(headers: Record<string, string>): Record<string, string> {
