@@ -1,7 +1,7 @@
 // The real fleet environment: the device driver over ONE shared undici agent, every request under the fleet's
 // token bucket, bounded by the fleet's timeout and cut short by Ctrl-C, each device with its own certificate from
 // the device CA and its own clock (a clockSkewSeconds fault shifts its signatures' `created`).
-import { createPrivateKey, type JsonWebKey, type KeyObject, X509Certificate } from 'node:crypto';
+import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { FleetKeys } from './device-keys.ts';
 import { credentialCache, mintAlways, type CredentialSource } from './cert-cache.ts';
 import { setMaxListeners } from 'node:events';
@@ -218,7 +218,7 @@ function svidEnvironment(
         observer: ctx.observer,
         profile,
         clientId,
-        certificate: new X509Certificate(svid.certPem).raw.toString('base64'),
+        certificate: derOfPem(svid.certPem).toString('base64'),
         timeScale: settings.timeScale,
         sleep: sleeperOn(ctx.signal),
       });
