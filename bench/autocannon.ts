@@ -12,6 +12,8 @@ export interface CannonOptions {
   duration: number;
   /** Seconds of unmeasured load first (connections opened, JIT warm). */
   warmupSeconds: number;
+  /** Requests per second across all connections (autocannon's overallRate); default as fast as answers come. */
+  rate?: number;
 }
 
 export interface CannonRun {
@@ -42,7 +44,15 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 /** `window` is told when the measured part begins and ends (the WFM's CPU is sampled there). */
 export async function cannon(o: CannonOptions, window?: Window): Promise<CannonRun> {
-  const common = { url: o.url, method: o.method, headers: o.headers, body: o.body, connections: o.connections, pipelining: 1 };
+  const common = {
+    url: o.url,
+    method: o.method,
+    headers: o.headers,
+    body: o.body,
+    connections: o.connections,
+    pipelining: 1,
+    ...(o.rate !== undefined && { overallRate: o.rate }),
+  };
   if (o.warmupSeconds > 0) await autocannon({ ...common, duration: o.warmupSeconds });
   await window?.begin();
   const r = await autocannon({ ...common, duration: o.duration });

@@ -12,6 +12,8 @@ export interface FloorMeasurement {
   nativeVerifyUs: number;
   /** A device certificate parsed, its issuer matched and its signature verified, natively. */
   nativeX509Us: number;
+  /** A P-256 public key made a KeyObject from its coordinates (JWK), as the WFM imports an onboarding device's key. */
+  nativeKeyImportUs: number;
   /** The kit's RFC 9421 signing of one PUT (base, Content-Digest, headers), per request. */
   kitSignUs: number;
 }
@@ -41,6 +43,7 @@ export async function measureFloors(n = 2_000): Promise<FloorMeasurement> {
   const der = new X509Certificate(leaf.certPem).raw;
   const key = createPrivateKey(leaf.keyPem);
   createPublicKey(key);
+  const jwk = publicKey.export({ format: 'jwk' });
   const body = Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Capabilities', properties: { cpus: 4 } }));
   return {
     nativeSignUs: perCall(() => sign('sha256', base, { key: privateKey, dsaEncoding: 'ieee-p1363' }), n),
@@ -49,6 +52,7 @@ export async function measureFloors(n = 2_000): Promise<FloorMeasurement> {
       const c = new X509Certificate(der);
       if (!c.checkIssued(caCert) || !c.verify(caCert.publicKey)) throw new Error('floor: the certificate does not verify');
     }, n / 4),
+    nativeKeyImportUs: perCall(() => createPublicKey({ key: jwk, format: 'jwk' }), n / 4),
     kitSignUs: perCall(
       () =>
         signRequestSync({

@@ -68,6 +68,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
   const limit = openFilesLimit();
   const attempted = Math.min(s.devices, limit.openFilesLimit !== undefined ? limit.openFilesLimit - OPEN_FILES_HEADROOM : Infinity);
+  if (attempted < 1)
+    throw new Error(
+      `bench mtls: the open-files limit (${limit.openFilesLimit}) leaves no room for a device beside the ${OPEN_FILES_HEADROOM} files a process keeps; raise it (ulimit -n)`,
+    );
   // The floor holds as many connections as the kit does: RSS per connection grows with their number here
   // (bare Node: ~75 KB at 3,000, ~87 KB at 10,000), so a floor at another count would not be the like-for-like one.
   const floor = await measureTlsFloor(attempted, s.concurrency);

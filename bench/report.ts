@@ -62,6 +62,16 @@ export interface BenchReport {
       signedRateOverBound?: number;
       /** 1 / (1/unsigned fleet rate + (native sign + native verify) / CPUs): what signing would cost at its floor. */
       signedRateBound?: number;
+      /** The reference WFM's CPU per unsigned PUT over a bare node:https server's, both under autocannon. */
+      wfmPutOverBareServer?: number;
+      /**
+       * What the WFM cannot skip in one onboarding, in µs: three exchanges at the bare server's cost (the root CA
+       * fetch, the onboarding, the first PUT), three native verifies (the device CA's signature on the certificate and
+       * two request signatures) and one key import.
+       */
+      onboardingExchangeFloorUs?: number;
+      /** The WFM's CPU per onboarding over onboardingExchangeFloorUs. */
+      wfmOnboardingOverExchangeFloor?: number;
     };
     wfmCost?: { putUnsignedMsPer1000?: number; putSignedMsPer1000?: number; onboardingMsPer1000?: number; onboardingMsPerDevice?: number };
   };
@@ -101,6 +111,16 @@ export function benchReport(
         f.nativeVerifyUs + f.nativeX509Us > 0 ? round((perDevice * 1000) / (f.nativeVerifyUs + f.nativeX509Us), 2) : 0,
     }),
   };
+  const bareUs = rr?.bareServer.wfmCpuMsPer1000 ?? 0;
+  const onboardingExchangeFloorUs = f && bareUs > 0 ? round(3 * bareUs + 3 * f.nativeVerifyUs + f.nativeKeyImportUs, 1) : undefined;
+  const exchangeFloorRatios = rr &&
+    bareUs > 0 && {
+      wfmPutOverBareServer: round(rr.autocannon.wfmCpuMsPer1000 / bareUs, 2),
+      ...(onboardingExchangeFloorUs !== undefined && {
+        onboardingExchangeFloorUs,
+        ...(perDevice !== undefined && { wfmOnboardingOverExchangeFloor: round((perDevice * 1000) / onboardingExchangeFloorUs, 2) }),
+      }),
+    };
   const cpus = run.machine.cpus > 0 ? run.machine.cpus : 1;
   // Signing adds one native sign (client) and one native verify (WFM) per request, on the same cores as the rest.
   const signedRateBound =
@@ -133,7 +153,11 @@ export function benchReport(
       signedRateOverBound: round(rr.fleetSigned.requestsPerSecond / signedRateBound, 2),
     }),
   };
-  const allFloorRatios = (floorRatios || (clientRatios && Object.keys(clientRatios).length > 0)) && { ...floorRatios, ...clientRatios };
+  const allFloorRatios = (floorRatios || (clientRatios && Object.keys(clientRatios).length > 0)) && {
+    ...floorRatios,
+    ...clientRatios,
+    ...exchangeFloorRatios,
+  };
   const targets: Target[] = [];
   if (rr && ratios) {
     targets.push(
@@ -333,6 +357,10 @@ function notes(m: Partial<Measurements>, machine: Machine, onboardingMsPerDevice
       `onboarding: each device brings its certificate (minted before the clock, ${m.onboarding.mintSeconds} s for all); the clock covers describing, the root CA fetch, the signed onboarding and the signed first PUT of capabilities.`,
       `onboarding: the reference WFM spent ${onboardingMsPerDevice} ms of CPU per device, so on one core it alone caps onboarding near ${onboardingMsPerDevice ? Math.round(1000 / onboardingMsPerDevice) : '?'} devices/s.`,
     );
+  if (m.requestRate)
+    list.push(
+      "exchange floor: autocannon also PUTs the same body to a bare node:https server in the WFM's place (it reads the body and answers 200 {}, nothing else), in the same rounds; its CPU per request is the least a server spends on one exchange here. An onboarding's own floor on the WFM's side is three such exchanges, three native verifies (the device CA's signature on the certificate, the onboarding's and the first PUT's request signatures) and one key import; the issue's onboarding-cpu-floor counts one verify and one certificate parse.",
+    );
   if (m.memory)
     list.push(
       `memory: "alive" = ${m.memory.devices.toLocaleString('en')} devices built by the fleet's own environment (compact description, driver machine, DeviceApiClient with its own P-256 key, certificate) and started into phase reporting (${m.memory.reporting} reached it) against a replay of one onboarding recorded with the reference WFM: no sockets, no ticks. Heap after global.gc(); external ${m.memory.externalBytesPerDevice} B and RSS ${m.memory.rssBytesPerDevice} B per device beside it (RSS keeps freed pages).`,
@@ -433,6 +461,22 @@ export function benchTable(r: BenchReport): string {
       [
         c.putUnsignedMsPer1000 !== undefined && `PUT ${c.putUnsignedMsPer1000} ms, signed PUT ${c.putSignedMsPer1000} ms`,
         c.onboardingMsPer1000 !== undefined && `onboarding ${c.onboardingMsPer1000} ms`,
+      ]
+        .filter(Boolean)
+        .join(', '),
+      '(no target)',
+      '',
+    ]);
+  const x = f.floorRatios;
+  if (rr && x?.wfmPutOverBareServer !== undefined)
+    rows.push([
+      'reference WFM CPU beside a bare node:https server (its exchange floor)',
+      [
+        `PUT ${rr.autocannon.wfmCpuMsPer1000} / ${rr.bareServer.wfmCpuMsPer1000} µs = ${x.wfmPutOverBareServer}`,
+        x.onboardingExchangeFloorUs !== undefined &&
+          f.floors &&
+          c?.onboardingMsPerDevice !== undefined &&
+          `onboarding ${round(c.onboardingMsPerDevice * 1000, 1)} / (3 x ${rr.bareServer.wfmCpuMsPer1000} + 3 x ${f.floors.nativeVerifyUs} + ${f.floors.nativeKeyImportUs}) µs = ${x.wfmOnboardingOverExchangeFloor}`,
       ]
         .filter(Boolean)
         .join(', '),

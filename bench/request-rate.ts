@@ -1,6 +1,7 @@
 // Figure 1: PUT capabilities per second, the fleet's PUT mode beside autocannon, same endpoint, body, connections and
 // duration, interleaved in rounds so a noisy machine slows both alike. Signing off on one reference WFM (P3 `none`),
 // on on another (P3 `signature`): autocannon cannot sign, so the signed fleet is compared with unsigned autocannon.
+// autocannon also PUTs to a bare node:https server in the WFM's place: what one exchange costs a server at least.
 import { describeDevice } from '../simulators/data/describe.ts';
 import { DeviceApiClient } from '../simulators/device-api.ts';
 import { createTransport } from '../simulators/transport/undici-transport.ts';
@@ -42,6 +43,12 @@ export interface RateMeasurements {
    * its rate falls (fewer answers per wake-up of the event loop), so the cost of signing is read at the same rate.
    */
   fleetUnsignedAtSignedRate: RateSide;
+  /**
+   * autocannon against a bare node:https server (wfm-child.ts `bare`) in the WFM's place, same PUT and connections,
+   * held to the rate autocannon reached against the WFM: its `wfmCpuMsPer1000` is the floor of one exchange on the
+   * server's side at that rate, what node:https costs and no more.
+   */
+  bareServer: RateSide;
 }
 
 /** P3 paths `client-scoped`: the clientId is in the path, so the unsigned profile needs no header to name the client. */
@@ -52,6 +59,10 @@ export async function measureRequestRates(pki: BenchPki, settings: RateSettings)
   const unsigned = await startWfmProcess(pki, UNSIGNED);
   const signed = await startWfmProcess(pki, SIGNED).catch(async (err) => {
     await unsigned.close();
+    throw err;
+  });
+  const bare = await startWfmProcess(pki, UNSIGNED, { bare: true }).catch(async (err) => {
+    await Promise.all([unsigned.close(), signed.close()]);
     throw err;
   });
   try {
@@ -67,6 +78,7 @@ export async function measureRequestRates(pki: BenchPki, settings: RateSettings)
       fleetUnsigned: new Side(unsigned),
       fleetSigned: new Side(signed),
       fleetUnsignedAtSignedRate: new Side(unsigned),
+      bareServer: new Side(bare),
     };
     const fleet = (wfm: WfmProcess, profile: Partial<Profile>, side: Side, rate?: number) => async () => {
       const target = { wfm: wfm.url, ca: pki.root.certPem, deviceCa: pki.deviceCa, profile: resolveProfile(profile) };
@@ -82,35 +94,41 @@ export async function measureRequestRates(pki: BenchPki, settings: RateSettings)
       const r = await fleetPuts(options, side.window);
       side.add(r.ok, r.other + r.errors, r.seconds);
     };
+    const autocannonOn = (target: string, side: Side, rate?: number) => async () => {
+      const options = {
+        url: target,
+        method: 'PUT' as const,
+        headers: { 'content-type': 'application/json' },
+        body,
+        connections: settings.connections,
+        duration: settings.seconds,
+        warmupSeconds: settings.warmupSeconds,
+        ...(rate !== undefined && { rate }),
+      };
+      const r = await cannon(options, side.window);
+      side.add(r.ok, r.non2xx + r.errors + r.timeouts, r.seconds);
+    };
     const steps = [
-      async () => {
-        const options = {
-          url,
-          method: 'PUT' as const,
-          headers: { 'content-type': 'application/json' },
-          body,
-          connections: settings.connections,
-          duration: settings.seconds,
-          warmupSeconds: settings.warmupSeconds,
-        };
-        const r = await cannon(options, sides.autocannon.window);
-        sides.autocannon.add(r.ok, r.non2xx + r.errors + r.timeouts, r.seconds);
-      },
+      autocannonOn(url, sides.autocannon),
       fleet(unsigned, UNSIGNED, sides.fleetUnsigned),
       fleet(signed, SIGNED, sides.fleetSigned),
     ];
     // Alternate the order every round, so neither side always runs on a warmer (or busier) machine.
     for (let round = 0; round < settings.rounds; round++) for (const step of round % 2 === 0 ? steps : [...steps].reverse()) await step();
     await fleet(unsigned, UNSIGNED, sides.fleetUnsignedAtSignedRate, Math.max(1, sides.fleetSigned.result().requestsPerSecond))();
+    // At the rate autocannon drove the WFM to: a server's CPU per exchange falls as its rate rises (more answers per
+    // wake-up), so the floor of the WFM's exchanges is read at the WFM's own rate.
+    await autocannonOn(`${bare.url}${new URL(url).pathname}`, sides.bareServer, Math.max(1, sides.autocannon.result().requestsPerSecond))();
     return {
       settings,
       autocannon: sides.autocannon.result(),
       fleetUnsigned: sides.fleetUnsigned.result(),
       fleetSigned: sides.fleetSigned.result(),
       fleetUnsignedAtSignedRate: sides.fleetUnsignedAtSignedRate.result(),
+      bareServer: sides.bareServer.result(),
     };
   } finally {
-    await Promise.all([unsigned.close(), signed.close()]);
+    await Promise.all([unsigned.close(), signed.close(), bare.close()]);
   }
 }
 

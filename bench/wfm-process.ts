@@ -42,7 +42,8 @@ export function tsxImport(): string[] {
   return ['--import', import.meta.resolve('tsx')];
 }
 
-export async function startWfmProcess(pki: BenchPki, profile: Partial<Profile>): Promise<WfmProcess> {
+/** `bare`: a bare node:https server in the WFM's place (wfm-child.ts), the floor of one exchange. */
+export async function startWfmProcess(pki: BenchPki, profile: Partial<Profile>, opts: { bare?: boolean } = {}): Promise<WfmProcess> {
   const child = fork(fileURLToPath(new URL('./wfm-child.ts', import.meta.url)), [], {
     execArgv: tsxImport(),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -53,6 +54,7 @@ export async function startWfmProcess(pki: BenchPki, profile: Partial<Profile>):
     rootCaPem: pki.root.certPem,
     deviceCaPem: pki.deviceCa.certPem,
     profile,
+    ...(opts.bare && { bare: true }),
   };
   child.send(start);
   const first = await next(child);

@@ -46,6 +46,7 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
     f.requestRate.fleetUnsigned,
     f.requestRate.fleetSigned,
     f.requestRate.fleetUnsignedAtSignedRate,
+    f.requestRate.bareServer,
   ]) {
     for (const key of ['requestsPerSecond', 'ok', 'failed', 'seconds', 'wfmCpuMsPer1000', 'clientCpuMsPer1000'] as const)
       assert.ok(isNumber(side[key]), key);
@@ -106,7 +107,7 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
     ],
   );
   // The floors are measured in the same run, and each floor ratio is the kit's figure over its floor.
-  for (const key of ['nativeSignUs', 'nativeVerifyUs', 'nativeX509Us', 'kitSignUs'] as const)
+  for (const key of ['nativeSignUs', 'nativeVerifyUs', 'nativeX509Us', 'nativeKeyImportUs', 'kitSignUs'] as const)
     assert.ok(isNumber(f.floors[key]) && f.floors[key] > 0, key);
   assert.equal(f.floorRatios.kitSignOverNativeSign, Math.round((f.floors.kitSignUs / f.floors.nativeSignUs) * 100) / 100);
   const rr = f.requestRate;
@@ -127,6 +128,17 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
     1 / (1 / rr.fleetUnsigned.requestsPerSecond + (f.floors.nativeSignUs + f.floors.nativeVerifyUs) / 1e6 / report.machine.cpus);
   assert.equal(f.floorRatios.signedRateBound, Math.round(bound));
   assert.equal(f.floorRatios.signedRateOverBound, Math.round((rr.fleetSigned.requestsPerSecond / bound) * 100) / 100);
+  // The exchange floor: a bare node:https server under the same autocannon load, and an onboarding's own floor from it.
+  const bare = rr.bareServer.wfmCpuMsPer1000;
+  assert.ok(bare > 0 && rr.bareServer.failed === 0, `the bare server answered every PUT 200 (${rr.bareServer.failed} not)`);
+  assert.equal(f.floorRatios.wfmPutOverBareServer, Math.round((rr.autocannon.wfmCpuMsPer1000 / bare) * 100) / 100);
+  const exchangeFloor = 3 * bare + 3 * f.floors.nativeVerifyUs + f.floors.nativeKeyImportUs;
+  assert.equal(f.floorRatios.onboardingExchangeFloorUs, Math.round(exchangeFloor * 10) / 10);
+  assert.equal(
+    f.floorRatios.wfmOnboardingOverExchangeFloor,
+    Math.round(((f.wfmCost.onboardingMsPerDevice! * 1000) / f.floorRatios.onboardingExchangeFloorUs!) * 100) / 100,
+  );
+  assert.match(stdout, /reference WFM CPU beside a bare node:https server/);
   for (const t of report.targets) {
     assert.ok(isNumber(t.value) && isNumber(t.target) && ['>=', '<=', '<'].includes(t.comparison), t.id);
     assert.equal(typeof t.met, 'boolean');
