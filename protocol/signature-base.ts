@@ -10,24 +10,32 @@ export interface BaseRequest {
   headers: Record<string, string>;
 }
 
-function derived(name: string, req: BaseRequest, url: () => URL): string | undefined {
+/** The request with its URL parsed at most once, when a derived component first needs it. */
+interface Deriving {
+  req: BaseRequest;
+  parsed: URL | undefined;
+}
+
+function urlOf(d: Deriving): URL {
+  return (d.parsed ??= new URL(d.req.url));
+}
+
+function derived(name: string, d: Deriving): string | undefined {
   switch (name) {
     case '@method':
-      return req.method.toUpperCase();
+      return d.req.method.toUpperCase();
     case '@target-uri':
-      return url().href;
-    case '@authority': {
-      const u = url();
-      return u.host.toLowerCase();
-    }
+      return urlOf(d).href;
+    case '@authority':
+      return urlOf(d).host.toLowerCase();
     case '@scheme':
-      return url().protocol.slice(0, -1).toLowerCase();
+      return urlOf(d).protocol.slice(0, -1).toLowerCase();
     case '@request-target':
-      return url().pathname + url().search;
+      return urlOf(d).pathname + urlOf(d).search;
     case '@path':
-      return url().pathname;
+      return urlOf(d).pathname;
     case '@query':
-      return url().search || '?';
+      return urlOf(d).search || '?';
     default:
       return undefined;
   }
@@ -35,12 +43,12 @@ function derived(name: string, req: BaseRequest, url: () => URL): string | undef
 
 /** The base for `components` (as named in Signature-Input) with the serialized `params`; undefined when one is absent. */
 export function signatureBase(components: readonly string[], params: string, req: BaseRequest): string | undefined {
-  let parsed: URL | undefined;
-  const url = () => (parsed ??= new URL(req.url));
+  // No closure per call: tsx keeps function names, which costs a defineProperty for every inner function made.
+  const deriving: Deriving = { req, parsed: undefined };
   const lines: string[] = [];
   for (const name of components) {
     // RFC 9421 §2.1: a field's value with leading and trailing whitespace removed (obsolete line folding replaced).
-    const value = name.startsWith('@') ? derived(name, req, url) : req.headers[name]?.replace(/\s*\r?\n\s*/g, ' ').trim();
+    const value = name.startsWith('@') ? derived(name, deriving) : req.headers[name]?.replace(/\s*\r?\n\s*/g, ' ').trim();
     if (value === undefined) return undefined;
     lines.push(`"${name}": ${value}`);
   }

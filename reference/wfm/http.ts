@@ -119,32 +119,59 @@ export function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buff
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.maxBytes) return Promise.reject(tooLarge(limits.maxBytes));
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (fn: () => void): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      fn();
-    };
-    const timer = setTimeout(
-      () =>
-        settle(() =>
-          reject(new WfmError(408, `request body not received within ${limits.timeoutMs} ms`, undefined, { connection: 'close' })),
-        ),
-      limits.timeoutMs,
-    );
-    req.on('data', (chunk: Buffer) => {
-      if (settled) return;
-      size += chunk.length;
-      if (size > limits.maxBytes) settle(() => reject(tooLarge(limits.maxBytes)));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => settle(() => resolve(Buffer.concat(chunks, size))));
-    req.on('error', () => settle(() => reject(new RequestAborted())));
-    req.on('close', () => settle(() => reject(new RequestAborted())));
+    // One state object and listeners defined once, not closures per request (every request's body goes through here).
+    const read: BodyRead = { req, limits, chunks: [], size: 0, resolve, reject, timer: undefined };
+    read.timer = setTimeout(onBodyTimeout, limits.timeoutMs, read);
+    bodyReads.set(req, read);
+    req.on('data', onBodyData);
+    req.on('end', onBodyEnd);
+    req.on('error', onBodyAborted);
+    req.on('close', onBodyAborted);
   });
+}
+
+interface BodyRead {
+  req: IncomingMessage;
+  limits: BodyLimits;
+  chunks: Buffer[];
+  size: number;
+  resolve(body: Buffer): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** A request's body read while it is under way; settling removes it, so later events find none and do nothing. */
+const bodyReads = new WeakMap<IncomingMessage, BodyRead>();
+
+function settled(read: BodyRead): BodyRead {
+  bodyReads.delete(read.req);
+  clearTimeout(read.timer);
+  return read;
+}
+
+function onBodyData(this: IncomingMessage, chunk: Buffer): void {
+  const read = bodyReads.get(this);
+  if (!read) return;
+  read.size += chunk.length;
+  if (read.size > read.limits.maxBytes) settled(read).reject(tooLarge(read.limits.maxBytes));
+  else read.chunks.push(chunk);
+}
+
+function onBodyEnd(this: IncomingMessage): void {
+  const read = bodyReads.get(this);
+  if (read) settled(read).resolve(Buffer.concat(read.chunks, read.size));
+}
+
+function onBodyAborted(this: IncomingMessage): void {
+  const read = bodyReads.get(this);
+  if (read) settled(read).reject(new RequestAborted());
+}
+
+function onBodyTimeout(read: BodyRead): void {
+  if (bodyReads.get(read.req) !== read) return;
+  settled(read).reject(
+    new WfmError(408, `request body not received within ${read.limits.timeoutMs} ms`, undefined, { connection: 'close' }),
+  );
 }
 
 function tooLarge(maxBytes: number): WfmError {
@@ -180,12 +207,26 @@ export function parseJsonObject(body: Buffer): Record<string, unknown> {
 
 /** Iterative, so a hostile document cannot overflow the stack while being measured. */
 function depthExceeds(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
+  // Two stacks side by side rather than a [value, depth] pair per node: this runs on every JSON body.
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length) {
+    const v = values.pop();
+    const depth = depths.pop()!;
     if (v === null || typeof v !== 'object') continue;
     if (depth >= max) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        values.push(v[i]);
+        depths.push(depth + 1);
+      }
+    } else {
+      // JSON.parse makes plain objects: own enumerable keys only.
+      for (const k in v) {
+        values.push((v as Record<string, unknown>)[k]);
+        depths.push(depth + 1);
+      }
+    }
   }
   return false;
 }

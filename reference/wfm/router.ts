@@ -61,7 +61,8 @@ export function matchRoute(routes: Route[], method: string, rawPath: string): Ro
 
 function matchPattern(pattern: string[], segments: string[]): Record<string, string> | undefined {
   const params: Record<string, string> = {};
-  for (const [i, p] of pattern.entries()) {
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i]!;
     if (p.startsWith('*')) {
       if (segments.length <= i) return undefined;
       params[p.slice(1)] = segments.slice(i).join('/');
@@ -96,6 +97,8 @@ export function decodeParams(raw: Record<string, string>): Record<string, string
 }
 
 function decodeSegment(name: string, segment: string): string {
+  // Without a "%" there is nothing to decode, and decodeURIComponent would return the segment as it is.
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
