@@ -9,10 +9,11 @@ export interface SignatureMember {
   label: string;
   /** The covered component names, in order. */
   components: string[];
-  /** The covered components that carry no parameters: what counts as covering a required component. */
+  /**
+   * The covered components that carry no parameters: what counts as covering a required component. Fewer than
+   * `components` when one carries parameters (;sf, ;key, ;req, ;bs), which the kit does not derive.
+   */
   plainComponents: string[];
-  /** Whether a covered component carries parameters (;sf, ;key, ;req, ;bs), which the kit does not derive. */
-  componentParameters: boolean;
   /** The signature parameters (created, keyid, alg, expires, ...). */
   params: Map<string, BareItem>;
   /** The `@signature-params` value: the inner list as RFC 8941 §4.1 serializes it (RFC 9421 §2.3). */
@@ -35,7 +36,7 @@ const INTEGER = '(?:0|-?[1-9][0-9]{0,14})';
 const CANONICAL_INPUT = new RegExp(`^(${KEY})=\\(((?:${STRING}(?: ${STRING})*)?)\\)((?:;${KEY}=(?:${INTEGER}|${STRING}))*)$`);
 const PARAMETER = new RegExp(`;(${KEY})=(?:(${INTEGER})|"([^"]*)")`, 'y');
 const COMPONENT = /"([^"]*)"/g;
-const CANONICAL_SIGNATURE = /^([a-z*][a-z0-9_.*-]*)=:((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?):$/;
+const CANONICAL_SIGNATURE = new RegExp(`^(${KEY})=:((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?):$`);
 
 /** The member to verify, or why there is none. */
 export function readSignatureFields(
@@ -69,7 +70,6 @@ export function readCanonicalSignatureFields(rawInput: string, rawSignature: str
     label,
     components,
     plainComponents: components,
-    componentParameters: false,
     params,
     serializedParams: rawInput.slice(label.length + 1),
     signature: Buffer.from(signature[2]!, 'base64'),
@@ -105,7 +105,6 @@ export function readSignatureFieldsByParser(
     label,
     components: items.map((i) => i[0] as string),
     plainComponents: items.filter((i) => i[1].size === 0).map((i) => i[0] as string),
-    componentParameters: items.some((i) => i[1].size > 0),
     params,
     serializedParams: serializeInnerList(entry),
     signature: Buffer.from(signature[0]),

@@ -157,9 +157,10 @@ function checkSignature(
   key: { publicKey: KeyObject; algorithm: string },
 ): VerifyResult {
   // The base's last line is the parameters as the signer serialized them (RFC 9421 §2.3, RFC 8941 §4.1).
-  const base = member.componentParameters
-    ? undefined
-    : signatureBase(member.components, member.serializedParams, { method: input.method, url: input.url, headers });
+  const base =
+    member.plainComponents.length < member.components.length
+      ? undefined
+      : signatureBase(member.components, member.serializedParams, { method: input.method, url: input.url, headers });
   if (base === undefined)
     return fail('bad-signature', 'signature base cannot be built: a covered component is absent or has parameters the kit does not derive');
   try {

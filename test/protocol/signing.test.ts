@@ -175,7 +175,7 @@ test('signatures verify against an independently built RFC 9421 signature base',
   }
 });
 
-test('a signature missing a required component is refused', async () => {
+test('a signature missing a required component, or covering one with parameters, is refused', async () => {
   const pair = await pairs.ed25519();
   const msg = await signed(pair, 'ed25519');
   const base = { ...msg.headers };
@@ -184,6 +184,15 @@ test('a signature missing a required component is refused', async () => {
     const r = await verifySignature(verifier(pair, 'ed25519', strip(component)));
     assert.equal(!r.ok && r.reason, 'missing-components', component);
   }
+  // A covered component with parameters counts as covering nothing, and the kit does not derive it: refused either way.
+  const sf = (from: string) => ({ ...msg, headers: { ...base, 'signature-input': base['signature-input']!.replace(from, `${from};sf`) } });
+  const digestWithSf = await verifySignature(verifier(pair, 'ed25519', sf('"content-digest"')));
+  assert.equal(!digestWithSf.ok && digestWithSf.reason, 'missing-components');
+  const typeWithSf = await verifySignature(verifier(pair, 'ed25519', sf('"content-type"')));
+  assert.ok(
+    !typeWithSf.ok && typeWithSf.reason === 'bad-signature' && /cannot be built/.test(typeWithSf.detail),
+    JSON.stringify(typeWithSf),
+  );
   const noBodyMsg = await signed(pair, 'ed25519', { method: 'GET', body: undefined });
   const withLength = { ...noBodyMsg, headers: { ...noBodyMsg.headers, 'content-length': '10' } };
   const r = await verifySignature(verifier(pair, 'ed25519', withLength));
