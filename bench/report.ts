@@ -359,7 +359,7 @@ function notes(m: Partial<Measurements>, machine: Machine, onboardingMsPerDevice
     );
   if (m.requestRate)
     list.push(
-      "exchange floor: autocannon also PUTs the same body to a bare node:https server in the WFM's place (it reads the body and answers 200 {}, nothing else), in the same rounds; its CPU per request is the least a server spends on one exchange here. An onboarding's own floor on the WFM's side is three such exchanges, three native verifies (the device CA's signature on the certificate, the onboarding's and the first PUT's request signatures) and one key import; the issue's onboarding-cpu-floor counts one verify and one certificate parse.",
+      "exchange floor: autocannon also PUTs the same body to a bare node:https server in the WFM's place (it reads the body and answers 200 {}, nothing else), after the rounds and held to the rate autocannon drove the WFM to, since a server's CPU per exchange falls as its rate rises; its CPU per request is the least a server spends on one exchange at that rate here. An onboarding's own floor on the WFM's side is three such exchanges, three native verifies (the device CA's signature on the certificate, the onboarding's and the first PUT's request signatures) and one key import; the issue's onboarding-cpu-floor counts one verify and one certificate parse.",
     );
   if (m.memory)
     list.push(
