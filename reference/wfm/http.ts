@@ -167,8 +167,8 @@ function onBodyAborted(this: IncomingMessage): void {
   if (read) settled(read).reject(new RequestAborted());
 }
 
+/** Never after the read settled: settling clears this timer. */
 function onBodyTimeout(read: BodyRead): void {
-  if (bodyReads.get(read.req) !== read) return;
   settled(read).reject(
     new WfmError(408, `request body not received within ${read.limits.timeoutMs} ms`, undefined, { connection: 'close' }),
   );
