@@ -20,7 +20,8 @@ export const SPEC: CommandSpec = {
   about: `For every fault of faults/catalog.yaml, runs the suites that check the requirements it breaks against the embedded
 reference services with that fault switched on (\`wfmck run --fault ID --grep ...\`), and checks the run fails every
 one of them; runs the clean services once and checks nothing fails. Writes faults.json and prints a table.
-Exit 0 iff every fault is caught, every time, and the clean services fail nothing; 1 otherwise; 2 for a usage error.`,
+Exit 0 iff every fault is caught, every time, failing no requirement beyond those it breaks (a wrong verdict; with
+--full that is shown, not judged), and the clean services fail nothing; 1 otherwise; 2 for a usage error.`,
   groups: [
     {
       options: [

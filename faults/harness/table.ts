@@ -91,8 +91,8 @@ export function notes(report: FaultsReport): string {
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 
-/** The last line, in the `N passed, N failed` form: a fault passes when it is caught every time. */
+/** The last line, in the `N passed, N failed` form: a fault passes when it is caught every time, and exactly. */
 export function summaryLine(report: FaultsReport): string {
-  const passed = report.faults.filter(faultPassed).length;
+  const passed = report.faults.filter((f) => faultPassed(f, report.full)).length;
   return `faults: ${passed} passed, ${report.faults.length - passed} failed\n`;
 }

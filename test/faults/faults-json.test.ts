@@ -11,6 +11,7 @@ import {
 } from '../../faults/harness/faults-json.ts';
 import { judgeRun } from '../../faults/harness/judge.ts';
 import { unprovenRequirements } from '../../faults/harness/proof.ts';
+import { notes, summaryLine } from '../../faults/harness/table.ts';
 import { fault, outcome, req } from './helpers.ts';
 
 const CLEAN: CleanResult = { scope: 'all', failedRequirements: [], erroredRequirements: [], durationMs: 5000 };
@@ -132,4 +133,16 @@ test("unproven requirements: checked by a suite, named in no fault's breaks", ()
     'CAP-DELETE-404',
     'CAP-PUT-400',
   ]);
+});
+
+test('a fault caught with a requirement failed beyond its breaks is a wrong verdict: it fails the harness, except with --full', () => {
+  const inexact = faultResult(fault('A-1'), [outcome(true, ['A-1', 'B-1'])]);
+  assert.deepEqual([inexact.caught, inexact.flaky, inexact.exact], [true, undefined, false]);
+  const r = report([inexact]);
+  assert.equal(exitCodeOf(r), 1);
+  assert.equal(summaryLine(r), 'faults: 0 passed, 1 failed\n');
+  assert.match(notes(r), /inexact A-1: failed B-1 beyond what it breaks/);
+  const full = { ...r, full: true };
+  assert.equal(exitCodeOf(full), 0, 'with --full every test runs: collateral failures are shown, not judged');
+  assert.equal(summaryLine(full), 'faults: 1 passed, 0 failed\n');
 });
