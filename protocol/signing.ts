@@ -1,8 +1,10 @@
 // RFC 9421 request signatures as profiles.md P3 reads them: label sig1, created + keyid, fixed covered components.
 // Native: the signature base is built here (protocol/signature-base.ts) and signed and verified with node:crypto
-// KeyObjects, no promise or key import per request (a fleet signs every request; the reference WFM verifies each).
+// KeyObjects, no key import per request (a fleet signs every request; the reference WFM verifies each), in the turn's
+// crypto batch (protocol/crypto-batch.ts): back to back, the curve's tables stay in cache.
 import { KeyObject, constants, sign as nativeSign, verify as nativeVerify, webcrypto } from 'node:crypto';
 import type { SignatureAlgorithm } from '../spec/profile.ts';
+import { inCryptoBatch } from './crypto-batch.ts';
 import { contentDigest } from './content-digest.ts';
 import { SIGNATURE_LABEL, isSignatureFieldsFailure, readSignatureFields, type SignatureMember } from './signature-fields.ts';
 import { signatureBase } from './signature-base.ts';
@@ -27,13 +29,30 @@ export interface SignRequestInput {
   omit?: 'content-digest' | 'target-uri';
 }
 
-/** The headers to add to the request: `content-digest` (when a body is sent), `signature-input`, `signature`. */
+/**
+ * The headers to add to the request: `content-digest` (when a body is sent), `signature-input`, `signature`. The
+ * native sign runs in this turn's crypto batch (crypto-batch.ts): a fleet signs many requests per turn.
+ */
 export async function signRequest(input: SignRequestInput): Promise<Record<string, string>> {
-  return signRequestSync(input);
+  const p = prepareSignature(input);
+  return inCryptoBatch(() => signBytes(p.base, p.key, p.algorithm)).then((signature) => withSignature(p.added, signature));
 }
 
-/** signRequest without the promise: what a fleet's hot path calls. */
+/** signRequest without the promise or the batch. */
 export function signRequestSync(input: SignRequestInput): Record<string, string> {
+  const p = prepareSignature(input);
+  return withSignature(p.added, signBytes(p.base, p.key, p.algorithm));
+}
+
+interface PreparedSignature {
+  /** The headers to add, all but `signature`. */
+  added: Record<string, string>;
+  base: Buffer;
+  key: KeyObject;
+  algorithm: SignatureAlgorithm;
+}
+
+function prepareSignature(input: SignRequestInput): PreparedSignature {
   const algorithm = input.algorithm ?? 'ecdsa-p256-sha256';
   const headers = lowercase(input.headers);
   delete headers['signature'];
@@ -54,7 +73,11 @@ export function signRequestSync(input: SignRequestInput): Record<string, string>
   const base = signatureBase(fields, params, { method: input.method, url: input.url, headers });
   if (base === undefined) throw new Error('P3 signature base cannot be built');
   added['signature-input'] = `${SIGNATURE_LABEL}=${params}`;
-  added['signature'] = `${SIGNATURE_LABEL}=:${signBytes(Buffer.from(base), toKeyObject(input.privateKey), algorithm).toString('base64')}:`;
+  return { added, base: Buffer.from(base), key: toKeyObject(input.privateKey), algorithm };
+}
+
+function withSignature(added: Record<string, string>, signature: Buffer): Record<string, string> {
+  added['signature'] = `${SIGNATURE_LABEL}=:${signature.toString('base64')}:`;
   return added;
 }
 
@@ -66,8 +89,9 @@ function signBytes(data: Buffer, key: KeyObject, algorithm: SignatureAlgorithm):
 }
 
 /**
- * Synchronous on purpose. The callback form (libuv's threadpool) frees the event loop only while a core is idle: on
- * a busy machine the woken worker preempts the loop's own core, and a 20,000-device fleet onboarded ~10% slower.
+ * Synchronous on purpose, run in the turn's batch. The callback form (libuv's threadpool) frees the event loop only
+ * while a core is idle: on a busy machine the woken worker preempts the loop's own core, and a 20,000-device fleet
+ * onboarded ~10% slower.
  */
 function verifyBytes(data: Buffer, key: KeyObject, algorithm: string, signature: Buffer): boolean {
   if (algorithm === 'ecdsa-p256-sha256') return nativeVerify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, signature);
@@ -155,7 +179,7 @@ function checkSignature(
   member: SignatureMember,
   keyId: string,
   key: { publicKey: KeyObject; algorithm: string },
-): VerifyResult {
+): VerifyResult | Promise<VerifyResult> {
   // The base's last line is the parameters as the signer serialized them (RFC 9421 §2.3, RFC 8941 §4.1).
   const base =
     member.plainComponents.length < member.components.length
@@ -163,13 +187,11 @@ function checkSignature(
       : signatureBase(member.components, member.serializedParams, { method: input.method, url: input.url, headers });
   if (base === undefined)
     return fail('bad-signature', 'signature base cannot be built: a covered component is absent or has parameters the kit does not derive');
-  try {
-    return verifyBytes(Buffer.from(base), key.publicKey, key.algorithm, member.signature)
-      ? { ok: true, keyId }
-      : fail('bad-signature', 'signature does not verify');
-  } catch (e) {
-    return fail('bad-signature', (e as Error).message);
-  }
+  const data = Buffer.from(base);
+  return inCryptoBatch(() => verifyBytes(data, key.publicKey, key.algorithm, member.signature)).then(
+    (valid): VerifyResult => (valid ? { ok: true, keyId } : fail('bad-signature', 'signature does not verify')),
+    (e: unknown) => fail('bad-signature', (e as Error).message),
+  );
 }
 
 function fail(reason: VerifyFailure, detail: string): VerifyResult {

@@ -2,6 +2,7 @@
 // signature by the certificate's own key (401), trust (403).
 import type { KeyObject } from 'node:crypto';
 import { validate } from '../../spec/schemas/index.ts';
+import { inCryptoBatch } from '../../protocol/crypto-batch.ts';
 import { verifySignature } from '../../protocol/signing.ts';
 import { checkContentDigest, signatureInput, signatureRefusal } from './auth.ts';
 import type { WfmContext, WfmRequest } from './context.ts';
@@ -20,7 +21,8 @@ export async function onboard(ctx: WfmContext, req: WfmRequest): Promise<Reply> 
   const body = parseJsonObject(req.body);
   const checked = validate('OnboardingRequest', body, { vendor: ctx.profile.vendor });
   if (!checked.ok) throw new WfmError(400, 'malformed OnboardingRequest', checked.errors);
-  const cert = readOnboardingCertificate(body['certificate'] as string, ctx.trustedDeviceCas);
+  // Its issuer's signature and its key import run with the turn's other native crypto (protocol/crypto-batch.ts).
+  const cert = await inCryptoBatch(() => readOnboardingCertificate(body['certificate'] as string, ctx.trustedDeviceCas));
   const { keyId, key } = cert;
 
   if (ctx.profile.deviceAuth === 'signature') {

@@ -12,7 +12,7 @@ import { ExchangeHandler, onDeadline } from './exchange-handler.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './limits.ts';
 import { httpResponse } from './response.ts';
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, mayRetry, nextDelayMs, retryAfterMs, sleep, type RetryPolicy } from './retry.ts';
-import { signRequestSync } from '../../protocol/signing.ts';
+import { signRequest } from '../../protocol/signing.ts';
 import type { Transcript } from './transcript.ts';
 import { TransportError, type Exchange, type HttpResponse, type RequestOptions, type Transport, type TransportErrorCode } from './types.ts';
 
@@ -193,7 +193,7 @@ async function send(config: Config, opts: RequestOptions): Promise<HttpResponse>
   held(config, key, method, url);
   let last: Exchange | undefined;
   for (let attempt = 1; ; attempt++) {
-    const sent = opts.signer ? { ...headers, ...sign(opts.signer, method, url, headers, body) } : headers;
+    const sent = opts.signer ? { ...headers, ...(await sign(opts.signer, method, url, headers, body)) } : headers;
     let wait: number;
     try {
       const res = await once(
@@ -374,9 +374,9 @@ function sign(
   url: string,
   headers: Record<string, string>,
   body: Uint8Array | undefined,
-): Record<string, string> {
+): Promise<Record<string, string>> {
   const created = signer.clockSkewSeconds ? { created: Math.floor(Date.now() / 1000 + signer.clockSkewSeconds) } : {};
-  return signRequestSync({
+  return signRequest({
     method,
     url,
     headers,
