@@ -1,7 +1,7 @@
 // Native signs and verifies run back to back, once per turn of the event loop, instead of one inside each request's
 // own work. P-256's precomputed tables stay in the CPU's caches across a batch; between a request's parsing, TLS and
-// garbage, they are evicted. Measured on this 2-core machine (scratch micro-benchmark, 2026-11-27): a P-256 verify
-// 67 µs back to back, 88 µs after touching 256 KB of other memory, 114 µs after 1 MB; a sign 27, 36 and 46 µs.
+// garbage, they are evicted. Measured on this 2-core machine (docs/scale.md, "Native crypto in batches"): a P-256
+// verify 67 µs back to back, 88 µs after touching 256 KB of other memory, 114 µs after 1 MB; a sign 27, 36 and 46 µs.
 
 interface Job {
   op: () => unknown;
