@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign, verify } from 'node:crypto';
-import { inCryptoBatch } from '../../protocol/crypto-batch.ts';
+import { BATCH_LIMIT, inCryptoBatch } from '../../protocol/crypto-batch.ts';
 
 test("a turn's operations run together, in order, after the code that queued them; a throw rejects only its own", async () => {
   const ran: number[] = [];
@@ -46,4 +46,38 @@ test('a native P-256 sign and verify give the same answers in a batch as outside
     [signatures[1]!, tampered].map((s) => inCryptoBatch(() => verify('sha256', data, { key: publicKey, dsaEncoding: 'ieee-p1363' }, s))),
   );
   assert.deepEqual(verdicts, [true, false]);
+});
+
+test('a batch runs at most BATCH_LIMIT operations: the first answers settle before the rest run, order kept', async () => {
+  const count = 2 * BATCH_LIMIT + 3;
+  const ran: number[] = [];
+  const settledBefore: number[] = [];
+  let settled = 0;
+  const promises = Array.from({ length: count }, (_, n) =>
+    inCryptoBatch(() => {
+      ran.push(n);
+      settledBefore.push(settled);
+      return n;
+    }).then((value) => {
+      settled++;
+      return value;
+    }),
+  );
+  const indices = Array.from({ length: count }, (_, n) => n);
+  assert.deepEqual(await Promise.all(promises), indices);
+  assert.deepEqual(ran, indices, 'in the order queued');
+  // Each operation saw every earlier batch settled and none of its own.
+  assert.deepEqual(
+    settledBefore,
+    indices.map((n) => Math.floor(n / BATCH_LIMIT) * BATCH_LIMIT),
+  );
+});
+
+test('operations queued while a limited batch waits run after it, in the order queued', async () => {
+  const ran: string[] = [];
+  const early = Array.from({ length: BATCH_LIMIT + 2 }, (_, n) => inCryptoBatch(() => ran.push(`early ${n}`)));
+  // Queued by the first batch's settling: behind the two early ones still waiting.
+  const late = early[0]!.then(() => inCryptoBatch(() => ran.push('late')));
+  await Promise.all([...early, late]);
+  assert.deepEqual(ran.slice(BATCH_LIMIT), [`early ${BATCH_LIMIT}`, `early ${BATCH_LIMIT + 1}`, 'late']);
 });
