@@ -95,8 +95,12 @@ export function deviceApiPaths(profile: Profile): DeviceApiPaths {
   return paths;
 }
 
+/** Segments of RFC 3986 unreserved characters, which encodeURIComponent leaves as they are. */
+const UNRESERVED_PATH = /^[A-Za-z0-9\-._~/]*$/;
+
 function buildDeviceApiPaths(profile: Profile) {
-  const enc = (deviceId: string) => deviceId.split('/').map(encodeURIComponent).join('/');
+  // Each segment percent-encoded; ids of unreserved characters (a fleet's) are their own encoding, found by one test.
+  const enc = (deviceId: string) => (UNRESERVED_PATH.test(deviceId) ? deviceId : deviceId.split('/').map(encodeURIComponent).join('/'));
   return {
     certificate: profile.certificatePath,
     onboarding: '/api/v1/onboarding',

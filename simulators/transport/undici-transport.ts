@@ -10,6 +10,7 @@ import { classify } from './classify.ts';
 import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from '../../protocol/evidence.ts';
 import { ExchangeHandler, onDeadline } from './exchange-handler.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './limits.ts';
+import { resolveUrl } from './resolve-url.ts';
 import { httpResponse } from './response.ts';
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, mayRetry, nextDelayMs, retryAfterMs, sleep, type RetryPolicy } from './retry.ts';
 import { signRequest } from '../../protocol/signing.ts';
@@ -188,22 +189,16 @@ async function send(config: Config, opts: RequestOptions): Promise<HttpResponse>
   const url = resolved.href;
   const { headers, body } = prepare(opts, config.testId);
   const retrying = mayRetry(method, opts.retry);
-  const key = `${method} ${url}`;
   refuseOffLoopback(config, method, url, resolved.hostname);
-  held(config, key, method, url);
+  held(config, method, url);
   let last: Exchange | undefined;
   for (let attempt = 1; ; attempt++) {
     const sent = opts.signer ? { ...headers, ...(await sign(opts.signer, method, url, headers, body)) } : headers;
     let wait: number;
     try {
-      const res = await once(
-        config,
-        opts,
-        { method, url, origin: resolved.origin, path: resolved.pathname + resolved.search, headers: sent, body },
-        attempt,
-      );
+      const res = await once(config, opts, { method, url, origin: resolved.origin, path: resolved.path, headers: sent, body }, attempt);
       const hold = RETRYABLE_STATUSES.has(res.status) ? retryAfterMs(res.headers['retry-after'], MAX_HOLD_MS) : undefined;
-      if (hold !== undefined && hold > 0) config.holds?.set(key, Date.now() + hold);
+      if (hold !== undefined && hold > 0) config.holds?.set(holdKey(method, url), Date.now() + hold);
       if (!retrying || attempt >= config.retry.attempts || !RETRYABLE_STATUSES.has(res.status)) return res;
       last = res.exchange;
       // Retry-After beyond the retry policy's longest wait: no retry sooner than it says (a later call is held).
@@ -327,12 +322,19 @@ function refuseOffLoopback(config: Config, method: string, url: string, hostname
 }
 
 /** Throws WFMCK_E_HELD while a Retry-After the server gave for this request has not passed. */
-function held(config: Config, key: string, method: string, url: string): void {
-  const until = config.holds?.get(key);
+function held(config: Config, method: string, url: string): void {
+  // Most transports hold nothing: no key is made for them.
+  if (!config.holds?.size) return;
+  const key = holdKey(method, url);
+  const until = config.holds.get(key);
   if (until === undefined) return;
-  if (until <= Date.now()) return void config.holds!.delete(key);
+  if (until <= Date.now()) return void config.holds.delete(key);
   const message = `held: the server's Retry-After allows ${method} ${redactUrl(url)} again at ${new Date(until).toISOString()}`;
   throw new TransportError('WFMCK_E_HELD', message, unsent(config, method, url, 'WFMCK_E_HELD', message));
+}
+
+function holdKey(method: string, url: string): string {
+  return `${method} ${url}`;
 }
 
 /** The record of a request the kit decided not to send: no socket, no answer, the reason as its error. */
@@ -350,16 +352,10 @@ function unsent(config: Config, method: string, url: string, code: TransportErro
   };
 }
 
-/** Parsed once per request: its href is sent, its hostname checked against loopback. */
-function resolveUrl(url: string, baseUrl: string | undefined): URL {
-  const resolved = baseUrl === undefined ? new URL(url) : new URL(url, baseUrl);
-  if (resolved.protocol !== 'http:' && resolved.protocol !== 'https:') throw new TypeError(`not an http(s) URL: ${url}`);
-  return resolved;
-}
-
 function prepare(opts: RequestOptions, testId: string | undefined): { headers: Record<string, string>; body: Uint8Array | undefined } {
   const headers: Record<string, string> = testId !== undefined ? { [TEST_ID_HEADER]: testId } : {};
-  for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name.toLowerCase()] = value;
+  const given = opts.headers;
+  if (given) for (const name in given) headers[name.toLowerCase()] = given[name]!;
   if (opts.json !== undefined) {
     headers['content-type'] ??= 'application/json';
     return { headers, body: Buffer.from(JSON.stringify(opts.json), 'utf8') };
