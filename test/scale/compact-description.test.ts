@@ -88,3 +88,12 @@ test('compacting twice keeps the same object; devices without faults share one f
   assert.equal(a.faults, b.faults);
   assert.ok(Object.isFrozen(a.faults));
 });
+
+test("the first read hands over the description's own document (the fleet drops it), and later reads make their own", () => {
+  const desc = describeDevice(4, 2, 'plain');
+  const compact = compactDescription(desc);
+  assert.equal(compact.capabilities, desc.capabilities);
+  const second = compact.capabilities;
+  assert.notEqual(second, desc.capabilities);
+  assert.deepEqual(second, desc.capabilities);
+});
