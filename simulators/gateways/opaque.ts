@@ -10,9 +10,11 @@ import type { DeviceDescription } from '../device/types.ts';
  * aggregated from its children. Without children there is nothing to aggregate: the description's document stands.
  */
 export function opaqueDocument(gateway: DeviceDescription, format: QuantityFormat): DeviceCapabilities {
-  const own = gateway.capabilities.properties;
+  // Read once: a fleet's description makes its document again on every read after the first (compact-description.ts).
+  const document = gateway.capabilities;
+  const own = document.properties;
   const children = (gateway.children ?? []).map((c) => c.capabilities.properties);
-  if (children.length === 0) return gateway.capabilities;
+  if (children.length === 0) return document;
   const { properties } = aggregateOpaque(
     {
       id: gateway.id,
@@ -25,5 +27,5 @@ export function opaqueDocument(gateway: DeviceDescription, format: QuantityForma
     children,
     format,
   );
-  return { ...gateway.capabilities, properties };
+  return { ...document, properties };
 }

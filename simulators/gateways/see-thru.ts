@@ -19,10 +19,12 @@ export function hierarchy(gateway: DeviceDescription): DeviceDescription[] {
 
 /** §2.2 table: a gateway that does not host workloads sends the identity fields only. */
 export function seeThruDocument(gateway: DeviceDescription): DeviceCapabilities {
-  if (gateway.hostsWorkloads) return gateway.capabilities;
-  const { id, vendor, modelNumber, serialNumber } = gateway.capabilities.properties;
+  // Read once: a fleet's description makes its document again on every read after the first (compact-description.ts).
+  const document = gateway.capabilities;
+  if (gateway.hostsWorkloads) return document;
+  const { id, vendor, modelNumber, serialNumber } = document.properties;
   const doc: DeviceCapabilities = { properties: { id, vendor, modelNumber, serialNumber } };
-  if (gateway.capabilities.labels) doc.labels = gateway.capabilities.labels;
+  if (document.labels) doc.labels = document.labels;
   return doc;
 }
 

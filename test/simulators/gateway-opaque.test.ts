@@ -58,3 +58,13 @@ test('§2.2: the opaque gateway registers only itself and reports deployments as
   assert.equal(last.deviceId, undefined);
   assert.equal(last.status.state, 'installed');
 });
+
+test("the gateway's document is read once per opaque document (a fleet's description makes it again on each later read)", () => {
+  const desc = opaque(2);
+  let reads = 0;
+  const counted = Object.defineProperty({ ...desc }, 'capabilities', {
+    get: () => (reads++, desc.capabilities),
+  });
+  assert.deepEqual(opaqueDocument(counted, 'spaced'), opaqueDocument(desc, 'spaced'));
+  assert.equal(reads, 1);
+});

@@ -178,3 +178,13 @@ test('placement rules, pure: own id, child, unknown, departed, non-hosting inter
   assert.equal((placeDeployment(devices, `${gw}/m1`, all) as { refusal: { code: string } }).refusal.code, 'NOT_HOSTING');
   assert.deepEqual(placeDeployment(devices, `${gw}/m1/*`, all), { host: 3, reportAs: `${gw}/m1/s1/leaf` });
 });
+
+test("the gateway's document is read once per see-thru document (a fleet's description makes it again on each later read)", () => {
+  for (const hostsWorkloads of [false, true]) {
+    const desc: DeviceDescription = { ...describe('see-thru-gateway', uniqueId('sgw'), { children: [] }), hostsWorkloads };
+    let reads = 0;
+    const counted = Object.defineProperty({ ...desc }, 'capabilities', { get: () => (reads++, desc.capabilities) });
+    assert.deepEqual(seeThruDocument(counted), seeThruDocument(desc));
+    assert.equal(reads, 1, `hostsWorkloads ${hostsWorkloads}`);
+  }
+});
