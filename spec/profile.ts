@@ -1,4 +1,5 @@
 // The readings of profiles.md as one typed object: every "not shown" choice is a named, overridable value.
+import { DEVICE_ID_PATTERN } from './schemas/common.ts';
 
 export type Edition = 'seed' | 'miaf';
 export type Strictness = 'strict' | 'default' | 'lenient';
@@ -95,12 +96,12 @@ export function deviceApiPaths(profile: Profile): DeviceApiPaths {
   return paths;
 }
 
-/** Segments of RFC 3986 unreserved characters, which encodeURIComponent leaves as they are. */
-const UNRESERVED_PATH = /^[A-Za-z0-9\-._~/]*$/;
+/** A device id of the schemas' pattern (RFC 3986 unreserved segments), which encodeURIComponent leaves as it is. */
+const PLAIN_DEVICE_ID = new RegExp(DEVICE_ID_PATTERN);
 
 function buildDeviceApiPaths(profile: Profile) {
-  // Each segment percent-encoded; ids of unreserved characters (a fleet's) are their own encoding, found by one test.
-  const enc = (deviceId: string) => (UNRESERVED_PATH.test(deviceId) ? deviceId : deviceId.split('/').map(encodeURIComponent).join('/'));
+  // Each segment percent-encoded; a valid id (every fleet's) is its own encoding, found by one test.
+  const enc = (deviceId: string) => (PLAIN_DEVICE_ID.test(deviceId) ? deviceId : deviceId.split('/').map(encodeURIComponent).join('/'));
   return {
     certificate: profile.certificatePath,
     onboarding: '/api/v1/onboarding',
