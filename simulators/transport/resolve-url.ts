@@ -11,45 +11,36 @@ export interface ResolvedUrl {
   hostname: string;
 }
 
+/** A transport's base URL, read once when the transport is made. */
+export interface BaseUrl {
+  text: string;
+  /** The parts the shortcut needs; null for a base with userinfo (kept in every href), not http(s), or unreadable. */
+  shortcut: { origin: string; hostname: string } | null;
+}
+
 /** An absolute path of unreserved characters, sub-delims, ':' and '@': nothing the parser encodes or rewrites. */
 const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
 /** A '.' or '..' segment, which the parser removes. */
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
-/** A base URL's parts the shortcut needs, or null when it has userinfo (kept in every href) or is not http(s). */
-interface Base {
-  origin: string;
-  hostname: string;
+export function baseUrlOf(text: string | undefined): BaseUrl | undefined {
+  if (text === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(text);
+  } catch {
+    // Left to each request's own parse, which fails as it always did.
+    parsed = undefined;
+  }
+  const plain = parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && !parsed.username && !parsed.password;
+  return { text, shortcut: plain ? { origin: parsed!.origin, hostname: parsed!.hostname } : null };
 }
 
-const bases = new Map<string, Base | null>();
-
-export function resolveUrl(url: string, baseUrl: string | undefined): ResolvedUrl {
-  if (baseUrl !== undefined && PLAIN_PATH.test(url) && !DOT_SEGMENT.test(url)) {
-    const base = baseOf(baseUrl);
-    if (base) return { href: base.origin + url, origin: base.origin, path: url, hostname: base.hostname };
-  }
-  const parsed = baseUrl === undefined ? new URL(url) : new URL(url, baseUrl);
+export function resolveUrl(url: string, base: BaseUrl | undefined): ResolvedUrl {
+  const shortcut = base?.shortcut;
+  if (shortcut && PLAIN_PATH.test(url) && !DOT_SEGMENT.test(url))
+    return { href: shortcut.origin + url, origin: shortcut.origin, path: url, hostname: shortcut.hostname };
+  const parsed = base === undefined ? new URL(url) : new URL(url, base.text);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError(`not an http(s) URL: ${url}`);
   return { href: parsed.href, origin: parsed.origin, path: parsed.pathname + parsed.search, hostname: parsed.hostname };
-}
-
-function baseOf(baseUrl: string): Base | null {
-  let base = bases.get(baseUrl);
-  if (base === undefined) {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(baseUrl);
-    } catch {
-      parsed = undefined;
-    }
-    base =
-      parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && !parsed.username && !parsed.password
-        ? { origin: parsed.origin, hostname: parsed.hostname }
-        : null;
-    // A transport has one base; a kit run makes a few. Bounded all the same.
-    if (bases.size >= 64) bases.clear();
-    bases.set(baseUrl, base);
-  }
-  return base;
 }

@@ -10,7 +10,7 @@ import { classify } from './classify.ts';
 import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from '../../protocol/evidence.ts';
 import { ExchangeHandler, onDeadline } from './exchange-handler.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './limits.ts';
-import { resolveUrl } from './resolve-url.ts';
+import { baseUrlOf, resolveUrl, type BaseUrl } from './resolve-url.ts';
 import { httpResponse } from './response.ts';
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, mayRetry, nextDelayMs, retryAfterMs, sleep, type RetryPolicy } from './retry.ts';
 import { signRequest } from '../../protocol/signing.ts';
@@ -141,6 +141,8 @@ export function spiffeIdentityCheck(
 
 interface Config {
   baseUrl: string | undefined;
+  /** The same, read once for every request's resolution. */
+  base: BaseUrl | undefined;
   dispatcher: Dispatcher;
   timeoutMs: number;
   maxResponseBytes: number;
@@ -158,6 +160,7 @@ export function createTransport(opts: TransportOptions = {}): UndiciTransport {
   const owned = opts.dispatcher ? undefined : makeAgent(opts, opts.connections);
   const config: Config = {
     baseUrl: opts.baseUrl,
+    base: baseUrlOf(opts.baseUrl),
     dispatcher: opts.dispatcher ?? owned!,
     timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxResponseBytes: opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
@@ -185,7 +188,7 @@ const retryable = new WeakSet<TransportError>();
 
 async function send(config: Config, opts: RequestOptions): Promise<HttpResponse> {
   const method = opts.method.toUpperCase();
-  const resolved = resolveUrl(opts.url, config.baseUrl);
+  const resolved = resolveUrl(opts.url, config.base);
   const url = resolved.href;
   const { headers, body } = prepare(opts, config.testId);
   const retrying = mayRetry(method, opts.retry);

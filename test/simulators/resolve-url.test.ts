@@ -3,7 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { resolveUrl } from '../../simulators/transport/resolve-url.ts';
+import { baseUrlOf, resolveUrl as resolveWith } from '../../simulators/transport/resolve-url.ts';
+
+/** As a transport with this base resolves a request's URL. */
+const resolveUrl = (url: string, base: string | undefined) => resolveWith(url, baseUrlOf(base));
 
 const replay = {
   seed: process.env.WFMCK_SEED === undefined ? undefined : Number(process.env.WFMCK_SEED),
