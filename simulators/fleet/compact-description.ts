@@ -35,7 +35,7 @@ class CompactDescription implements DeviceDescription {
     else this.document = JSON.stringify(desc.capabilities);
   }
 
-  /** A fresh object on every read, so a caller that keeps or changes it shares nothing with the next one. */
+  /** A different object on every read (the first one the description's own), so no reader shares one with the next. */
   get capabilities(): DeviceCapabilities {
     if (this.document !== undefined) return JSON.parse(this.document) as DeviceCapabilities;
     const first = this.first;
