@@ -4,15 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { baseUrlOf, resolveUrl as resolveWith } from '../../simulators/transport/resolve-url.ts';
+import { fcOptions } from '../support/fc.ts';
 
 /** As a transport with this base resolves a request's URL. */
 const resolveUrl = (url: string, base: string | undefined) => resolveWith(url, baseUrlOf(base));
-
-const replay = {
-  seed: process.env.WFMCK_SEED === undefined ? undefined : Number(process.env.WFMCK_SEED),
-  path: process.env.WFMCK_PATH,
-  numRuns: 2_000,
-};
 
 const BASES = [
   'https://127.0.0.1:8443',
@@ -48,7 +43,7 @@ test('resolveUrl: for any path and base, the shortcut equals the parser, or the 
       if (expected instanceof Error) assert.throws(() => resolveUrl(url, base));
       else assert.deepEqual(resolveUrl(url, base), expected);
     }),
-    replay,
+    fcOptions(2_000),
   );
 });
 

@@ -4,12 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { deviceApiPaths, resolveProfile } from '../../spec/profile.ts';
-
-const replay = {
-  seed: process.env.WFMCK_SEED === undefined ? undefined : Number(process.env.WFMCK_SEED),
-  path: process.env.WFMCK_PATH,
-  numRuns: 1_000,
-};
+import { fcOptions } from '../support/fc.ts';
 
 const encodedBySegment = (id: string) => id.split('/').map(encodeURIComponent).join('/');
 const idChar = fc.constantFrom(...'aZ09-._~/ %?#é!*'.split(''), 'gw', 'x');
@@ -26,7 +21,7 @@ test('capabilities paths encode every segment of any device id, and the client i
         `/api/v1/clients/${encodeURIComponent(clientId)}/capabilities/${encodedBySegment(deviceId)}`,
       );
     }),
-    replay,
+    fcOptions(1_000),
   );
   assert.equal(flat.capabilities('gw-000001/ch 1'), '/api/v1/capabilities/gw-000001/ch%201');
 });
