@@ -1,7 +1,7 @@
 // Runs the pure device machine (machine.ts) through the Device API and the registry: plain devices, see-thru
 // gateways (with their children, §2.2) and opaque gateways. Per device: the description, the env, one state.
 import type { Profile } from '../../spec/profile.ts';
-import type { DeviceCapabilities } from '../../spec/types.ts';
+import type { DeviceCapabilities, Properties } from '../../spec/types.ts';
 import type { DeviceApiClient } from '../device-api.ts';
 import { hierarchy, placeDeployment } from '../gateways/see-thru.ts';
 import type { RegistryClient } from '../registry-client.ts';
@@ -20,7 +20,7 @@ import {
   type MachineState,
 } from './machine.ts';
 import type { DeviceDescription, DeviceKind, DeviceObserver, DevicePhase, SimulatedDevice } from './types.ts';
-import { cleanClientDecisions, type ClientDecisions } from './decisions/index.ts';
+import { cleanClientDecisions, type ClientDecisions, type DocumentAt } from './decisions/index.ts';
 
 export interface DeviceEnvironment {
   /** This device's client: its transport, its signing key (P3) and, after onboarding, its clientId. */
@@ -175,8 +175,7 @@ class Device implements SeeThruGateway, ActionContext {
     const format = this.env.profile.quantityFormat;
     const doc = capabilitiesOf(this.deviceAt(index), format);
     const sent = index === 0 && revision > 0 ? revisedCapabilities(doc, revision, format) : doc;
-    const children = this.desc.kind === 'opaque-gateway' ? (this.desc.children ?? []).map((c) => c.capabilities.properties) : [];
-    return this.decisions.capabilitiesDocument(sent, { index, kind: this.desc.kind, children });
+    return this.decisions.capabilitiesDocument(sent, whereSent(this.desc, index));
   }
 
   place(target: string | undefined): Placement {
@@ -201,4 +200,19 @@ class Device implements SeeThruGateway, ActionContext {
     this.state = next;
     if (next.phase !== phase) this.env.observer?.({ type: 'phase', deviceId: this.desc.id, phase: next.phase });
   }
+}
+
+/**
+ * Where a document is sent. An opaque gateway's children are read only when a decision asks for them (only a faulty
+ * client's does): a fleet's compact child description makes its document anew, with faker, on each read.
+ */
+function whereSent(desc: DeviceDescription, index: number): DocumentAt {
+  let children: readonly Properties[] | undefined;
+  return {
+    index,
+    kind: desc.kind,
+    get children() {
+      return (children ??= desc.kind === 'opaque-gateway' ? (desc.children ?? []).map((c) => c.capabilities.properties) : []);
+    },
+  };
 }

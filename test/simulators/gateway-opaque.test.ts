@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeDevice } from '../../simulators/data/describe.ts';
 import { createDevice } from '../../simulators/device/driver.ts';
+import { clientVariant } from '../../simulators/faults/index.ts';
 import { opaqueDocument } from '../../simulators/gateways/opaque.ts';
 import { checkOpaqueAggregation } from '../../spec/rules/opaque-aggregation.ts';
 import type { DeviceCapabilities, DeploymentStatusReport } from '../../spec/types.ts';
@@ -67,4 +68,29 @@ test("the gateway's document is read once per opaque document (a fleet's descrip
   });
   assert.deepEqual(opaqueDocument(counted, 'spaced'), opaqueDocument(desc, 'spaced'));
   assert.equal(reads, 1);
+});
+
+test("a clean opaque gateway reads each child's document once per document it sends; a fault that bends the aggregate still sees them", async () => {
+  const base = opaque(2);
+  let reads = 0;
+  const counted = base.children!.map((kid) =>
+    Object.defineProperty({ ...kid }, 'capabilities', { get: () => (reads++, kid.capabilities) }),
+  );
+  const desc = { ...base, children: counted };
+  const t = await h.newEnv();
+  await createDevice(desc, t.env).start();
+  const sent = t.transcript.all().filter((x) => x.method === 'PUT');
+  assert.equal(sent.length, 1);
+  // opaqueDocument aggregates each child once; nothing else reads them when every decision is clean.
+  assert.equal(reads, counted.length);
+
+  const f = await h.newEnv();
+  const faulty = createDevice({ ...base, id: uniqueId('ogw') }, { ...f.env, decisions: clientVariant(['GW-OPAQUE-AGG-MEMORY']) });
+  await faulty.start();
+  const doc = JSON.parse(f.transcript.all().find((x) => x.method === 'PUT')!.requestBody!) as DeviceCapabilities;
+  const children = base.children!.map((c) => c.capabilities.properties);
+  assert.deepEqual(
+    checkOpaqueAggregation(doc, children, ['compose', 'helm']).map((x) => x.rule),
+    ['opaque-memory-summed'],
+  );
 });
