@@ -29,7 +29,7 @@ const part = fc.oneof(
 );
 const seed = fc.oneof(part, fc.array(part, { maxLength: 8 }), fc.array(fc.nat(), { minLength: 620, maxLength: 700 }));
 
-test('property: the same draws as Faker’s default randomizer for any seed, and after any reseeding', () => {
+test("property: the same draws as Faker's default randomizer for any seed, and after any reseeding", () => {
   fc.assert(
     fc.property(seed, seed, fc.integer({ min: 0, max: 800 }), (first, second, before) => {
       const ours = mersenne53Randomizer(first);
