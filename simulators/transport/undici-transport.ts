@@ -140,8 +140,7 @@ export function spiffeIdentityCheck(
 }
 
 interface Config {
-  baseUrl: string | undefined;
-  /** The same, read once for every request's resolution. */
+  /** The base URL, read once for every request's resolution. */
   base: BaseUrl | undefined;
   dispatcher: Dispatcher;
   timeoutMs: number;
@@ -159,7 +158,6 @@ const MAX_HOLD_MS = 3_600_000;
 export function createTransport(opts: TransportOptions = {}): UndiciTransport {
   const owned = opts.dispatcher ? undefined : makeAgent(opts, opts.connections);
   const config: Config = {
-    baseUrl: opts.baseUrl,
     base: baseUrlOf(opts.baseUrl),
     dispatcher: opts.dispatcher ?? owned!,
     timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -176,7 +174,7 @@ export function createTransport(opts: TransportOptions = {}): UndiciTransport {
 
 function transportOf(config: Config, close: () => Promise<void>): UndiciTransport {
   return {
-    baseUrl: config.baseUrl,
+    baseUrl: config.base?.text,
     transcript: config.transcript,
     request: (opts) => send(config, opts),
     close,
