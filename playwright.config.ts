@@ -15,7 +15,15 @@ const root = dirname(fileURLToPath(import.meta.url));
 
 /** The parts of the run context this file needs; none before `wfmck run` or global setup wrote it. */
 function readContext():
-  { persona?: Persona; outDir: string; attend?: { timeoutMs: number }; shard?: { blobDir?: string }; reporter?: string } | undefined {
+  | {
+      persona?: Persona;
+      outDir: string;
+      attend?: { timeoutMs: number };
+      shard?: { blobDir?: string };
+      reporter?: string;
+      timeoutScale?: number;
+    }
+  | undefined {
   const file = process.env.WFMCK_CONTEXT;
   return file ? (JSON.parse(readFileSync(file, 'utf8')) as NonNullable<ReturnType<typeof readContext>>) : undefined;
 }
@@ -61,7 +69,8 @@ export default defineConfig({
   workers: 2,
   // A check that passes on a second try is flaky, and flaky is a failure.
   retries: 0,
-  timeout: 60_000 + (attend ? 2 * attend.timeoutMs : 0),
+  // --timeout-scale stretches the kit's own budget on a slow machine; the operator's attend wait is theirs, as given.
+  timeout: 60_000 * (context?.timeoutScale ?? 1) + (attend ? 2 * attend.timeoutMs : 0),
   forbidOnly: !!process.env.CI,
   reporter,
   globalSetup: join(root, 'run', 'global-setup.ts'),

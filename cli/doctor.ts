@@ -8,6 +8,8 @@ import { CA_FILE, TARGETS } from '../run/option-sets.ts';
 import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options.ts';
 import { EXIT_FAIL, EXIT_OK } from '../run/usage.ts';
 import { connectionProblem, configurationProblems, targetOrigins } from './preflight.ts';
+import { schemeProblem } from './scheme-probe.ts';
+import { checkHookScript } from './hook-scripts.ts';
 import { REAL_REGISTRY_BIN } from '../scripted/real-registry.ts';
 
 const TESTS: Option = {
@@ -81,9 +83,15 @@ export async function diagnose(
     what: `configuration: ${config.configFile ?? 'none (flags and env only)'}${namesNoTarget(config) ? '; no target named: wfmck run certifies the embedded default' : ''}`,
   });
   for (const p of configurationProblems(config)) lines.push({ ok: false, what: p, fix: 'correct the setting named (wfmck run --help)' });
+  lines.push(...hookLines(config));
   const ca = config.tls.caFiles.filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'));
   for (const [what, url] of targetOrigins(config)) {
     const why = await connectionProblem(url, ca, 5_000);
+    const scheme = why === undefined ? await schemeProblem(url) : undefined;
+    if (scheme !== undefined) {
+      lines.push({ ok: false, what: `${what} ${url.origin} ${scheme}`, fix: 'name the target with the scheme its port speaks' });
+      continue;
+    }
     lines.push(
       why === undefined
         ? { ok: true, what: `${what} ${url.origin} accepts connections` }
@@ -121,4 +129,27 @@ function packages(): Line {
 
 function binary(what: string, path: string, fix: string): Line {
   return existsSync(path) ? { ok: true, what: `${what}: ${path}` } : { ok: false, what: `${what}: ${path} is missing`, fix };
+}
+
+/**
+ * One line per configured hook: what could be checked without running it (a hook changes the target's state, so
+ * doctor runs none; that is said too).
+ */
+function hookLines(config: Config): Line[] {
+  return Object.entries(config.hooks).flatMap(([name, h]): Line[] => {
+    const checked = checkHookScript(h.command, h.cwd ?? process.cwd(), process.env);
+    if (checked === undefined)
+      return [
+        { ok: true, what: `hooks.${name}: resolves; not run (a hook changes the target's state) and not a shell script the kit can read` },
+      ];
+    if (checked.problems.length === 0)
+      return [{ ok: true, what: `hooks.${name}: ${checked.checked}: all good; not run (a hook changes the target's state)` }];
+    return checked.problems.map((p) => ({
+      ok: false,
+      what: `hooks.${name}: ${p}`,
+      fix: /needs [A-Z_]/.test(p)
+        ? 'export the variable named before wfmck run (the README lists what the example hooks need)'
+        : 'correct the script',
+    }));
+  });
 }

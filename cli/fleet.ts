@@ -1,13 +1,14 @@
 // `wfmck fleet`: a simulated fleet against a WFM (the embedded one by default), with live progress and
 // fleet-summary.json. Exit 0 when every device onboarded and reported with nothing unexpected; 1 otherwise; 2 usage
-// or a target that refuses TCP. A target that accepts TCP and then misbehaves is a failed run (1) with evidence.
+// or a target that refuses TCP; 128 + the signal that stopped it. A target that accepts TCP and then misbehaves is a
+// failed run (1) with evidence.
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startEmbeddedProcess, type EmbeddedProcess } from '../run/embedded-process.ts';
 import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT, heapGrowthPercent } from '../run/heap-growth.ts';
 import { createRootCa, loadIssued, type Issued } from '../protocol/pki.ts';
-import { credentialCache } from '../simulators/fleet/cert-cache.ts';
+import { credentialCache, tightenCache, type Tightened } from '../simulators/fleet/cert-cache.ts';
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
   assignerOf,
@@ -31,6 +32,7 @@ import { file, oneOf, path as pathOption, text, type Parse } from '../run/args.t
 import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options.ts';
 import { CA_FILE, DEVICE_CA, EDITION, OUT, SEED, SPIFFE, VENDOR, WFM } from '../run/option-sets.ts';
 import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
+import { signalExitCode } from './playwright-process.ts';
 
 /** A fleet setting: its flag, and its key in --fleet-file; simulators/fleet/spec.ts checks both the same way. */
 const setting = (flag: string, value: string, key: keyof FleetSpec, doc: string): Option => ({ flag, value, key, doc });
@@ -50,10 +52,12 @@ export const SPEC: CommandSpec = {
   about: `Simulates a fleet of devices and gateways: each one fetches the root CA, onboards, reports its capabilities, then
 polls desired state until the duration ends, applying and reporting the deployments it is given. Without --wfm it
 runs against the embedded reference services, publishes the sample compose component (hello-compose) into the
-embedded registry and assigns deployments of it. Targets must be loopback addresses. Ctrl-C stops cleanly and
-still writes the summary (interrupted: true). Exit 0 when every device onboarded and reported with nothing
-unexpected and every --threshold held, 1 otherwise (a target that accepts connections but hangs or answers garbage
-included), 2 for usage errors and a target that refuses connections. It ends with p50/p95/p99 per endpoint.`,
+embedded registry and assigns deployments of it. Targets must be loopback addresses. Ctrl-C (SIGINT), SIGTERM and
+SIGHUP stop it cleanly and still write the summary (interrupted: true), as does the end of the process that started
+it. Exit 0 when every device onboarded and reported with nothing unexpected and every --threshold held, 1 otherwise
+(a target that accepts connections but hangs or answers garbage included), 2 for usage errors and a target that
+refuses connections, 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP. It ends with p50/p95/p99 per
+endpoint.`,
   groups: [
     {
       title: 'fleet (a --fleet-file YAML mapping takes the same settings by their key; flags win over the file)',
@@ -177,6 +181,9 @@ failedByFault); stateLoss makes a device resynchronise; clockSkewSeconds shifts 
   ],
 };
 
+/** What stops a fleet cleanly: Ctrl-C, a kill, the terminal closing (and, through run/watchdog.ts, its parent going away). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /** miaf: devices per loopback source address by default, well under one address's ~28k ephemeral ports. */
 const DEVICES_PER_SOURCE = 16_000;
 
@@ -204,6 +211,12 @@ export async function run(argv: string[]): Promise<number> {
     ...(svidKey && { svidKeyAlgorithm: svidKey }),
   });
 
+  const cache = values['cert-cache'] as string | undefined;
+  if (cache !== undefined) {
+    const notice = tightenedNotice(cache, await tightenCache(cache));
+    if (notice) process.stderr.write(`${notice}\n`);
+  }
+
   let embedded: EmbeddedProcess | undefined;
   let target: FleetTarget;
   const wfm = str(values.wfm);
@@ -223,7 +236,6 @@ export async function run(argv: string[]): Promise<number> {
     const without = ['hook-assign-deployment', 'component'].find((f) => values[f] !== undefined);
     if (without) throw new UsageError(`--${without}: goes with --wfm (the embedded default assigns its own sample deployments)`);
     // With a cert cache, the embedded WFM trusts a device CA kept in it, so the devices' cached certificates stay good.
-    const cache = values['cert-cache'] as string | undefined;
     const deviceCa = cache !== undefined && profile.edition === 'seed' ? await keptDeviceCa(cache) : undefined;
     // In a process of its own: the services' work and the fleet's run on separate cores, and are measured apart.
     embedded = await startEmbeddedProcess({ profile, ...(deviceCa && { deviceCa }) });
@@ -234,12 +246,13 @@ export async function run(argv: string[]): Promise<number> {
       target.deployments = await sampleDeployments(embedded.registry, embedded.caPem, profile.vendor, embedded.hooks['assignDeployment']!);
   }
 
-  if (values['cert-cache'] !== undefined) target.certCache = values['cert-cache'] as string;
+  if (cache !== undefined) target.certCache = cache;
   if (profile.edition === 'miaf') target.sourceAddresses = sourceAddresses(values['source-addresses'] as number | undefined, spec.devices);
   const stop = new AbortController();
-  const interrupt = () => stop.abort(new Error('interrupted by signal'));
-  process.once('SIGINT', interrupt);
-  process.once('SIGTERM', interrupt);
+  // The first signal stops the fleet and still writes the summary; the exit code says which signal (a second one kills).
+  let caught: NodeJS.Signals | undefined;
+  const interrupt = (signal: NodeJS.Signals) => ((caught ??= signal), stop.abort(new Error(`interrupted by ${signal}`)));
+  for (const signal of STOP_SIGNALS) process.once(signal, interrupt);
   const progress = progressWriter(process.stderr);
   try {
     const metricsOut = values['metrics-out'] === undefined ? undefined : createWriteStream(values['metrics-out'] as string);
@@ -275,12 +288,21 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(
       [...latencyLines(summary.latency), resourceLine(summary), ...thresholdLines(summary.thresholds)].map((l) => `  ${l}\n`).join(''),
     );
+    if (caught) return signalExitCode(caught);
     return summary.passed ? EXIT_OK : EXIT_FAIL;
   } finally {
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
+    for (const signal of STOP_SIGNALS) process.off(signal, interrupt);
     await embedded?.close();
   }
+}
+
+/** One line for the whole cache, however many files it tightened (a fleet may reuse 100,000 of them). */
+function tightenedNotice(dir: string, t: Tightened): string | undefined {
+  if (t.files + t.folders === 0) return undefined;
+  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  const what = [t.files && `${count(t.files, 'key file')} (now 600)`, t.folders && `${count(t.folders, 'folder')} (now 700)`];
+  const modes = t.modes.map((m) => m.toString(8).padStart(3, '0')).join(', ');
+  return `wfmck fleet: --cert-cache ${dir}: tightened ${what.filter(Boolean).join(' and ')}, readable by others before (mode ${modes})`;
 }
 
 function resourceLine(summary: FleetSummary): string {

@@ -1,5 +1,7 @@
 // The `wfmck` command: one sub-command per job.
 import { EXIT_OK, EXIT_USAGE, errorLine, isUsageError, usageLines, type CommandResult } from '../run/usage.ts';
+import { didYouMean } from '../run/suggest.ts';
+import { endWithParent } from '../run/watchdog.ts';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<CommandResult> }> }> = {
   serve: { summary: 'start the embedded reference WFM, identity role and OCI registry', load: () => import('./serve.ts') },
@@ -66,9 +68,18 @@ export async function main(argv: string[]): Promise<number> {
   return dispatch(name, rest);
 }
 
+/** Commands that run until stopped: each ends when the process that started it goes away (run/watchdog.ts). */
+const ENDS_WITH_PARENT = new Set(['serve', 'fleet', 'client', 'run', 'faults']);
+
 async function dispatch(name: string, argv: string[]): Promise<number> {
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command) return usage(name.startsWith('-') ? `${name}: unknown option` : `${name}: no such command`);
+  if (!command)
+    return usage(
+      name.startsWith('-')
+        ? `${name}: unknown option${didYouMean(name.replace(/^--?/, ''), ['help', 'version'], (n) => `--${n}`)}`
+        : `${name}: no such command${didYouMean(name, Object.keys(COMMANDS))}`,
+    );
+  if (ENDS_WITH_PARENT.has(name)) endWithParent(name);
   try {
     return await (await command.load()).run(argv);
   } catch (err) {

@@ -21,6 +21,8 @@ export interface Signals {
   child: ChildProcess | undefined;
   /** True when the runner did not stop in time and its group was killed (its reporters wrote nothing). */
   killed: boolean;
+  /** Stops the runner as a signal would (its reporters write the partial report), for a reason of wfmck's own. */
+  stop(): void;
   dispose(): void;
 }
 
@@ -40,6 +42,7 @@ export function catchSignals(graceMs = STOP_GRACE_MS): Signals {
     caught: undefined,
     child: undefined,
     killed: false,
+    stop: () => stopRunner(),
     dispose: () => {
       clearTimeout(deadline);
       for (const s of Object.keys(EXIT_BY_SIGNAL)) process.off(s, onSignal);
@@ -48,6 +51,10 @@ export function catchSignals(graceMs = STOP_GRACE_MS): Signals {
   function onSignal(signal: NodeJS.Signals): void {
     if (state.caught !== undefined) return;
     state.caught = signal;
+    stopRunner();
+  }
+  function stopRunner(): void {
+    if (deadline !== undefined) return;
     // Playwright's graceful stop is its SIGINT, whatever reached wfmck.
     state.child?.kill('SIGINT');
     deadline = setTimeout(() => {

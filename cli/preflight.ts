@@ -10,6 +10,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { namesTargets, type Config } from '../run/config.ts';
 import { UsageError } from '../run/usage.ts';
+import { schemeProblem } from './scheme-probe.ts';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -172,7 +173,7 @@ export function connectionProblem(url: URL, ca: string[], timeoutMs = CONNECT_TI
   });
 }
 
-/** Each named target accepts a connection; the first that does not is exit 2 with its reason. */
+/** Each named target accepts a connection with the scheme it is named with; the first that does not is exit 2 with its reason. */
 export async function probeTargets(config: Config): Promise<void> {
   if (!namesTargets(config)) return;
   const ca = config.tls.caFiles.map((f) => readFileSync(f, 'utf8'));
@@ -180,5 +181,7 @@ export async function probeTargets(config: Config): Promise<void> {
     const why = await connectionProblem(url, ca);
     if (why !== undefined)
       throw Object.assign(new Error(`unreachable target: ${what} ${url.origin}: ${why}`), { code: 'WFMCK_E_UNREACHABLE' });
+    const scheme = await schemeProblem(url);
+    if (scheme !== undefined) throw Object.assign(new Error(`wrong scheme: ${what} ${url.origin} ${scheme}`), { code: 'WFMCK_E_SCHEME' });
   }
 }

@@ -1,10 +1,10 @@
 // `wfmck run`: certify a WFM, its identity role and its registry (or the embedded default) with the Playwright suites.
 // The verdict is the requirement report's (conformance.json), not Playwright's exit code: only a failed MUST fails a run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareRun } from '../run/global-setup.ts';
 import { RUN_OPTIONS, namesTargets, resolveConfig, type Config } from '../run/config.ts';
@@ -20,11 +20,17 @@ import { REPLAY_FILE } from '../run/replay-config.ts';
 import { ENVELOPE_FILE } from '../run/context.ts';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from '../run/usage.ts';
 import { checkConfiguration, probeTargets } from './preflight.ts';
+import { checkHookScript } from './hook-scripts.ts';
+import { runStop } from '../run/hook-failures.ts';
 import { catchSignals, runPlaywrightProcess, signalExitCode, type Signals } from './playwright-process.ts';
 import { writeInterruptedReport } from '../reports/write-report.ts';
+import { folderWriteProblem, reasonOf } from '../reports/safe-write.ts';
 import type { ConformanceReport } from '../reports/conformance-json.ts';
 import { summaryLine } from '../reports/console.ts';
 import { shellQuote, startAttendExec, type AttendExecSummary } from '../run/attend-exec.ts';
+import { loadNotice } from '../run/load.ts';
+import { watchTargets, type Watch } from './outage-watch.ts';
+import { OUTAGE_FILE, stoppedLine } from '../reports/outage-declared.ts';
 
 export const SPEC: CommandSpec = {
   name: 'run',
@@ -59,6 +65,15 @@ export async function run(argv: string[]): Promise<number> {
       "--persona: device runs the kit's own services as the WFM your client talks to: name no targets (your client is started by hooks.startClient)",
     );
   checkConfiguration(config);
+  // A hook's script that cannot work here (a variable it requires is unset) is said now; it is not run until a check needs it.
+  const hookWarnings = new Map<string, string[]>();
+  for (const [name, h] of Object.entries(config.hooks))
+    for (const p of checkHookScript(h.command, h.cwd ?? process.cwd(), process.env)?.problems ?? [])
+      hookWarnings.set(p, [...(hookWarnings.get(p) ?? []), name]);
+  for (const [p, names] of hookWarnings) process.stderr.write(`wfmck run: warning: hooks ${names.join(', ')}: ${p}\n`);
+  // A folder the reports cannot go to (full, read-only, under a file) is known in seconds, not after the run.
+  const outProblem = folderWriteProblem(config.out);
+  if (outProblem) throw new UsageError(`--out: ${outProblem}`);
   const signingKey = runSigningKey(config);
   await probeTargets(config);
   // From here on a signal never kills wfmck outright: the embedded services stop and the reporter finishes.
@@ -71,23 +86,38 @@ export async function run(argv: string[]): Promise<number> {
       say(
         `${namesTargets(config) ? `targets ${namedTargetsLine(config)}` : 'embedded reference services'}; persona ${config.persona}; edition ${config.profile.edition}; strictness ${config.strictness}; seed ${config.seed}; ${config.runs} runs per property; out ${config.out}`,
       );
+      const busy = loadNotice(config.timeoutScale);
+      if (busy) say(busy);
       if (config.attend) attendBanner(prepared.context, config.attend.exec);
       selfCheck = isSelfCheck(prepared.context);
       if (selfCheck) say(SELF_CHECK);
       const exec =
         config.attend?.exec === undefined ? undefined : startAttendExec({ dir: prepared.context.attend!.dir, command: config.attend.exec });
+      let watch: Watch | undefined;
       try {
-        if (!signals.caught) code = await runPlaywright(config, prepared.env, signals);
+        if (!signals.caught) {
+          const runner = runPlaywright(config, prepared.env, signals);
+          // A named target that stops answering stops the run: its report then has one outage, not a finding per check.
+          if (namesTargets(config)) watch = watchTargets(config, (o) => (say(`${o.target} ${o.origin} stopped answering`), signals.stop()));
+          code = await runner;
+        }
       } finally {
+        watch?.stop();
         if (exec) say(attendExecLine(await exec.stop()));
       }
       // A runner killed after the grace period (or never started) wrote nothing: the streamed records still tell.
-      if (signals.caught && (signals.killed || !existsSync(join(config.out, 'conformance.json')))) {
-        writeInterruptedReport(
-          prepared.context,
-          `wfmck run got ${signals.caught}${signals.killed ? ' and Playwright did not stop in time' : ''}`,
-        );
+      const stopped = signals.caught ?? (watch?.outage && 'an outage');
+      if (stopped && (signals.killed || !existsSync(join(config.out, 'conformance.json')))) {
+        try {
+          writeInterruptedReport(
+            prepared.context,
+            `wfmck run got ${stopped}${signals.killed ? ' and Playwright did not stop in time' : ''}`,
+          );
+        } catch (e) {
+          say(`the report was not written: ${(e as Error).message}`);
+        }
       }
+      rmSync(join(config.out, OUTAGE_FILE), { force: true });
     } finally {
       await prepared.close();
     }
@@ -104,6 +134,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (code === null) say('Playwright ended without an exit code');
   const result = await verdict(join(config.out, 'conformance.json'));
+  const early = runStop(config.out);
+  if (early) say(`stopped early: ${early.message}; the checks after it were not run (--keep-going runs on)`);
   say(config.shard ? `shard ${config.shard.index}/${config.shard.total}, a partial report: ${result.line}` : result.line);
   if (selfCheck) say(SELF_CHECK);
   if (config.shard) say(`join every shard's output with: npx wfmck merge-reports <shard out dirs...> --out DIR`);
@@ -256,10 +288,13 @@ export async function verdict(file: string): Promise<{ code: number; line: strin
   let text: string;
   try {
     text = await readFile(file, 'utf8');
-  } catch {
-    return { code: EXIT_USAGE, line: `no verdict: the requirement reporter wrote no ${file}` };
+  } catch (e) {
+    // Most often the folder could not take it (a full disk): say why, as the reporter met it.
+    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+    const why = !missing ? reasonOf(e) : existsSync(dirname(file)) ? folderWriteProblem(dirname(file)) : undefined;
+    return { code: EXIT_USAGE, line: `no verdict: the requirement reporter wrote no ${file}${why ? `: ${why}` : ''}` };
   }
-  let report: Pick<ConformanceReport, 'summary' | 'interrupted' | 'problems'>;
+  let report: Pick<ConformanceReport, 'summary' | 'interrupted' | 'problems'> & Partial<Pick<ConformanceReport, 'outages'>>;
   try {
     report = JSON.parse(text) as typeof report;
   } catch {
@@ -269,6 +304,9 @@ export async function verdict(file: string): Promise<{ code: number; line: strin
   if (typeof s?.mustFailed !== 'number' || typeof s.judged !== 'number')
     return { code: EXIT_USAGE, line: `no verdict: ${file} has no summary of this kit's version` };
   const line = summaryLine(report);
+  // A target that went away mid-run: no verdict, whatever the checks before it found.
+  const outage = Array.isArray(report.outages) ? report.outages.find((o) => o.stopped) : undefined;
+  if (outage) return { code: EXIT_USAGE, line: `no verdict: ${stoppedLine(outage)}` };
   const problems = Array.isArray(report.problems) ? report.problems.map(String) : [];
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more in ${file})` : '';
@@ -295,17 +333,23 @@ export function replayCommand(config: Pick<Config, 'out' | 'seed' | 'grep'>): st
     .join(' ');
 }
 
+/** The files of the run, each only when it was written (a full disk may have left any of them out). */
 function printPaths(config: Config, replay: string): void {
   const rel = (p: string) => (p.startsWith(process.cwd() + sep) ? relative(process.cwd(), p) : p);
-  const lines = [
-    `  requirement report  ${rel(join(config.out, 'conformance.json'))}`,
-    `  requirement matrix  ${rel(join(config.out, 'conformance.html'))}`,
-    `  JUnit               ${rel(join(config.out, 'junit.xml'))}`,
-    ...(config.signing ? [`  signature           ${rel(join(config.out, ENVELOPE_FILE))} (wfmck verify-report ${rel(config.out)})`] : []),
-    `  Playwright report   ${rel(join(config.out, 'playwright-report', 'index.html'))}`,
-    `  replay              ${replay}`,
+  const rows: [string, string, string?][] = [
+    ['requirement report', 'conformance.json'],
+    ['requirement matrix', 'conformance.html'],
+    ['JUnit', 'junit.xml'],
+    ...(config.signing ? [['signature', ENVELOPE_FILE, ` (wfmck verify-report ${rel(config.out)})`] as [string, string, string]] : []),
+    ['Playwright report', join('playwright-report', 'index.html')],
   ];
-  process.stdout.write(lines.join('\n') + '\n');
+  // Empty is not written: Playwright's own HTML report is left empty (not missing) by a full disk.
+  const written = (file: string) => existsSync(join(config.out, file)) && statSync(join(config.out, file)).size > 0;
+  const lines = rows
+    .filter(([, file]) => written(file))
+    .map(([label, file, more]) => `  ${label.padEnd(19)} ${rel(join(config.out, file))}${more ?? ''}`);
+  if (written(REPLAY_FILE)) lines.push(`  replay              ${replay}`);
+  if (lines.length > 0) process.stdout.write(lines.join('\n') + '\n');
 }
 
 function say(line: string): void {

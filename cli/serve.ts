@@ -25,7 +25,9 @@ export const SPEC: CommandSpec = {
   usage: ['[options]'],
   about: `Starts the reference WFM, identity role and OCI registry (HTTPS, one kit CA) and the admin API (hooks of P5), and
 prints one JSON line with their URLs (on a terminal, a line for people on stderr too). State is in memory and is gone
-when the process exits (SIGINT, SIGTERM, SIGHUP), and so is the temp folder of the CA files unless --state-dir named it.`,
+when the process exits (SIGINT, SIGTERM, SIGHUP), and so is the temp folder of the CA files unless --state-dir named it.
+It also exits when the process that started it goes away (\`npx wfmck serve &\` then \`kill $!\` ends both), unless it
+was started in a session of its own (\`setsid\`).`,
   groups: [
     {
       options: [

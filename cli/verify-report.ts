@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ENVELOPE_FILE } from '../run/context.ts';
 import { loadPublicKey } from '../reports/signing/keys.ts';
-import { PUBLIC_KEY_FILE } from '../reports/signing/sign-report.ts';
+import { PUBLIC_KEY_FILE, UNSIGNED_BY_DESIGN } from '../reports/signing/folder-files.ts';
 import { ReportInputError, verifyReport } from '../reports/signing/verify-report.ts';
 import { EXIT_FAIL, EXIT_OK, InputError, UsageError } from '../run/usage.ts';
 import { givenFile } from '../run/args.ts';
@@ -14,8 +14,9 @@ export const SPEC: CommandSpec = {
   name: 'verify-report',
   usage: ['<dir> [--key FILE]'],
   about: `Verifies a report folder signed by \`wfmck run --sign\`: the DSSE signature of ${ENVELOPE_FILE} (an in-toto
-Statement), then the sha256 of every signed file (conformance.json, conformance.html, junit.xml, each evidence file
-the report names). Exit 0 when all hold, 1 with one line per mismatch, 2 for usage errors and unreadable input.`,
+Statement), then the sha256 of every signed file, then that every file in the folder is signed (all but
+${UNSIGNED_BY_DESIGN.join(', ')}). Exit 0 when all hold, 1 with one line per changed, missing or unsigned file,
+2 for usage errors and unreadable input.`,
   positionals: true,
   groups: [
     {

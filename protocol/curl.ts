@@ -28,6 +28,7 @@ export function curlOf(x: Exchange, opts: { cacert?: string } = {}): string {
 
 function outcome(x: Exchange): string {
   if (x.error) return `${x.error.code} ${x.error.message}`;
+  if (x.awaiting) return `no answer yet after ${Math.round(x.durationMs)} ms (deadline ${x.awaiting.deadlineMs} ms)`;
   return x.status === undefined ? 'no answer' : `HTTP ${x.status} in ${Math.round(x.durationMs)} ms`;
 }
 

@@ -17,6 +17,8 @@ export interface Exchange {
   durationMs: number;
   attempt: number;
   error?: { code: TransportErrorCode; message: string };
+  /** Still waiting for the answer when the evidence was taken (its check ran out of time): durationMs is the wait so far. */
+  awaiting?: { deadlineMs: number };
 }
 
 export type TransportErrorCode =
@@ -24,6 +26,8 @@ export type TransportErrorCode =
   | 'WFMCK_E_RESPONSE_TOO_LARGE'
   | 'WFMCK_E_CONNECTION'
   | 'WFMCK_E_TLS'
+  /** P10: the server's X.509-SVID is not the WFM's (another SPIFFE ID, or a CA as leaf): every client aborts. */
+  | 'WFMCK_E_SERVER_IDENTITY'
   | 'WFMCK_E_PROTOCOL'
   | 'WFMCK_E_ABORTED'
   /** Not sent: the URL (a peer's redirect, Location or realm) is not on a loopback address. */

@@ -139,11 +139,18 @@ export interface VerifySignatureInput {
   maxAgeSeconds?: number;
   /** Seconds since the epoch; default now. */
   now?: number;
+  /** The components the application requires covered (RFC 9421 §3.2.1); default P3's (p3CoveredComponents). */
+  required?: readonly string[];
+}
+
+/** P3: the components a signature must cover; content-digest only when the request has a body. */
+export function p3CoveredComponents(hasBody: boolean): readonly string[] {
+  return hasBody ? ['@method', '@target-uri', 'content-digest'] : ['@method', '@target-uri'];
 }
 
 /**
  * Verifies the P3 signature (label `sig1`, else the first one present) and refuses a signature that does not
- * cover `@method`, `@target-uri`, and `content-digest` when there is a body.
+ * cover `@method`, `@target-uri`, and `content-digest` when there is a body (or what `required` names).
  */
 export async function verifySignature(input: VerifySignatureInput): Promise<VerifyResult> {
   const headers = flatten(input.headers);
@@ -156,7 +163,7 @@ export async function verifySignature(input: VerifySignatureInput): Promise<Veri
   if (typeof created !== 'number' || !Number.isInteger(created)) return fail('malformed', 'created parameter missing');
 
   const hasBody = input.hasBody ?? (headers['content-digest'] !== undefined || Number(headers['content-length'] ?? 0) > 0);
-  const required = ['@method', '@target-uri', ...(hasBody ? ['content-digest'] : [])];
+  const required = input.required ?? p3CoveredComponents(hasBody);
   const missing = required.filter((c) => !member.plainComponents.includes(c));
   if (missing.length) return fail('missing-components', `signature does not cover ${missing.join(', ')}`);
 

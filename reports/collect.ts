@@ -7,6 +7,7 @@ import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { failureOf, reasonLine, stripAnsi } from './failure.ts';
 import { decidingNote, outcomeNotes } from '../run/outcomes.ts';
 import { EVIDENCE_ATTACHMENT, parseEvidence } from './evidence.ts';
+import { readTimedOut } from './timed-out.ts';
 import type { TestRecord, TestStatus } from './matrix.ts';
 import { FAILED_ANNOTATION, HELD_ANNOTATION } from '../run/outcomes.ts';
 
@@ -48,9 +49,10 @@ export function recordOf(test: CaseLike, opts: CollectOptions, problems: string[
     };
   // The typed helpers (fixtures/outcome.ts) decide a non-pass: an error outranks a block, a block a typed skip.
   const note = decidingNote(outcomeNotes(annotations));
-  const withEvidence = (message?: string) => {
+  // `brokeAt`: the exchange a failure names, the last one unless given.
+  const withEvidence = (message?: string, brokeAt?: string) => {
     const evidence = evidenceOf(result, title, problems);
-    const last = evidence.at(-1);
+    const last = brokeAt !== undefined ? evidence.find((x) => x.id === brokeAt) : evidence.at(-1);
     const expected = message === undefined ? undefined : expectedOf(message);
     return {
       ...(evidence.length > 0 && { evidence }),
@@ -61,6 +63,7 @@ export function recordOf(test: CaseLike, opts: CollectOptions, problems: string[
     return {
       ...at('error'),
       errorCode: note.code,
+      ...(note.hook !== undefined && { hook: note.hook }),
       reason: `${note.code}: ${firstLine(note.message)}`,
       error: { message: trim(note.message) },
       ...withEvidence(),
@@ -95,11 +98,22 @@ export function recordOf(test: CaseLike, opts: CollectOptions, problems: string[
     case 'interrupted':
       return { ...at('skip'), ...interrupted, reason: 'interrupted before it finished' };
     default: {
-      const text =
+      let text =
         result.errors
           .map((e) => e.message ?? e.value ?? '')
           .filter(Boolean)
           .join('\n\n') || `test ${result.status}`;
+      // Out of time: the target's fault only when it was late (reports/timed-out.ts); else the run's, a kit error.
+      const timedOut = result.status === 'timedOut' ? readTimedOut(evidenceOf(result, title, []), firstLine(text)) : undefined;
+      if (timedOut !== undefined && 'slowRun' in timedOut)
+        return {
+          ...at('error'),
+          errorCode: 'WFMCK_E_SLOW_RUN',
+          reason: `WFMCK_E_SLOW_RUN: ${firstLine(timedOut.slowRun)}`,
+          error: { message: trim(timedOut.slowRun) },
+          ...withEvidence(),
+        };
+      if (timedOut !== undefined) text = `${timedOut.line}\n\n${text}`;
       // judgeAs: the ids whose own check failed; the others it cut short are blocked by the first of them.
       const failed = requirementIds.filter((id) => annotations.some((a) => a.type === FAILED_ANNOTATION && a.description === id));
       // expectEach, judgeAs: the ids whose own check held (and never failed) before the test failed on another.
@@ -118,7 +132,7 @@ export function recordOf(test: CaseLike, opts: CollectOptions, problems: string[
         ...at('fail'),
         reason: reasonLine(failure.message),
         error: failure,
-        ...withEvidence(failure.message),
+        ...withEvidence(failure.message, timedOut?.late.id),
         ...(held.length > 0 && { held }),
         ...(cutShort.length > 0 && { cutShort: { ids: cutShort, by: failed[0]! } }),
       };

@@ -4,12 +4,15 @@
 import { relative } from 'node:path';
 import type { FullConfig, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { decidingNote, outcomeNotes } from '../run/outcomes.ts';
-import { terminalSafe } from './terminal.ts';
+import { clipWords, terminalSafe } from './terminal.ts';
 
-type Outcome = 'pass' | 'fail' | 'warn' | 'blocked' | 'skip' | 'error';
-const ORDER: readonly Outcome[] = ['fail', 'error', 'blocked', 'warn', 'pass', 'skip'];
+/** `interrupted`: a signal stopped the check before it ended (the report says skip, interrupted), never a failure. */
+type Outcome = 'pass' | 'fail' | 'warn' | 'blocked' | 'skip' | 'error' | 'interrupted';
+const ORDER: readonly Outcome[] = ['fail', 'error', 'blocked', 'warn', 'pass', 'skip', 'interrupted'];
+const LABEL: Partial<Record<Outcome, string>> = { fail: 'FAIL ', error: 'ERROR', interrupted: 'INTERRUPTED' };
 const HEARTBEAT_MS = 30_000;
 const REASON_CHARS = 180;
+const TITLE_CHARS = 100;
 
 interface FileTally {
   left: number;
@@ -23,6 +26,7 @@ export function outcomeOf(test: Pick<TestCase, 'annotations'>, result: Pick<Test
   const note = decidingNote(outcomeNotes(annotations));
   if (note?.outcome === 'error') return 'error';
   if (note?.outcome === 'blocked') return 'blocked';
+  if (result.status === 'interrupted') return 'interrupted';
   if (result.status === 'skipped') return 'skip';
   if (result.status === 'passed') return annotations.some((a) => a.type === 'warning') ? 'warn' : 'pass';
   return 'fail';
@@ -39,7 +43,7 @@ function reasonOf(result: TestResult): string {
   const received = lines.find((l) => l.startsWith('Received'));
   const first = [lines[0], expected, received].filter(Boolean).join(' · ');
   const safe = terminalSafe(first);
-  return safe.length > REASON_CHARS ? `${safe.slice(0, REASON_CHARS - 1)}…` : safe;
+  return clipWords(safe, REASON_CHARS);
 }
 
 export default class CompactReporter implements Reporter {
@@ -79,8 +83,9 @@ export default class CompactReporter implements Reporter {
     const file = this.tally(test);
     const outcome = outcomeOf(test, result);
     file.counts.set(outcome, (file.counts.get(outcome) ?? 0) + 1);
-    if (outcome === 'fail' || outcome === 'error')
-      file.failures.push(`    ${outcome === 'fail' ? 'FAIL ' : 'ERROR'} ${terminalSafe(test.title).slice(0, 90)}: ${reasonOf(result)}`);
+    const title = clipWords(terminalSafe(test.title), TITLE_CHARS);
+    if (outcome === 'interrupted') file.failures.push(`    ${LABEL[outcome]} ${title}`);
+    else if (outcome === 'fail' || outcome === 'error') file.failures.push(`    ${LABEL[outcome]} ${title}: ${reasonOf(result)}`);
     if (--file.left === 0) this.flush(test.location.file, file);
   }
 

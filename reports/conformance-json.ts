@@ -3,11 +3,13 @@ import type { Requirement } from '../spec/requirements.ts';
 import { SEED_PROFILE, type Edition, type Profile, type Strictness } from '../spec/profile.ts';
 import type { RunContext } from '../run/context.ts';
 import { PERSONA, type Persona } from '../run/personas.ts';
-import { buildMatrix, rootCauses, summarize, type RequirementResult, type RootCause, type Summary, type TestRecord } from './matrix.ts';
+import { buildMatrix, summarize, type RequirementResult, type RootCause, type Summary, type TestRecord } from './matrix.ts';
+import { rootCauses } from './causes.ts';
 import { withFaultProof } from '../faults/harness/proof.ts';
 import { faultCatalog, type FaultEntry } from '../faults/catalog.ts';
 import { unclaimedReason } from '../run/claims.ts';
 import { outages, type Outage } from './outages.ts';
+import { OUTAGE_CAUSE, blockByOutage, blockByServerIdentity, declaredOutage, type DeclaredOutage } from './outage-declared.ts';
 
 /** What the report echoes about the run (from the RunContext; never a secret). */
 export interface RunMeta {
@@ -47,7 +49,10 @@ export interface ConformanceReport extends RunMeta {
   endedAt: string;
   interrupted: boolean;
   summary: Summary;
-  /** Each requirement whose failed check blocked others, with those it blocked: "CAP-PUT-201 failed; 19 blocked by it". */
+  /**
+   * Each failed requirement (those that failed on the same exchange as one, `alsoFailed`) and each that blocked others,
+   * with those it blocked, most blocking first: "CAP-PUT-201 failed; 19 blocked by it" (reports/causes.ts).
+   */
   rootCauses: RootCause[];
   /** A target that stopped answering: its failures on no answer, grouped as one finding per origin (reports/outages.ts). */
   outages: Outage[];
@@ -117,29 +122,27 @@ export interface ReportInput {
   problems?: readonly string[];
   /** The faults that prove the checks; default the kit's catalog (faults/catalog.yaml). */
   faults?: readonly FaultEntry[];
+  /** A target that stopped answering during the run (cli/outage-watch.ts): what it cut short or kept from running is blocked by it. */
+  outage?: DeclaredOutage;
 }
 
 export function buildReport(input: ReportInput): ConformanceReport {
   const known = new Set(input.catalog.map((r) => r.id));
   const problems = [...(input.problems ?? [])];
-  for (const r of input.records) {
+  const reached = blockByServerIdentity(input.records);
+  const records = input.outage ? blockByOutage(reached, input.outage) : reached;
+  for (const r of records) {
     if (r.requirementIds.length === 0) problems.push(`test "${r.title}" (${r.file}:${r.line}) names no requirement`);
     for (const id of r.requirementIds) {
       if (!known.has(id)) problems.push(`test "${r.title}" (${r.file}:${r.line}) names ${id}, which is not in spec/requirements.yaml`);
     }
-    if (r.blockedBy !== undefined && !known.has(r.blockedBy))
+    if (r.blockedBy !== undefined && r.blockedBy !== OUTAGE_CAUSE && !known.has(r.blockedBy))
       problems.push(`test "${r.title}" (${r.file}:${r.line}) is blocked by ${r.blockedBy}, which is not in spec/requirements.yaml`);
   }
   const claims = input.meta.claims ?? undefined;
   const requirements = withFaultProof(
-    buildMatrix(
-      input.catalog,
-      input.records,
-      input.meta.strictness,
-      input.filtered ?? false,
-      input.meta.edition,
-      input.meta.persona,
-      (req) => unclaimedReason(claims, req),
+    buildMatrix(input.catalog, records, input.meta.strictness, input.filtered ?? false, input.meta.edition, input.meta.persona, (req) =>
+      unclaimedReason(claims, req),
     ),
     input.faults ?? faultCatalog(),
   );
@@ -148,8 +151,11 @@ export function buildReport(input: ReportInput): ConformanceReport {
     endedAt: input.endedAt,
     interrupted: input.interrupted,
     summary: summarize(requirements, input.meta.strictness),
-    rootCauses: rootCauses(requirements),
-    outages: outages(requirements),
+    rootCauses: rootCauses(requirements, records).filter((c) => c.id !== OUTAGE_CAUSE),
+    outages: [
+      ...(input.outage ? [declaredOutage(input.outage, input.records, requirements)] : []),
+      ...outages(requirements).filter((o) => !input.outage?.origins.includes(o.origin)),
+    ],
     requirements,
     problems,
   };

@@ -47,6 +47,9 @@ function exchangeOf(raw: unknown): Exchange | undefined {
     startedAt: str(o.startedAt) ?? '',
     durationMs: typeof o.durationMs === 'number' ? o.durationMs : 0,
     attempt: typeof o.attempt === 'number' ? o.attempt : 1,
+    ...(typeof (o.awaiting as { deadlineMs?: unknown } | undefined)?.deadlineMs === 'number' && {
+      awaiting: { deadlineMs: (o.awaiting as { deadlineMs: number }).deadlineMs },
+    }),
     ...(error &&
       typeof error.message === 'string' && {
         error: {

@@ -18,7 +18,8 @@ import { SKIP_CAUSES, type KitErrorCode, type SkipCause } from '../run/outcomes.
 /** `warn`: the test passed but noted a departure its errata make a warning at this strictness (warnUnlessStrict). */
 export type TestStatus = 'pass' | 'warn' | 'fail' | 'blocked' | 'skip' | 'error';
 export type RequirementStatus = 'pass' | 'fail' | 'warn' | 'blocked' | 'skip' | 'error' | 'untestable' | 'not-covered';
-export type Verdict = 'conformant' | 'not-conformant' | 'incomplete';
+/** `no-verdict`: the kit (a hook, the configuration, the run itself) broke somewhere, so no verdict is given: exit 2. */
+export type Verdict = 'conformant' | 'not-conformant' | 'incomplete' | 'no-verdict';
 
 export const TEST_STATUSES: readonly TestStatus[] = ['pass', 'warn', 'fail', 'blocked', 'skip', 'error'];
 export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = [
@@ -48,6 +49,8 @@ export interface TestEntry {
   skipCause?: SkipCause;
   /** error: the kit error's code. */
   errorCode?: KitErrorCode;
+  /** error WFMCK_E_HOOK: the hook that failed. */
+  hook?: string;
   /**
    * fail or blocked: the exchange the check stopped at (the last one it made), and what the check expected of it when
    * the failure says so: the report marks it, coloured by that expectation, not by 2xx.
@@ -128,6 +131,8 @@ export interface RootCause {
   /** Its own status in this run; `not-run` when no test of this run judged it (a --grep left it out). */
   status: RequirementStatus | 'not-run';
   blocks: string[];
+  /** The other requirements whose checks failed on the same exchange (reports/causes.ts): one bug, naming each. */
+  alsoFailed?: string[];
 }
 
 export const MAX_EVIDENCE = 20;
@@ -298,24 +303,6 @@ export function buildMatrix(
   });
 }
 
-/**
- * One bug, one line: each requirement that blocked others, with its own status and the requirements it blocked,
- * most blocking first. A cause that itself passed (the target answered its own check and a setup differently) or did
- * not run still shows: its blocked requirements keep the verdict incomplete.
- */
-export function rootCauses(results: readonly RequirementResult[]): RootCause[] {
-  const byId = new Map(results.map((r) => [r.id, r]));
-  const blocks = new Map<string, string[]>();
-  for (const r of results) for (const cause of r.blockedBy ?? []) blocks.set(cause, [...(blocks.get(cause) ?? []), r.id]);
-  return [...blocks.entries()]
-    .map(([id, blocked]): RootCause => {
-      const cause = byId.get(id);
-      const ran = cause !== undefined && cause.tests.some((t) => t.status !== 'skip');
-      return { id, ...(cause && { level: cause.level }), status: cause && ran ? cause.status : 'not-run', blocks: blocked };
-    })
-    .sort((a, b) => b.blocks.length - a.blocks.length || a.id.localeCompare(b.id));
-}
-
 function entryOf(r: TestRecord): TestEntry {
   const { requirementIds: _ids, evidence: _evidence, held: _held, cutShort: _cutShort, ...entry } = r;
   return entry;
@@ -363,6 +350,8 @@ export function blockingLevel(level: Level, strictness: Strictness): boolean {
  * ambiguity does not block: the strictness is printed beside the verdict.
  */
 export function verdictOf(results: readonly RequirementResult[], strictness: Strictness): Verdict {
+  // A kit error outranks every finding: a run whose own parts broke certifies nothing either way (exit 2).
+  if (results.some((r) => r.status === 'error')) return 'no-verdict';
   if (results.some((r) => r.status === 'fail')) return 'not-conformant';
   const open = results.some(
     (r) =>

@@ -2,9 +2,11 @@
 // finding, not sixty: an outage groups them by origin, from the first such failure on, so the console and the page
 // say "the WFM stopped answering at <time>" once. A single endpoint that hangs (one path) stays its own findings.
 import type { RequirementResult } from './matrix.ts';
+import type { Exchange } from '../protocol/exchange.ts';
+import type { DeclaredOutage } from './outage-declared.ts';
 
-/** Transport codes that mean no answer at all. */
-const DARK = new Set(['WFMCK_E_CONNECTION', 'WFMCK_E_TIMEOUT']);
+/** Transport codes that mean no answer at all: refused, reset (UND_ERR_SOCKET is classified here too) or timed out. */
+export const DARK = new Set(['WFMCK_E_CONNECTION', 'WFMCK_E_TIMEOUT']);
 /** An outage needs this many failed requirements, over this many distinct paths of the origin. */
 const MIN_REQUIREMENTS = 5;
 const MIN_PATHS = 3;
@@ -15,8 +17,19 @@ export interface Outage {
   since: string;
   /** The transport codes seen. */
   codes: string[];
-  /** The failed requirements whose check ended on no answer from the origin. */
+  /**
+   * The failed requirements whose check ended on no answer from the origin; of an outage declared during the run,
+   * the requirements it blocked (their checks ended on no answer after it began, or never ran).
+   */
   requirements: string[];
+  /** Declared during the run (the kit's probes of the target failed): the run stopped there, without a verdict. */
+  stopped?: DeclaredOutage & {
+    /** The run's checks, and those the outage blocked (cut short on no answer, or never run). */
+    checks: number;
+    notRun: number;
+  };
+  /** The last exchanges with the origin that got an answer before it went dark, then the first that got none. */
+  evidence?: Exchange[];
 }
 
 /** The exchange a failed requirement's check ended on, when it got no answer at all. */

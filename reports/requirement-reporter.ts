@@ -9,7 +9,9 @@ import { buildReport, fallbackMeta, metaFromContext, type ConformanceReport, typ
 import { recordOf } from './collect.ts';
 import { stripAnsi } from './failure.ts';
 import { findingLines, summaryLine } from './console.ts';
-import { HTML_FILE, RECORDS_FILE, writeReportFiles } from './write-report.ts';
+import { HTML_FILE, RECORDS_FILE, readOutage, writeReportFiles } from './write-report.ts';
+import { OUTAGE_FILE } from './outage-declared.ts';
+import { reasonOf } from './safe-write.ts';
 
 export interface RequirementReporterOptions {
   /** Output folder; default: the RunContext's outDir, else reports/out/<timestamp>. */
@@ -85,14 +87,25 @@ export default class RequirementReporter implements Reporter {
       mkdirSync(this.outDir, { recursive: true });
       appendFileSync(join(this.outDir, RECORDS_FILE), `${JSON.stringify(record)}\n`);
     } catch (e) {
-      this.problems.push(`records stream: ${(e as Error).message}`);
+      // Once, with the path: a full disk fails every test's line the same way.
+      const problem = `records stream: cannot append to ${join(this.outDir, RECORDS_FILE)}: ${reasonOf(e)}`;
+      if (!this.problems.includes(problem)) this.problems.push(problem);
     }
   }
 
   onEnd(result: FullResult): void {
-    const report = writeReportFiles(this.outDir, this.build(result.status === 'interrupted'));
-    // The full report supersedes the stream.
+    let report: ConformanceReport;
+    try {
+      report = writeReportFiles(this.outDir, this.build(result.status === 'interrupted'));
+    } catch (e) {
+      // Playwright drops a reporter's error silently: say it here (a full disk, a folder we may not write); the
+      // records stream stays, and `wfmck run` finds no conformance.json and says no verdict.
+      process.stderr.write(`wfmck: the report was not written: ${(e as Error).message}\n`);
+      return;
+    }
+    // The full report supersedes the stream, and holds the outage the watcher declared.
     rmSync(join(this.outDir, RECORDS_FILE), { force: true });
+    rmSync(join(this.outDir, OUTAGE_FILE), { force: true });
     if (this.opts.print !== false) {
       const lines = findingLines(report);
       // Under `wfmck run` the command prints the one summary line itself, after signing; else this reporter does.
@@ -106,6 +119,7 @@ export default class RequirementReporter implements Reporter {
     const catalog = this.opts.catalog ?? loadRequirements();
     const allIds = this.allIds();
     const problems = [...this.problems];
+    const outage = readOutage(this.outDir);
     const records = (this.suite?.allTests() ?? []).map((t) =>
       recordOf(
         t,
@@ -127,6 +141,7 @@ export default class RequirementReporter implements Reporter {
       interrupted,
       filtered: this.filtered,
       problems,
+      ...(outage && { outage }),
     });
   }
 

@@ -16,3 +16,13 @@ function escapeChar(c: string): string {
 export function terminalSafe(text: string): string {
   return text.replace(UNSAFE, escapeChar);
 }
+
+/** `text` within `max` characters, cut only between words (an ellipsis says so); a first word longer than `max` stays whole. */
+export function clipWords(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const room = text.slice(0, max); // the ellipsis takes the place of the space it breaks at
+  const space = room.search(/\s\S*$/);
+  const cut = space > 0 ? room.slice(0, space) : text.slice(0, text.search(/\s|$/));
+  if (cut.length === text.length) return text;
+  return `${cut.replace(/[\s,;:·]+$/, '')}…`;
+}

@@ -1,9 +1,10 @@
 // Writing a run's report folder: conformance.json, conformance.html, junit.xml and evidence/<id>.json, from one
 // ConformanceReport. The reporter writes it when Playwright ends; `wfmck run` writes it from the streamed records when
 // Playwright could not (it was killed, or never started before a signal came).
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadRequirements } from '../spec/requirements.ts';
+import { readJsonLines } from '../run/json-lines.ts';
 import type { RunContext } from '../run/context.ts';
 import { buildReport, metaFromContext, type ConformanceReport } from './conformance-json.ts';
 import { EVIDENCE_DIR, withEvidenceFiles } from './evidence-files.ts';
@@ -11,6 +12,8 @@ import { renderHtml } from './html/render.ts';
 import { JUNIT_FILE, junitXml } from './junit.ts';
 import type { TestRecord } from './matrix.ts';
 import { parseSectionTitles } from './sections.ts';
+import { OUTAGE_FILE, type DeclaredOutage } from './outage-declared.ts';
+import { NODE_IO, ReportWriteError, makeFolder, reasonOf, writeFileAtomic, type WriteIo } from './safe-write.ts';
 
 export const JSON_FILE = 'conformance.json';
 export const HTML_FILE = 'conformance.html';
@@ -23,34 +26,40 @@ export function specSectionTitles(): Map<string, string> {
   return new Map([...parseSectionTitles(read('interfaces.md')), ...parseSectionTitles(read('profiles.md'))]);
 }
 
-export function writeReportFiles(outDir: string, built: ConformanceReport): ConformanceReport {
+/**
+ * Each file is written whole or not at all (reports/safe-write.ts), conformance.json last: its presence says every
+ * other file was written. A failed write throws a ReportWriteError naming the file and the reason (ENOSPC, EACCES).
+ */
+export function writeReportFiles(outDir: string, built: ConformanceReport, io: WriteIo = NODE_IO): ConformanceReport {
   const { report, files } = withEvidenceFiles(built);
-  mkdirSync(outDir, { recursive: true });
-  // A reused output folder must not keep evidence of an earlier run that the report no longer names.
-  rmSync(join(outDir, EVIDENCE_DIR), { recursive: true, force: true });
-  for (const f of files) {
-    mkdirSync(dirname(join(outDir, f.path)), { recursive: true });
-    writeFileSync(join(outDir, f.path), f.text);
+  try {
+    makeFolder(outDir, io);
+    rmSync(join(outDir, JSON_FILE), { force: true });
+    // A reused output folder must not keep evidence of an earlier run that the report no longer names.
+    rmSync(join(outDir, EVIDENCE_DIR), { recursive: true, force: true });
+    for (const f of files) makeFolder(dirname(join(outDir, f.path)), io);
+  } catch (err) {
+    throw new ReportWriteError((err as NodeJS.ErrnoException).path ?? outDir, reasonOf(err));
   }
-  writeFileSync(join(outDir, JSON_FILE), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(join(outDir, HTML_FILE), renderHtml(report, specSectionTitles()));
-  writeFileSync(join(outDir, JUNIT_FILE), junitXml(report));
+  for (const f of files) writeFileAtomic(join(outDir, f.path), f.text, io);
+  writeFileAtomic(join(outDir, HTML_FILE), renderHtml(report, specSectionTitles()), io);
+  writeFileAtomic(join(outDir, JUNIT_FILE), junitXml(report), io);
+  writeFileAtomic(join(outDir, JSON_FILE), `${JSON.stringify(report, null, 2)}\n`, io);
   return report;
 }
 
 /** The records streamed so far; a torn last line (the writer was killed mid-line) is left out. */
 export function readRecords(outDir: string): TestRecord[] {
-  const file = join(outDir, RECORDS_FILE);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        return line.trim() ? [JSON.parse(line) as TestRecord] : [];
-      } catch {
-        return [];
-      }
-    });
+  return readJsonLines<TestRecord>(join(outDir, RECORDS_FILE));
+}
+
+/** The outage the watcher declared in this out folder (cli/outage-watch.ts), if any. */
+export function readOutage(outDir: string): DeclaredOutage | undefined {
+  try {
+    return JSON.parse(readFileSync(join(outDir, OUTAGE_FILE), 'utf8')) as DeclaredOutage;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -59,6 +68,7 @@ export function readRecords(outDir: string): TestRecord[] {
  */
 export function writeInterruptedReport(context: RunContext, why: string): ConformanceReport {
   const records = readRecords(context.outDir);
+  const outage = readOutage(context.outDir);
   const report = buildReport({
     meta: metaFromContext(context),
     catalog: loadRequirements(),
@@ -67,6 +77,7 @@ export function writeInterruptedReport(context: RunContext, why: string): Confor
     interrupted: true,
     filtered: true,
     problems: [`the run was interrupted: ${why}; ${records.length} test${records.length === 1 ? '' : 's'} had ended`],
+    ...(outage && { outage }),
   });
   return writeReportFiles(context.outDir, report);
 }

@@ -1,5 +1,6 @@
 // The one typed configuration of `wfmck run`: every field with its flag, env name, YAML key, default and reason.
 // Precedence: flags > env > YAML (wfmck.config.yaml or --config FILE) > default. Every bad value is a UsageError.
+import { HOOK_FAILURE_LIMIT } from './hook-failures.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { delimiter, dirname, resolve } from 'node:path';
@@ -9,6 +10,8 @@ import { HOOK_NAMES, type HookBinding, type HookName, type RunContext } from './
 import { PERSONA, observersOf, type Persona } from './personas.ts';
 import { areasFor } from './claims.ts';
 import { UsageError } from './usage.ts';
+import { didYouMean, didYouMeanKey } from './suggest.ts';
+import { yamlErrorMessage } from './yaml-error.ts';
 import { isLoopbackHost } from '../spec/loopback.ts';
 import { LEVEL_WORDS } from './selection.ts';
 import { bool, file, files, oneOf, path, pattern, positiveInt, regex, shardSpec, text, url, urls, type Parse } from './args.ts';
@@ -59,10 +62,14 @@ export interface Config {
   shard?: { index: number; total: number };
   out: string;
   workers: number;
+  /** `--timeout-scale`: multiplies the kit's own time budgets (the test timeout), never the target's deadlines. */
+  timeoutScale?: number;
   /** The console while checks run: compact (one line per spec file), or one of Playwright's (list, line, dot). */
   reporter: ConsoleReporter;
   /** Stop after this many failed checks (Playwright --max-failures). */
   maxFailures?: number;
+  /** Run on after one hook has failed HOOK_FAILURE_LIMIT times (run/hook-failures.ts) instead of stopping. */
+  keepGoing?: boolean;
   /** Faults of reference/faults/ switched on in the embedded default (never with a named target). */
   faults: string[];
   /** The component under test as the report names it (issue 10: vendor, name, version). */
@@ -115,6 +122,13 @@ const sectionWords: Parse = (raw) => {
   const bad = words.find((w) => !/^(\d+(\.\d+)*|P\d+)$/.test(w));
   if (bad !== undefined || words.length === 0) throw new Error(`"${bad ?? ''}" is not a section number (4.1, 2.1.1, P10)`);
   return words;
+};
+
+/** `--timeout-scale 2.5`: a factor of at least 1 (a budget is never cut below what the checks were written for). */
+const timeoutScale: Parse = (raw) => {
+  const n = typeof raw === 'number' ? raw : /^\d+(\.\d+)?$/.test(text(raw).trim()) ? Number(raw) : NaN;
+  if (!(n >= 1 && n <= 100)) throw new Error(`must be a number from 1 to 100, not ${JSON.stringify(raw)}`);
+  return n;
 };
 
 export const CONSOLE_REPORTERS = ['compact', 'list', 'line', 'dot'] as const;
@@ -283,6 +297,14 @@ export const FIELDS: readonly Field[] = [
     parse: positiveInt,
   },
   {
+    flag: 'timeout-scale',
+    value: 'N',
+    key: 'timeoutScale',
+    env: 'WFMCK_TIMEOUT_SCALE',
+    doc: "multiply the kit's own time budgets (each check's test timeout, 60 s) by N on a slow or loaded machine; the target's deadlines stay as they are (default 1)",
+    parse: timeoutScale,
+  },
+  {
     flag: 'reporter',
     value: 'R',
     key: 'reporter',
@@ -297,6 +319,13 @@ export const FIELDS: readonly Field[] = [
     env: 'WFMCK_MAX_FAILURES',
     doc: 'stop after N failed checks (the rest are skipped: interrupted)',
     parse: positiveInt,
+  },
+  {
+    flag: 'keep-going',
+    key: 'keepGoing',
+    env: 'WFMCK_KEEP_GOING',
+    doc: `run on when one hook has failed ${HOOK_FAILURE_LIMIT} times (by default the run stops there: a hook that keeps failing is a wiring fault, and every check that needs it would end as a kit error)`,
+    parse: bool,
   },
   field(FAULT, 'faults', 'WFMCK_FAULTS', {
     doc: 'fault ids of reference/faults/ switched on in the embedded default (persona device: of simulators/faults/ for its own client too); repeat, or comma-separate',
@@ -492,8 +521,10 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
     ...(v.has('shard') && { shard: get<{ index: number; total: number }>('shard')! }),
     out: get<string>('out') ?? resolve(cwd, 'reports', 'out', stamp),
     workers: get<number>('workers') ?? DEFAULT_WORKERS,
+    ...(v.has('timeoutScale') && { timeoutScale: get<number>('timeoutScale') }),
     reporter: get<ConsoleReporter>('reporter') ?? 'compact',
     ...(v.has('maxFailures') && { maxFailures: get<number>('maxFailures') }),
+    ...(get<boolean>('keepGoing') && { keepGoing: true }),
     faults: get<string[]>('faults') ?? [],
     component: stripUndefined({
       vendor: get<string>('component.vendor'),
@@ -531,16 +562,19 @@ export { isLoopbackHost };
 
 function readYaml(path: string): Map<string, unknown> {
   if (!existsSync(path)) throw new UsageError(`--config: no such file ${path}`);
+  const source = readFileSync(path, 'utf8');
   let doc: unknown;
   try {
-    doc = parseYaml(readFileSync(path, 'utf8')) ?? {};
+    doc = parseYaml(source) ?? {};
   } catch (e) {
-    throw new UsageError(`${path}: not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+    throw new UsageError(yamlErrorMessage(path, source, e));
   }
   const out = new Map<string, unknown>();
   flatten(doc, '', path, out);
   return out;
 }
+
+const YAML_KEYS = FIELDS.map((f) => f.key);
 
 function flatten(node: unknown, prefix: string, path: string, out: Map<string, unknown>): void {
   if (typeof node !== 'object' || node === null || Array.isArray(node))
@@ -549,7 +583,7 @@ function flatten(node: unknown, prefix: string, path: string, out: Map<string, u
     const key = prefix ? `${prefix}.${k}` : k;
     if (FIELDS.some((f) => f.key === key)) out.set(key, value);
     else if (FIELDS.some((f) => f.key.startsWith(`${key}.`))) flatten(value, key, path, out);
-    else throw new UsageError(`${path}: unknown key "${key}"`);
+    else throw new UsageError(`${path}: unknown key "${key}"${didYouMeanKey(key, YAML_KEYS)}`);
   }
 }
 
@@ -583,13 +617,18 @@ function repository(raw: unknown): string {
   ) as string;
 }
 
+const HOOK_KEYS = ['command', 'timeoutMs', 'cwd'];
+
 /** A hook runs where its relative paths were written: the folder of the YAML that names it, else wfmck's own. */
 function hook(raw: unknown, base: string): { command: string; timeoutMs?: number; cwd: string } {
   if (typeof raw === 'string') return { command: text(raw), cwd: base };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw new Error('expected a shell command or {command, timeoutMs, cwd}');
-  const extra = Object.keys(raw).filter((k) => k !== 'command' && k !== 'timeoutMs' && k !== 'cwd');
-  if (extra.length) throw new Error(`unknown key "${extra[0]}" (a hook has command, timeoutMs and cwd)`);
+  const extra = Object.keys(raw).filter((k) => !HOOK_KEYS.includes(k));
+  if (extra.length)
+    throw new Error(
+      `unknown key "${extra[0]}"${didYouMean(extra[0]!, HOOK_KEYS, (k) => `"${k}"`)} (a hook has command, timeoutMs and cwd)`,
+    );
   const h = raw as { command?: unknown; timeoutMs?: unknown; cwd?: unknown };
   return {
     command: text(h.command),

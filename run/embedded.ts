@@ -16,6 +16,7 @@ import { wfmSpiffeId } from '../spec/spiffe-id.ts';
 import { ExchangeRecorder } from '../reference/wfm/recorder.ts';
 import { judgingHooks } from '../reference/judging.ts';
 import { kitClientHooks } from './kit-client-hooks.ts';
+import { AssignmentRefused } from '../reference/wfm/placement.ts';
 
 /** miaf: the <wfm-id> of the reference WFM's SPIFFE ID. */
 export const REFERENCE_WFM_ID = 'reference';
@@ -141,7 +142,12 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     // A rotation of the devices' trust domain reaches the WFM's TLS at once: its verifier reads the current bundle.
     if (wfmFaulty.decisions.followsTrustBundleRotation) devices?.onChange(() => wfm.setTrustAnchors(devices.anchorsPem()));
     const hooks: Record<string, Hook> = {
-      assignDeployment: (i) => wfm.hooks.assignDeployment(i as never),
+      // The WFM declining an assignment is its decision, answered as the contract's {refused}, not a failed hook.
+      assignDeployment: (i) =>
+        wfm.hooks.assignDeployment(i as never).catch((e: unknown) => {
+          if (e instanceof AssignmentRefused) return { refused: e.message };
+          throw e;
+        }),
       removeDeployment: (i) => wfm.hooks.removeDeployment(i as never),
       retireClient: (i) => wfm.hooks.retireClient(i as never),
       rotateTrustAnchor: (i) => identity.hooks.rotateTrustAnchor(i as never),

@@ -3,6 +3,7 @@
 // Every bad option or value is a UsageError `<option>: <what is wrong>`; no Node error code reaches the user.
 import { checked, type Parse } from './args.ts';
 import { UsageError } from './usage.ts';
+import { didYouMean } from './suggest.ts';
 
 export interface Option {
   /** The long flag without its dashes; absent for a setting read from env and YAML only. */
@@ -88,7 +89,7 @@ export function parseArgv(argv: readonly string[], options: readonly Option[], a
     const at = arg.indexOf('=');
     const given = at === -1 ? arg : arg.slice(0, at);
     const option = given.startsWith('--') ? byName.get(given.slice(2)) : undefined;
-    if (!option?.flag) throw new UsageError(`${given}: unknown option`);
+    if (!option?.flag) throw new UsageError(`${given}: unknown option${didYouMean(given.replace(/^--?/, ''), flagNames(options), dashed)}`);
     let value: string | true;
     if (option.value === undefined) {
       if (at !== -1) throw new UsageError(`${given}: takes no value`);
@@ -107,6 +108,13 @@ export function parseArgv(argv: readonly string[], options: readonly Option[], a
     parsed.spelling.set(option.flag, given);
   }
   return parsed;
+}
+
+const dashed = (flag: string) => `--${flag}`;
+
+/** The documented flags a command takes (aliases are never offered), --help among them. */
+function flagNames(options: readonly Option[]): string[] {
+  return [...options.flatMap((o) => (o.flag ? [o.flag] : [])), 'help'];
 }
 
 export interface CommandArgs {

@@ -35,6 +35,11 @@ export const KIT_ERROR_CODES = [
   'WFMCK_E_ARCHIVE_CONTENT_NOT_KEPT',
   /** The test itself threw something that is not a finding (a TypeError in the kit's own code). */
   'WFMCK_E_TEST',
+  /**
+   * The check ran out of time (Playwright's test timeout) while the target answered every request within its deadline:
+   * the kit or a loaded machine was slow, not the target. The message lists the answer times (reports/timed-out.ts).
+   */
+  'WFMCK_E_SLOW_RUN',
 ] as const;
 export type KitErrorCode = (typeof KIT_ERROR_CODES)[number];
 
@@ -46,7 +51,7 @@ export function isKitErrorCode(code: unknown): code is KitErrorCode {
 export type OutcomeNote =
   | { outcome: 'blocked'; cause: string; message: string }
   | { outcome: 'skip'; cause: SkipCause; detail: string }
-  | { outcome: 'error'; code: KitErrorCode; message: string };
+  | { outcome: 'error'; code: KitErrorCode; message: string; hook?: string };
 
 /** The annotation type of an OutcomeNote (its description is the note as JSON). */
 export const OUTCOME_ANNOTATION = 'wfmck-outcome';
@@ -64,7 +69,13 @@ export function outcomeNotes(annotations: readonly { type: string; description?:
       const n = JSON.parse(a.description) as OutcomeNote;
       if (n.outcome === 'blocked' && typeof n.cause === 'string' && typeof n.message === 'string') notes.push(n);
       else if (n.outcome === 'skip' && (SKIP_CAUSES as readonly string[]).includes(n.cause) && typeof n.detail === 'string') notes.push(n);
-      else if (n.outcome === 'error' && isKitErrorCode(n.code) && typeof n.message === 'string') notes.push(n);
+      else if (
+        n.outcome === 'error' &&
+        isKitErrorCode(n.code) &&
+        typeof n.message === 'string' &&
+        (n.hook === undefined || typeof n.hook === 'string')
+      )
+        notes.push(n);
     } catch {
       // Not ours.
     }

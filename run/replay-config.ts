@@ -24,6 +24,7 @@ export function replayConfig(config: Config): Record<string, unknown> {
     seed: config.seed,
     runs: config.runs,
     workers: config.workers,
+    timeoutScale: config.timeoutScale,
     targets: defined({ ...config.targets }),
     tls: config.tls.caFiles.length ? { caFiles: config.tls.caFiles } : undefined,
     deviceCa: config.deviceCa,

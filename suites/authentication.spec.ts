@@ -19,6 +19,7 @@ import type { UndiciTransport } from '../simulators/transport/undici-transport.t
 import { deviceApiPaths, type Profile } from '../spec/profile.ts';
 import { ACCEPTED } from '../fixtures/capabilities.ts';
 import { setup, skipIf } from '../fixtures/outcome.ts';
+import { warnUnlessStrict } from '../fixtures/errata.ts';
 
 /** A PUT of a valid capabilities document for a new deviceId, signed with `creds` except for `defect`. */
 function putCapabilities(
@@ -152,6 +153,26 @@ test.describe('P3: every Device API request is signed, with a Content-Digest whe
       const { creds, clientId } = await onboarded(wfm, ctx, hooks);
       const res = await putCapabilities(wfm, profile, creds, 'wrong-content-digest', undefined, clientId);
       expect(res.status, 'P3: a Content-Digest that does not match the body answers 400 (even under a valid signature)').toBe(400);
+    },
+  );
+
+  // Errata of SIG-DIGEST-UNCOVERED-401: P3 lists content-digest among the covered components and RFC 9421 §3.2.1 makes
+  // verification fail without it, so a 2xx always fails; 401 is P3's answer, 400 or 403 are readings that warn.
+  test(
+    'SIG-DIGEST-UNCOVERED-401 a PUT whose signature does not cover content-digest (its Content-Digest matches): refused, 401',
+    req('SIG-DIGEST-UNCOVERED-401'),
+    async ({ wfm, profile, ctx, hooks }) => {
+      const { creds, clientId } = await onboarded(wfm, ctx, hooks);
+      const res = await putCapabilities(wfm, profile, creds, 'uncovered-content-digest', undefined, clientId);
+      expect(
+        [400, 401, 403],
+        `P3, RFC 9421 §3.2.1: a signature that leaves content-digest uncovered binds no body and must not verify; got ${res.status}`,
+      ).toContain(res.status);
+      warnUnlessStrict(
+        ctx.strictness,
+        res.status !== 401,
+        `P3: refused with ${res.status}; a signature that does not verify answers 401 (errata of SIG-DIGEST-UNCOVERED-401)`,
+      );
     },
   );
 

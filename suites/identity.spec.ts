@@ -10,6 +10,10 @@ import { x509 } from '../spec/x509.ts';
 import { belongsTo, spiffeIdsOf } from '../spec/rules/trust-domain-membership.ts';
 import { validate } from '../spec/schemas/index.ts';
 import { requireThat, setup, skipIf } from '../fixtures/outcome.ts';
+import { sharing } from '../fixtures/shared-state.ts';
+
+// Every check here reads the documents and the anchors they list; a withdrawal or a rotation elsewhere waits for it.
+test.use({ shared: { reads: ['identity-documents', 'trust-anchor'] } });
 
 /** An entity tag no server has sent: If-None-Match with it matches nothing. */
 const NEVER_SENT = '"wfmck-never-sent"';
@@ -78,11 +82,15 @@ test.describe('§4.5 GET /.well-known/<vendor>: discovery', () => {
     expect(res.body.length, '§4.5: the 304 has an empty body').toBe(0);
   });
 
-  test('DISC-404 ERR-DISC-404 GET discovery answers 404 when no document exists', req('DISC-404', 'ERR-DISC-404'), async ({ identity }) => {
-    await identity.whileWithdrawn('discovery', async (url) => {
-      expect((await identity.get(url)).status, `§4.5, §7: GET discovery answers 404 while no document exists at ${url}`).toBe(404);
-    });
-  });
+  test(
+    'DISC-404 ERR-DISC-404 GET discovery answers 404 when no document exists',
+    sharing(req('DISC-404', 'ERR-DISC-404'), { writes: ['identity-documents'] }),
+    async ({ identity }) => {
+      await identity.whileWithdrawn('discovery', async (url) => {
+        expect((await identity.get(url)).status, `§4.5, §7: GET discovery answers 404 while no document exists at ${url}`).toBe(404);
+      });
+    },
+  );
 
   test(
     'DISC-WELL-KNOWN the identity origin exposes its discovery document at /.well-known/<vendor>',
@@ -263,7 +271,7 @@ test.describe('§4.6 GET <trustBundleUri>', () => {
 
   test(
     'BUNDLE-404 ERR-BUNDLE-404 GET the bundle URI answers 404 when the bundle is unavailable',
-    req('BUNDLE-404', 'ERR-BUNDLE-404'),
+    sharing(req('BUNDLE-404', 'ERR-BUNDLE-404'), { writes: ['identity-documents'] }),
     async ({ identity }) => {
       await identity.whileWithdrawn('bundle', async (url) => {
         expect(

@@ -14,6 +14,7 @@ import type { RunContext } from '../run/context.ts';
 import type { Profile } from '../spec/profile.ts';
 import { ACCEPTED } from '../fixtures/capabilities.ts';
 import { kitError, requireThat, setup, skipFor, skipIf } from '../fixtures/outcome.ts';
+import { sharing } from '../fixtures/shared-state.ts';
 
 test.beforeEach(({ profile }) => {
   skipIf(profile.deviceAuth !== 'mtls', 'disabled', 'P10: the profile authenticates Device API requests by signature, not mutual TLS');
@@ -220,7 +221,8 @@ test.describe('P10 client SVIDs the WFM refuses at the TLS layer (a good SVID of
 test.describe('P10 trust bundle: any anchor of the current bundle, during and after a rotation', () => {
   test(
     'SVID-CHAIN-BUNDLE an SVID of the old and of the new anchor both connect during the overlap; after it only the new one',
-    req('SVID-CHAIN-BUNDLE'),
+    // The rotation changes which SVIDs the target accepts and the bundle that lists them.
+    sharing(req('SVID-CHAIN-BUNDLE'), { writes: ['trust-anchor', 'identity-documents'] }),
     async ({ ctx, caPems, profile, hooks }, testInfo) => {
       const t = target(ctx, profile);
       hooks.require('rotateTrustAnchor');

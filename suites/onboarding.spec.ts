@@ -3,7 +3,16 @@
 import { test, expect } from '../fixtures/wfmck.ts';
 import { req } from '../fixtures/req.ts';
 import { expectEach } from '../fixtures/expect-each.ts';
-import { keyIdOf, mintAuthority, mintCredentials, trustedCredentials, type Credentials } from '../fixtures/onboarding.ts';
+import {
+  keyIdOf,
+  mintAuthority,
+  mintCredentials,
+  onboardingRequest,
+  sendRaw,
+  trustedCredentials,
+  type Credentials,
+} from '../fixtures/onboarding.ts';
+import { warnUnlessStrict } from '../fixtures/errata.ts';
 import { DeviceApiClient } from '../simulators/device-api.ts';
 import type { UndiciTransport } from '../simulators/transport/undici-transport.ts';
 import type { Profile } from '../spec/profile.ts';
@@ -135,6 +144,28 @@ test.describe('§4.3 POST /api/v1/onboarding: refusals (§7)', () => {
       });
       const { response } = await apiFor(wfm, profile, creds).onboard(creds.certificate);
       expect(response.status, '§4.3, §7: an expired certificate is not trusted: 403').toBe(403);
+    },
+  );
+
+  // Errata of ONB-KIND-REFUSED: §2.3 binds kind on the document, but §4.3 and §7 give the WFM no answer for another
+  // kind, so refusing is allowed, not a duty: onboarding such a client warns in default and fails in strict.
+  test(
+    'ONB-KIND-REFUSED a trusted, signed onboarding body whose kind is not OnboardingRequest is refused (400, 403 or 422)',
+    req('ONB-KIND-REFUSED'),
+    async ({ wfm, ctx, hooks }) => {
+      const creds = await trustedCredentials(ctx, hooks);
+      const body = { ...onboardingRequest(creds.certificate), kind: 'DeploymentStatusManifest' };
+      const res = await sendRaw(wfm, { method: 'POST', path: '/api/v1/onboarding', body, signer: creds.signer, defect: 'none' });
+      const onboarded = res.status >= 200 && res.status < 300;
+      expect(
+        onboarded || [400, 403, 422].includes(res.status),
+        `§2.3, §4.3, P9: a body of kind DeploymentStatusManifest is refused (400, 403 or 422) or, per the errata, onboarded; got ${res.status}`,
+      ).toBe(true);
+      warnUnlessStrict(
+        ctx.strictness,
+        onboarded,
+        `§2.3: kind MUST be OnboardingRequest, yet a body of kind DeploymentStatusManifest onboarded its client (${res.status})`,
+      );
     },
   );
 

@@ -81,6 +81,24 @@ test.describe('§4.4 POST /api/v1/deployments/{deploymentId}/status', () => {
     );
   }
 
+  // Errata of STATUS-POST-422: failed heads the precedence list in every reading (P7), so a failed component under an
+  // installed overall state contradicts §2.4 whatever the list means; §4.4 and §7 answer a semantic error 422.
+  test(
+    'STATUS-POST-422 ERR-STATUS-422 a report whose status.state contradicts its components (one failed, overall installed): 422 (or 400, P9)',
+    req('STATUS-POST-422', 'ERR-STATUS-422'),
+    async ({ device, hooks }) => {
+      const client = await device();
+      const a = await assign(client, hooks, await hostingDevice(client));
+      const components = a.components.map((name, i) => ({ name, state: i === 0 ? ('failed' as const) : ('installed' as const) }));
+      const report = { ...statusReport(a, { components }), status: { state: 'installed' as const } };
+      const res = await client.api.postStatus(a.deploymentId, report);
+      expect(
+        [422, 400],
+        `§2.4: status.state MUST reflect the most severe component state (failed); "installed" over [${components.map((c) => c.state).join(', ')}] is a semantic error (§4.4, §7: 422)`,
+      ).toContain(res.status);
+    },
+  );
+
   test(
     'STATUS-POST-422 a report for a deploymentId the WFM never assigned is refused (403, 404 or 422)',
     req('STATUS-POST-422'),

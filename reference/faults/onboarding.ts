@@ -45,6 +45,8 @@ export const implementations: ServiceFaultTable = {
   'ONB-403-UNTRUSTED': { wfm: () => ({ trustsAnyIssuer: true }) },
   'ONB-403-UNTRUSTED:expired': { wfm: () => ({ checksCertificateValidity: false }) },
   'ONB-403-REJECTED': { wfm: () => ({ onboardsRetiredClient: true }) },
+  // kind is never looked at: any document with a certificate onboards.
+  'ONB-KIND-REFUSED': { wfm: () => ({ checksOnboardingKind: false }) },
   'AUTH-ONB-SIGNATURE': {
     wfm: (base) => ({ onboardsDespiteSignature: (reason) => reason === 'missing' || base.onboardsDespiteSignature(reason) }),
   },
@@ -72,6 +74,12 @@ export const implementations: ServiceFaultTable = {
   },
   // The key of an unknown certificate is answered as a malformed request.
   'SIG-UNTRUSTED-CERT-403': { wfm: () => ({ unknownKeyStatus: 400 }) },
+  // The digest is checked against the body, but the signature need not cover it: a body and its digest can be swapped.
+  'SIG-DIGEST-UNCOVERED-401': {
+    wfm: (base) => ({
+      requiredCoveredComponents: (hasBody) => base.requiredCoveredComponents(hasBody).filter((c) => c !== 'content-digest'),
+    }),
+  },
   // A client onboarded with that key type, whose signatures are then refused.
   'SIG-WFM-ECDSA-P256': {
     wfm: (base) => ({ acceptsSignatureAlgorithm: (alg) => alg !== 'ecdsa-p256-sha256' && base.acceptsSignatureAlgorithm(alg) }),

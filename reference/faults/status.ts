@@ -43,6 +43,7 @@ export const implementations: ServiceFaultTable = {
   'STATUS-POST-422:extra': overlooking('component-extra'),
   'STATUS-POST-422:duplicate': overlooking('component-duplicate'),
   'STATUS-POST-422:unknown-deployment': overlooking('deployment-known'),
+  'STATUS-POST-422:overall-state': overlooking('overall-state-consistent'),
   // Retirement is not enforced on status reports.
   'STATUS-POST-403': { wfm: () => ({ acceptsStatusOfRetiredClient: true }) },
   // status is read as the list the field table types it as.

@@ -38,8 +38,10 @@ export function checkContentDigest(ctx: WfmContext, req: WfmRequest): void {
     );
 }
 
-export function signatureInput(req: WfmRequest, lookupKey: Parameters<typeof verifySignature>[0]['lookupKey']) {
-  return { method: req.method, url: req.targetUri, headers: req.headers, hasBody: req.body.length > 0, lookupKey };
+export function signatureInput(ctx: WfmContext, req: WfmRequest, lookupKey: Parameters<typeof verifySignature>[0]['lookupKey']) {
+  const hasBody = req.body.length > 0;
+  const required = ctx.decisions.requiredCoveredComponents(hasBody);
+  return { method: req.method, url: req.targetUri, headers: req.headers, hasBody, lookupKey, required };
 }
 
 export function signatureRefusal(ctx: WfmContext, result: Exclude<VerifyResult, { ok: true }>): WfmError {
@@ -49,7 +51,7 @@ export function signatureRefusal(ctx: WfmContext, result: Exclude<VerifyResult, 
 async function signedClient(ctx: WfmContext, req: WfmRequest): Promise<Client> {
   checkContentDigest(ctx, req);
   const result = await verifySignature(
-    signatureInput(req, async (keyId) => {
+    signatureInput(ctx, req, async (keyId) => {
       const client = ctx.store.byKeyId.get(keyId);
       return client?.publicKey && client.algorithm ? { publicKey: client.publicKey, algorithm: client.algorithm } : undefined;
     }),

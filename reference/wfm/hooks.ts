@@ -6,7 +6,7 @@ import { digestOf } from '../../spec/rules/desired-state.ts';
 import { formatSchemaErrors, validate } from '../../spec/schemas/index.ts';
 import { applicationDeploymentYaml, buildApplicationDeployment, type AssignedComponent } from './application-deployment.ts';
 import { buildManifest } from './manifest.ts';
-import { checkPlacement, checkRequiredResources, type RequiredResources } from './placement.ts';
+import { AssignmentRefused, checkPlacement, checkRequiredResources, type RequiredResources } from './placement.ts';
 import { cleanWfmDecisions, type WfmDecisions } from './decisions/index.ts';
 import { retrievePackage, type PackageRef } from './package-retrieval.ts';
 import { DEPLOYMENT_DEFECTS, type Client, type Deployment, type DeploymentDefect, type WfmStore } from './store.ts';
@@ -76,7 +76,10 @@ export function createHooks(store: WfmStore, profile: Profile, decisions: WfmDec
         decisions.cpuFits,
       );
       // `package` is the kit's optional extension (errata of REG-WFM-RETRIEVAL): a package it cannot retrieve is refused.
-      if (input.package !== undefined) await retrievePackage(input.package, decisions);
+      if (input.package !== undefined)
+        await retrievePackage(input.package, decisions).catch((e: Error) => {
+          throw new AssignmentRefused(`assignDeployment: refused: ${e.message}`);
+        });
       return serial(client, async () => {
         const updated = input.deploymentId === undefined ? undefined : updatable(client, input.deploymentId, input.deviceId);
         const deploymentId = updated?.deploymentId ?? randomUUID();

@@ -20,14 +20,15 @@ export function certificateApi(ctx: WfmContext, req: WfmRequest): Reply {
 export async function onboard(ctx: WfmContext, req: WfmRequest): Promise<Reply> {
   const body = parseJsonObject(req.body);
   const checked = validate('OnboardingRequest', body, { vendor: ctx.profile.vendor });
-  if (!checked.ok) throw new WfmError(400, 'malformed OnboardingRequest', checked.errors);
+  const errors = checked.ok ? [] : checked.errors.filter((e) => ctx.decisions.checksOnboardingKind || e.path !== '/kind');
+  if (errors.length) throw new WfmError(400, 'malformed OnboardingRequest', errors);
   // Its issuer's signature and its key import run with the turn's other native crypto (protocol/crypto-batch.ts).
   const cert = await inCryptoBatch(() => readOnboardingCertificate(body['certificate'] as string, ctx.trustedDeviceCas));
   const { keyId, key } = cert;
 
   if (ctx.profile.deviceAuth === 'signature') {
     checkContentDigest(ctx, req);
-    const result = await verifySignature(signatureInput(req, async (id) => (id === keyId ? key : undefined)));
+    const result = await verifySignature(signatureInput(ctx, req, async (id) => (id === keyId ? key : undefined)));
     if (!result.ok && !ctx.decisions.onboardsDespiteSignature(result.reason)) {
       const reason = result.reason === 'unknown-key' ? `keyid is not the SHA-256 of the onboarded certificate (${keyId})` : result.detail;
       const refusal = signatureRefusal(ctx, { ...result, detail: reason });

@@ -27,7 +27,13 @@ export function checkRequiredResources(raw: unknown): RequiredResources | undefi
 }
 
 /**
- * Throws (the hook fails: the placement is refused) unless one of `devices` fits; `devices` are the target device,
+ * The WFM declined an assignment (a misfit, a package it cannot retrieve): a decision of the target, which the admin
+ * API answers as the hook contract's `{refused}` (never as a failed hook, which the kit reads as its own breakage).
+ */
+export class AssignmentRefused extends Error {}
+
+/**
+ * Throws AssignmentRefused (the placement is refused) unless one of `devices` fits; `devices` are the target device,
  * or every child of a see-thru gateway addressed as `<gateway>/*` (the gateway then picks one that fits).
  */
 export function checkPlacement(
@@ -40,5 +46,5 @@ export function checkPlacement(
   if (!cpu) return;
   if (devices.some((d) => fits(d.properties.cpus ?? [], cpu))) return;
   const wanted = cpu.architectures?.length ? ` on ${cpu.architectures.join(' or ')}` : '';
-  throw new Error(`assignDeployment: refused: no cpus entry of ${deviceId} alone has ${cpu.cores} cores${wanted} (§2.1.1)`);
+  throw new AssignmentRefused(`assignDeployment: refused: no cpus entry of ${deviceId} alone has ${cpu.cores} cores${wanted} (§2.1.1)`);
 }

@@ -1,6 +1,7 @@
 // §2.4, §4.4, P7: deployment status reports. Every problem with what the report says is a 422 ("semantic error in
 // the body"); §4.4 lists no 404, so an unknown deployment is one too.
 import { ancestorsOf } from '../../spec/rules/device-id.ts';
+import { judgeOverallState } from '../../spec/rules/status-precedence.ts';
 import { componentsFindings, deviceIdFindings } from '../../spec/rules/status-report.ts';
 import { finding, type Finding } from '../../spec/rules/finding.ts';
 import { validate } from '../../spec/schemas/index.ts';
@@ -53,6 +54,7 @@ function reportFindings(client: Client, report: DeploymentStatusReport, pathId: 
       finding('deployment-known', `§2.4: deployment ${pathId} was never assigned to this client (or is already removed)`, '/deploymentId'),
     ];
   return [
+    ...overallStateFindings(report),
     ...componentsFindings(report, componentNamesAt(deployment, report.adoptedManifestVersion)),
     ...versionFindings(client, deployment, report.adoptedManifestVersion),
     ...deviceFindings(client, deployment, report.deviceId, report),
@@ -84,4 +86,14 @@ function deviceFindings(client: Client, deployment: Deployment, deviceId: string
     return [finding('device-id-known', `§2.4: deviceId "${deviceId}" is not a device this client registered`, '/deviceId')];
   }
   return [];
+}
+
+/** §2.4: status.state reflects the most severe component state; refused only where no reading of the list (P7) gives it. */
+function overallStateFindings(report: DeploymentStatusReport): Finding[] {
+  const j = judgeOverallState(
+    report.status.state,
+    report.components.map((c) => c.state),
+    { repeatedRemoving: 'either' },
+  );
+  return j.verdict === 'inconsistent' ? [finding('overall-state-consistent', j.reason!, '/status/state')] : [];
 }

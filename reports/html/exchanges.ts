@@ -53,6 +53,7 @@ export type BrokeAt = ReadonlyMap<string, string | undefined>;
 
 function outcome(x: Exchange, broke: boolean, expected: string | undefined): string {
   if (x.error) return `<span class="x-error">${esc(x.error.code)}</span>`;
+  if (x.awaiting) return `<span class="muted">no answer yet (deadline ${esc(x.awaiting.deadlineMs)} ms)</span>`;
   if (x.status === undefined) return '<span class="muted">no response</span>';
   // Coloured by what the check expected, when it said: a 200 where 201 was due is the finding, not a success.
   const cls = !broke

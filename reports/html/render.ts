@@ -17,6 +17,7 @@ const VERDICT_TEXT: Record<Verdict, string> = {
   conformant: 'Conformant',
   'not-conformant': 'Not conformant',
   incomplete: 'Incomplete',
+  'no-verdict': 'No verdict',
 };
 
 const STATUS_HELP: Record<string, string> = {
@@ -47,6 +48,8 @@ function verdictNote(r: ConformanceReport): string {
     const others = s.fail - s.mustFailed;
     return `${s.mustFailed} MUST or MUST NOT requirement${s.mustFailed === 1 ? '' : 's'} failed${others > 0 ? `, and ${others} SHOULD (strict)` : ''}`;
   }
+  if (s.verdict === 'no-verdict')
+    return `the kit broke on ${s.error} requirement${s.error === 1 ? '' : 's'} (a hook, the configuration or the run itself): nothing here counts for or against the target`;
   if (s.verdict === 'incomplete')
     return 'no failure, but not every MUST judged by this run passed (blocked, skipped, not covered or kit error)';
   return s.warn > 0 ? `every MUST passed; ${s.warn} warning${s.warn === 1 ? '' : 's'}` : 'every MUST passed';

@@ -10,7 +10,7 @@ header, .summary, .causes, .problems, .filters, main { max-width: 1320px; margin
 header { padding-top: 20px; }
 h1 { font-size: 22px; margin: 0 0 12px; display: flex; align-items: center; gap: 12px; flex-wrap: wrap; }
 .verdict { font-size: 14px; padding: 3px 12px; border-radius: 999px; color: #fff; text-transform: uppercase; letter-spacing: .04em; }
-.verdict-conformant { background: var(--pass); } .verdict-not-conformant { background: var(--fail); } .verdict-incomplete { background: var(--warn); }
+.verdict-conformant { background: var(--pass); } .verdict-not-conformant { background: var(--fail); } .verdict-incomplete { background: var(--warn); } .verdict-no-verdict { background: #57606a; }
 .verdict-note { font-size: 13px; font-weight: normal; color: var(--muted); }
 .head-grid { display: grid; grid-template-columns: 1fr auto; gap: 12px; align-items: start; margin-bottom: 12px; }
 .meta { display: grid; grid-template-columns: max-content 1fr; gap: 3px 16px; margin: 0; background: var(--card);

@@ -1,7 +1,8 @@
-// Signs a finished report folder: conformance.json, conformance.html, junit.xml and every evidence file the report
-// names become the subjects of an in-toto Statement in a DSSE envelope, written after them (it is no subject itself,
-// so no digest is circular), with the public key and any certificate beside it.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Signs a finished report folder: every file in it (conformance.json, the HTML, the JUnit, the evidence, replay.yaml,
+// run-context.json, ...) but those unsigned by design (folder-files.ts) becomes a subject of an in-toto Statement in a
+// DSSE envelope, written after them (it is no subject itself, so no digest is circular), with the public key and any
+// certificate beside it.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENVELOPE_FILE } from '../../run/context.ts';
 import { listedEvidenceFiles } from '../evidence-files.ts';
@@ -9,9 +10,10 @@ import { HTML_FILE, JSON_FILE } from '../requirement-reporter.ts';
 import { IN_TOTO_PAYLOAD_TYPE, keyIdOf, signEnvelope } from './dsse.ts';
 import type { SigningKey } from './keys.ts';
 import { isSafeSubjectName, predicateOf, statementOf } from './statement.ts';
+import { CERTIFICATE_FILE, PUBLIC_KEY_FILE, filesToSign } from './folder-files.ts';
+import { writeFileAtomic } from '../safe-write.ts';
 
-export const PUBLIC_KEY_FILE = 'conformance.pub.pem';
-export const CERTIFICATE_FILE = 'conformance.cert.pem';
+export { CERTIFICATE_FILE, PUBLIC_KEY_FILE };
 export const JUNIT_FILE = 'junit.xml';
 
 export class SignError extends Error {
@@ -41,17 +43,23 @@ export function signReport(dir: string, key: SigningKey): SignResult {
     if (!isSafeSubjectName(f)) throw new SignError(`${JSON_FILE} names evidence "${f}" outside the report folder`);
     if (!existsSync(join(dir, f))) throw new SignError(`${JSON_FILE} names evidence ${f}, which is not in ${dir}`);
   }
+  // The report's own files first, as before; then every other file of the folder, so none can be added unseen.
+  const named = [JSON_FILE, ...optional, ...evidence];
+  const rest = filesToSign(dir).filter((f) => !named.includes(f));
+  for (const f of rest)
+    if (!isSafeSubjectName(f))
+      throw new SignError(`${f}: a file name verify-report would not open ([A-Za-z0-9._-] only); move it out of ${dir}`);
   const files = [
     { name: JSON_FILE, bytes: jsonBytes },
-    ...[...optional, ...evidence].map((name) => ({ name, bytes: readFileSync(join(dir, name)) })),
+    ...[...optional, ...evidence, ...rest].map((name) => ({ name, bytes: readFileSync(join(dir, name)) })),
   ];
   const statement = statementOf(files, predicateOf(report));
   const keyId = keyIdOf(key.publicKey);
   const envelope = signEnvelope(IN_TOTO_PAYLOAD_TYPE, Buffer.from(JSON.stringify(statement), 'utf8'), key.privateKey, keyId);
-  writeFileSync(join(dir, ENVELOPE_FILE), `${JSON.stringify(envelope, null, 2)}\n`);
-  writeFileSync(join(dir, PUBLIC_KEY_FILE), key.publicKey.export({ type: 'spki', format: 'pem' }));
+  writeFileAtomic(join(dir, ENVELOPE_FILE), `${JSON.stringify(envelope, null, 2)}\n`);
+  writeFileAtomic(join(dir, PUBLIC_KEY_FILE), key.publicKey.export({ type: 'spki', format: 'pem' }));
   // A certificate left by an earlier run in a reused folder would name another key.
-  if (key.certificatePem) writeFileSync(join(dir, CERTIFICATE_FILE), key.certificatePem);
+  if (key.certificatePem) writeFileAtomic(join(dir, CERTIFICATE_FILE), key.certificatePem);
   else rmSync(join(dir, CERTIFICATE_FILE), { force: true });
   return { envelopeFile: join(dir, ENVELOPE_FILE), keyId, subjects: files.map((f) => f.name) };
 }

@@ -1,6 +1,6 @@
 // Verifies a signed report folder: the DSSE signature (with a pinned key, else the key shipped beside it), then every
-// subject's sha256, then that conformance.json and each evidence file it names are among the subjects. Problems are
-// one line each; an unreadable envelope or key is a ReportInputError (the caller's usage error, not a mismatch).
+// subject's sha256, then that every file in the folder is a subject (but those unsigned by design, folder-files.ts).
+// Problems are one line each; an unreadable envelope or key is a ReportInputError (a usage error, not a mismatch).
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { listedEvidenceFiles } from '../evidence-files.ts';
 import { JSON_FILE } from '../requirement-reporter.ts';
 import { IN_TOTO_PAYLOAD_TYPE, envelopeVerifies, keyIdOf, parseEnvelope, type Envelope } from './dsse.ts';
 import { readCertificate } from './keys.ts';
-import { CERTIFICATE_FILE, PUBLIC_KEY_FILE } from './sign-report.ts';
+import { CERTIFICATE_FILE, PUBLIC_KEY_FILE, filesToSign } from './folder-files.ts';
 import { PREDICATE_TYPE, STATEMENT_TYPE, isSafeSubjectName, sha256Hex, type Subject } from './statement.ts';
 
 export class ReportInputError extends Error {
@@ -51,13 +51,20 @@ export function verifyReport(dir: string, opts: { pinnedKey?: KeyObject } = {}):
   const subjects = subjectsOf(envelope, problems);
   result.subjects = subjects.map((s) => s.name);
   const matched = subjects.filter((s) => checkSubject(dir, s, problems)).map((s) => s.name);
+  const named = new Set([JSON_FILE]);
   if (!result.subjects.includes(JSON_FILE)) problems.push(`${JSON_FILE}: not a subject of the signed statement`);
   else if (matched.includes(JSON_FILE)) {
     // Only a conformance.json whose digest matched is trusted to say which evidence files must be signed.
     const report = JSON.parse(readFileSync(join(dir, JSON_FILE), 'utf8')) as { requirements?: unknown };
-    for (const f of listedEvidenceFiles(report))
-      if (!result.subjects.includes(f)) problems.push(`${f}: evidence named by ${JSON_FILE} but not signed`);
+    for (const f of listedEvidenceFiles(report)) {
+      if (result.subjects.includes(f)) continue;
+      named.add(f);
+      problems.push(`${f}: evidence named by ${JSON_FILE} but not signed`);
+    }
   }
+  // Any other file the signature does not cover was added (or never signed): one line each, as the README promises.
+  for (const f of filesToSign(dir))
+    if (!result.subjects.includes(f) && !named.has(f)) problems.push(`${f}: not covered by the signature (added after signing?)`);
   return result;
 }
 

@@ -218,7 +218,8 @@ export function componentStates(opts: { minLength?: number; maxLength?: number }
       name: name,
       state: fc.constantFrom(...DEPLOYMENT_STATES),
       code: fc.stringMatching(/^[A-Z0-9_]{1,12}$/),
-      message: text,
+      // Never blank: "" beside a code is a partly empty error (P7, STATUS-ERROR-FIELDS), and a WFM may refuse a blank one.
+      message: text.filter((m) => m.trim() !== ''),
       withError: fc.boolean(),
     })
     .map(({ name: n, state, code, message, withError }): ComponentStatus =>

@@ -1,9 +1,10 @@
 // Device credentials cached on disk (`wfmck fleet --cert-cache DIR`): the same device CA and the same device give the
 // same file, so a fleet started again skips minting (3-6 ms of CPU per device with @peculiar/x509). Each CA has a
 // folder of its own (0700), each credential a file written 0600 to a temp name and renamed; a file that is unreadable,
-// of another device or near its expiry is minted again.
+// of another device or near its expiry is minted again. A cache others can read (copied under umask 022, restored
+// from a backup) is tightened before a fleet reuses it.
 import { createHash, createPrivateKey, randomBytes, X509Certificate, type JsonWebKey } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface CachedCredential {
@@ -46,6 +47,43 @@ export function credentialCache(dir: string, caPem: string): CredentialSource {
     await rename(temp, file);
     return { ...fresh, keyJwk };
   };
+}
+
+/** What tightenCache changed: key files (and CA folders) others could read or enter, and the modes they had (loosest first). */
+export interface Tightened {
+  files: number;
+  folders: number;
+  modes: number[];
+}
+
+/** The cache's layout: a folder per CA (16 hex), a file per credential (32 hex); nothing else in DIR is touched. */
+const CA_FOLDER = /^[0-9a-f]{16}$/;
+const CREDENTIAL_FILE = /^[0-9a-f]{32}\.json$/;
+
+/**
+ * Before a fleet reuses a cache: files left readable by others (a copy, a restore, a umask) become 0600 and their
+ * folders 0700, as if the cache had written them (a write replaces the file; a reuse reads it as it is).
+ */
+export async function tightenCache(dir: string): Promise<Tightened> {
+  const done: Tightened = { files: 0, folders: 0, modes: [] };
+  const tighten = async (path: string, mode: number, kind: 'files' | 'folders') => {
+    const was = (await stat(path)).mode & 0o777;
+    if ((was & 0o077) === 0) return;
+    await chmod(path, mode);
+    done[kind]++;
+    if (!done.modes.includes(was)) done.modes.push(was);
+  };
+  const folders = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const f of folders.filter((e) => e.isDirectory() && CA_FOLDER.test(e.name))) {
+    const folder = join(dir, f.name);
+    await tighten(folder, 0o700, 'folders');
+    const files = (await readdir(folder)).filter((n) => CREDENTIAL_FILE.test(n));
+    // A few hundred at a time: a cache of 100,000 devices is swept in well under a second without 100,000 open stats.
+    for (let i = 0; i < files.length; i += 256)
+      await Promise.all(files.slice(i, i + 256).map((n) => tighten(join(folder, n), 0o600, 'files')));
+  }
+  done.modes.sort((a, b) => b - a);
+  return done;
 }
 
 function usable(text: string, name: string): CachedCredential | undefined {

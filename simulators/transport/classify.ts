@@ -2,6 +2,9 @@
 import type { TransportErrorCode } from './types.ts';
 import { ResponseTooLarge, ResponseTruncated } from './limits.ts';
 
+/** What the kit's own check of a server's SPIFFE ID (spiffeIdentityCheck) throws: a code of its own, not a TLS one. */
+export const SERVER_IDENTITY_CODE = 'WFMCK_E_SERVER_IDENTITY' satisfies TransportErrorCode;
+
 export interface FailureContext {
   /** The transport's own deadline fired. */
   timedOut: boolean;
@@ -53,8 +56,6 @@ const CONNECTION_CODES = new Set([
   'EADDRNOTAVAIL',
   'ETIMEDOUT',
   'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_DESTROYED',
 ]);
 
 export function classify(error: unknown, ctx: FailureContext): Failure {
@@ -81,7 +82,12 @@ export function classify(error: unknown, ctx: FailureContext): Failure {
     case 'UND_ERR_ABORTED':
     case 'UND_ERR_ABORT':
       return { code: 'WFMCK_E_ABORTED', message: detail, retryable: false };
+    // Sent after the kit closed the transport (a check out of time goes on after its teardown): never the peer's doing.
+    case 'UND_ERR_CLOSED':
+    case 'UND_ERR_DESTROYED':
+      return { code: 'WFMCK_E_ABORTED', message: `not sent: the kit had closed this transport (${detail})`, retryable: false };
   }
+  if (code === SERVER_IDENTITY_CODE) return { code: SERVER_IDENTITY_CODE, message: detail, retryable: false };
   if (isTls(code, message)) return { code: 'WFMCK_E_TLS', message: detail, retryable: false };
   if (code.startsWith('HPE_') || e?.name === 'HTTPParserError') {
     return { code: 'WFMCK_E_PROTOCOL', message: `malformed HTTP response: ${message}`, retryable: false };

@@ -12,6 +12,8 @@ export class Transcript {
   private next = 0;
   /** Exchanges dropped because the ring was full. */
   dropped = 0;
+  /** Sent and not answered yet, with their deadlines: evidence taken meanwhile (a check out of time) shows them. */
+  private readonly waiting = new Map<Exchange, number>();
 
   constructor(opts: { maxExchanges?: number; trimBytes?: number } = {}) {
     this.maxExchanges = Math.max(1, opts.maxExchanges ?? DEFAULT_MAX_EXCHANGES);
@@ -20,6 +22,31 @@ export class Transcript {
 
   /** Keeps a redacted, trimmed copy; the oldest exchange goes once the ring is full. */
   record(x: Exchange): void {
+    const copy = this.copyOf(x);
+    if (this.ring.length < this.maxExchanges) this.ring.push(copy);
+    else {
+      this.ring[this.next] = copy;
+      this.dropped++;
+    }
+    this.next = (this.next + 1) % this.maxExchanges;
+  }
+
+  /** An exchange on its way (no answer yet); `settled` when it ends, answered or not (then `record` keeps it). */
+  begin(x: Exchange, deadlineMs: number): { settled(): void } {
+    this.waiting.set(x, deadlineMs);
+    return { settled: () => void this.waiting.delete(x) };
+  }
+
+  /** The exchanges still waiting for their answer, oldest first: durationMs is the wait so far. */
+  awaiting(now = Date.now()): Exchange[] {
+    return [...this.waiting].map(([x, deadlineMs]) => ({
+      ...this.copyOf(x),
+      durationMs: Math.max(0, now - Date.parse(x.startedAt)),
+      awaiting: { deadlineMs },
+    }));
+  }
+
+  private copyOf(x: Exchange): Exchange {
     const copy: Exchange = {
       ...x,
       url: redactUrl(x.url),
@@ -30,12 +57,7 @@ export class Transcript {
     };
     if (copy.requestBody === undefined) delete copy.requestBody;
     if (copy.responseBody === undefined) delete copy.responseBody;
-    if (this.ring.length < this.maxExchanges) this.ring.push(copy);
-    else {
-      this.ring[this.next] = copy;
-      this.dropped++;
-    }
-    this.next = (this.next + 1) % this.maxExchanges;
+    return copy;
   }
 
   /** Oldest first. */

@@ -6,7 +6,7 @@ import type { PeerCertificate } from 'node:tls';
 import { Agent, type Dispatcher } from 'undici';
 import { isLoopbackHost, offLoopback } from '../../spec/loopback.ts';
 import { x509 } from '../../spec/x509.ts';
-import { classify } from './classify.ts';
+import { SERVER_IDENTITY_CODE, classify } from './classify.ts';
 import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from '../../protocol/evidence.ts';
 import { ExchangeHandler, onDeadline } from './exchange-handler.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './limits.ts';
@@ -130,7 +130,7 @@ export function spiffeIdentityCheck(
       .split(', ')
       .filter((n) => n.startsWith('URI:'))
       .map((n) => n.slice(4));
-    const fail = (why: string) => Object.assign(new Error(`${why} (P10: a client aborts)`), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' });
+    const fail = (why: string) => Object.assign(new Error(`${why} (P10: a client aborts)`), { code: SERVER_IDENTITY_CODE });
     if (!lenient.caLeaf && claimsCa(cert))
       return fail(`the server's leaf is a CA certificate (basicConstraints cA true), not an X.509-SVID leaf`);
     const id = lenient.firstUri || uris.length === 1 ? uris[0] : undefined;
@@ -237,6 +237,8 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
   const timer = setTimeout(onDeadline, timeoutMs, exchange);
   // The caller's signal aborts this exchange through the handler itself, removed at the end (AbortSignal.any costs more).
   opts.signal?.addEventListener('abort', exchange, { once: true });
+  // Evidence taken before the answer (a check out of time) shows the request still waiting, with its deadline.
+  const waiting = config.transcript?.begin(exchangeRecord({ config, req, attempt, startedAt, durationMs: 0 }), timeoutMs);
   try {
     if (opts.signal?.aborted) throw opts.signal.reason;
     config.dispatcher.dispatch(
@@ -282,6 +284,7 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
     throw transportError;
   } finally {
     clearTimeout(timer);
+    waiting?.settled();
     opts.signal?.removeEventListener('abort', exchange);
   }
 }

@@ -151,7 +151,11 @@ test('bad values are usage errors with the source and a one-line reason', () => 
     /profile\.deviceAuth: must be one of signature, mtls, none/,
   );
   usage(() => resolveConfig([], {}, folder('targets: [1]\n'), opts), /targets must be a mapping/);
-  usage(() => resolveConfig([], {}, folder('targets: {wfm: [\n'), opts), /not valid YAML/);
+  // A YAML syntax error is the one reason given on three lines: where, the line itself, a caret (test below).
+  assert.throws(
+    () => resolveConfig([], {}, folder('targets: {wfm: [\n'), opts),
+    /wfmck\.config\.yaml:\d+:\d+: not valid YAML: .*\n\| .*\n\| *\^$/,
+  );
 });
 
 test('only loopback targets: anything else is refused with the reason', () => {
@@ -262,4 +266,40 @@ test('listen: the embedded services on a loopback address only, the WFM on a fix
     /^--listen: 0\.0\.0\.0 is not on a loopback address; the kit only ever listens on/,
   );
   usage(() => resolveConfig(['--wfm-port', '70000'], {}, cwd, opts), /^--wfm-port: must be a port 0-65535/);
+});
+
+test('an unknown YAML key names the closest known key: target -> targets, a hook field too', () => {
+  usage(
+    () => resolveConfig([], {}, folder('target:\n  wfm: https://127.0.0.1:1\n'), opts),
+    /unknown key "target"; did you mean "targets"\?$/,
+  );
+  usage(() => resolveConfig([], {}, folder('targets:\n  wfmm: https://127.0.0.1:1\n'), opts), /did you mean "targets\.wfm"\?$/);
+  usage(
+    () => resolveConfig([], {}, folder('hooks:\n  retireClient: { command: x, timeout: 2 }\n'), opts),
+    /unknown key "timeout"; did you mean "timeoutMs"\? \(a hook has command, timeoutMs and cwd\)/,
+  );
+  usage(() => resolveConfig([], {}, folder('colour: blue\n'), opts), /unknown key "colour"$/);
+});
+
+test('a YAML syntax error: file:line:column, the reason, the offending line and a caret under the column', () => {
+  const cwd = folder('seed: 7\ntargets:\n  wfm: https://127.0.0.1:1\n   identity: https://127.0.0.1:2\n');
+  const file = join(cwd, 'wfmck.config.yaml');
+  assert.throws(
+    () => resolveConfig([], {}, cwd, opts),
+    (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'WFMCK_E_USAGE');
+      const [head, line, caret, ...rest] = e.message.split('\n');
+      assert.equal(head, `${file}:3:8: not valid YAML: Nested mappings are not allowed in compact mappings`);
+      assert.equal(line, '|   wfm: https://127.0.0.1:1');
+      assert.equal(caret, '|        ^');
+      assert.deepEqual(rest, []);
+      return true;
+    },
+  );
+  // Tabs before the column stay tabs, so the caret lines up in any tab width.
+  const tabbed = folder('component: { vendor: "Acme",\tname: [x }\n');
+  assert.throws(
+    () => resolveConfig([], {}, tabbed, opts),
+    (e: Error) => /\n\| component: \{ vendor: "Acme",\tname: \[x \}\n\| {29}\t {9}\^$/.test(e.message) || assert.fail(e.message),
+  );
 });

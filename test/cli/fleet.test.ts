@@ -98,20 +98,30 @@ test(
   },
 );
 
-test('SIGINT stops the fleet cleanly: exit 1 and a summary with interrupted true', { timeout: 120_000 }, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'wfmck-fleet-int-'));
-  const run = fleet(['--devices', '3000', '--duration', '60', '--concurrency', '8', '--out', dir]);
-  // Interrupt once devices are onboarding (the first progress line arrives after the embedded services start).
-  while (!/onboarded [1-9]/.test(run.out.stderr)) await new Promise((r) => setTimeout(r, 100));
-  run.child.kill('SIGINT');
-  const [code] = await run.exit;
-  assert.equal(code, 1, run.out.stderr);
-  const summary = JSON.parse(await readFile(join(dir, 'fleet-summary.json'), 'utf8'));
-  assert.equal(summary.interrupted, true);
-  assert.equal(summary.passed, false);
-  assert.ok(summary.totals.clients.onboarded < 3000);
-  assert.equal(summary.totals.requests.transportErrors, 0, 'requests we aborted are not charged to the WFM');
-});
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+] as const) {
+  test(
+    `${signal} stops the fleet cleanly: exit ${code} (as wfmck run) and a summary with interrupted true`,
+    { timeout: 120_000 },
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'wfmck-fleet-int-'));
+      const run = fleet(['--devices', '3000', '--duration', '60', '--concurrency', '8', '--out', dir]);
+      // Interrupt once devices are onboarding (the first progress line arrives after the embedded services start).
+      while (!/onboarded [1-9]/.test(run.out.stderr)) await new Promise((r) => setTimeout(r, 100));
+      run.child.kill(signal);
+      const [exit] = await run.exit;
+      assert.equal(exit, code, run.out.stderr);
+      const summary = JSON.parse(await readFile(join(dir, 'fleet-summary.json'), 'utf8'));
+      assert.equal(summary.interrupted, true);
+      assert.equal(summary.passed, false);
+      assert.ok(summary.totals.clients.onboarded < 3000);
+      assert.equal(summary.totals.requests.transportErrors, 0, 'requests we aborted are not charged to the WFM');
+    },
+  );
+}
 
 test(
   'thresholds: a fleet that ran clean but breaks one exits 1 and names it; the end lists p50/p95/p99 per endpoint',

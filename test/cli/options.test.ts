@@ -233,3 +233,23 @@ test('parseArgv: --flag value, --flag=value, repeats, hidden aliases, switches, 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
+
+test('did you mean: an unknown flag of any command, an unknown command, a mistyped top-level flag; nothing when nothing is close', async () => {
+  const flag = await runWfmck(['run', '--wfn', 'http://127.0.0.1:1']);
+  assert.deepEqual(
+    [flag.code, flag.stdout, flag.stderr],
+    [2, '', 'wfmck run: --wfn: unknown option; did you mean --wfm?\nsee wfmck run --help\n'],
+  );
+  const fleet = await runWfmck(['fleet', '--device', '3']);
+  assert.match(fleet.stderr, /^wfmck fleet: --device: unknown option; did you mean --devices\?\n/);
+  const command = await runWfmck(['rnu']);
+  assert.deepEqual([command.code, command.stderr], [2, 'wfmck: rnu: no such command; did you mean run?\nsee wfmck --help\n']);
+  const help = await runWfmck(['help', 'verify-reprot']);
+  assert.deepEqual([help.code, help.stderr], [2, 'wfmck: verify-reprot: no such command; did you mean verify-report?\nsee wfmck --help\n']);
+  const version = await runWfmck(['--verison']);
+  assert.deepEqual([version.code, version.stderr], [2, 'wfmck: --verison: unknown option; did you mean --version?\nsee wfmck --help\n']);
+  assert.throws(
+    () => parseArgv(['--sede', '1'], [{ flag: 'seed', value: 'N', doc: '' }], false),
+    (e: Error) => e.message === '--sede: unknown option; did you mean --seed?',
+  );
+});

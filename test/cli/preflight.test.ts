@@ -94,7 +94,7 @@ test(
       WFMCK_HOOK_START_CLIENT: hook,
     });
     assert.equal(r.code, 2, r.stdout.slice(-2000) + r.stderr);
-    assert.match(r.stdout, /^wfmck run: KIT ERROR, no verdict for 1 requirement; .* 1 kit error$/m);
+    assert.match(r.stdout, /^wfmck run: NO VERDICT: the kit broke on 1 requirement; .* 1 kit error$/m);
     const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as {
       requirements: { id: string; status: string; tests: { errorCode?: string }[] }[];
     };

@@ -1,6 +1,6 @@
 // One bug reads as one failure: the kit's reference WFM with fault CAP-PUT-201 (a first PUT answers 200), certified as a
 // target through `wfmck serve`, fails CAP-PUT-201 and its §3 twin alone; every check that needed a creation is blocked
-// by it, named in conformance.json, the console, JUnit and the HTML.
+// by it, named in conformance.json, the console, JUnit and the HTML: one cause naming both, with its replay command.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -33,8 +33,14 @@ test(
           q.blockedBy!.every((c) => c === 'CAP-PUT-201' || c === 'CAP-LIFE-CREATED'),
           `${q.id} is blocked by ${q.blockedBy}`,
         );
+      // One bug, one cause (issue 32): both failed on the same PUT answered 200, named by the one that blocks most.
       assert.equal(report.rootCauses[0]!.id, 'CAP-PUT-201');
       assert.equal(report.rootCauses[0]!.status, 'fail');
+      assert.deepEqual(report.rootCauses[0]!.alsoFailed, ['CAP-LIFE-CREATED']);
+      assert.deepEqual(
+        report.rootCauses.filter((c) => c.status === 'fail').map((c) => c.id),
+        ['CAP-PUT-201'],
+      );
       assert.deepEqual([report.summary.mustFailed, report.summary.error, report.problems], [2, 0, []]);
       assert.match(
         r.stdout,
@@ -42,6 +48,13 @@ test(
         'the console names the cause with its reason',
       );
       assert.match(r.stdout, /^    \d+ requirements blocked by it: /m);
+      assert.match(r.stdout, /^    the same exchange failed CAP-LIFE-CREATED \(MUST\) too$/m);
+      assert.doesNotMatch(r.stdout, /^  CAP-LIFE-CREATED \(MUST\) failed/m, 'not a cause of its own');
+      assert.match(
+        r.stdout,
+        /^    replay: npx wfmck run --config \S+ --seed 7 .*--grep 'CAP-PUT-201'$/m,
+        'the replay line names its --grep',
+      );
       assert.match(
         r.stdout,
         /^wfmck run: NOT CONFORMANT: 2 requirements failed, 2 of them MUST; \d+ requirements: .* \d+ blocked, .* 0 kit error$/m,

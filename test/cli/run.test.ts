@@ -43,7 +43,7 @@ test('verdict: a kit error, a problem of the kit itself or a run that judged not
   assert.match(broken.line, /; kit problem: run error: .* \(and 1 more in .*conformance\.json\)$/);
   assert.equal((await verdict(report(JSON.stringify({ summary: { ...summary, fail: 2, mustFailed: 2 }, problems })))).code, 2);
   const kitError = await verdict(report(JSON.stringify({ summary: { ...summary, error: 3 } })));
-  assert.deepEqual([kitError.code, /^KIT ERROR, no verdict for 3 requirements; .* 3 kit error$/.test(kitError.line)], [2, true]);
+  assert.deepEqual([kitError.code, /^NO VERDICT: the kit broke on 3 requirements; .* 3 kit error$/.test(kitError.line)], [2, true]);
   assert.equal(
     (await verdict(report(JSON.stringify({ summary: { ...summary, fail: 1, mustFailed: 1, error: 1 } })))).code,
     2,

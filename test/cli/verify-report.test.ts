@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSigningKey } from '../../reports/signing/keys.ts';
@@ -33,13 +33,15 @@ test(
   { timeout: 60_000 },
   async () => {
     const dir = signedFolder();
+    // The key a user pins lives outside the folder: a file added to it after signing is itself a finding.
+    const keys = mkdtempSync(join(tmpdir(), 'wfmck-verify-keys-'));
     try {
       const ok = await runWfmck(['verify-report', dir]);
       assert.equal(ok.code, 0, ok.stderr);
       assert.match(ok.stdout, /integrity, not identity/);
       assert.match(ok.stdout, /verified: the signature and 3 signed files/);
 
-      const other = join(dir, 'other.pub.pem');
+      const other = join(keys, 'other.pub.pem');
       writeFileSync(other, generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ type: 'spki', format: 'pem' }));
       const wrongKey = await runWfmck(['verify-report', dir, '--key', other]);
       assert.equal(wrongKey.code, 1);
@@ -71,6 +73,7 @@ test(
       assert.match(unsigned.stderr, /no envelope/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      rmSync(keys, { recursive: true, force: true });
     }
   },
 );
@@ -96,7 +99,7 @@ test(
         '1.2.3',
       ]);
       assert.equal(run.code, 0, run.stdout + run.stderr);
-      assert.match(run.stdout, /wfmck run: signed 3 files with a key made for this run/);
+      assert.match(run.stdout, /wfmck run: signed \d+ files with a key made for this run/);
       const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8'));
       assert.deepEqual(
         [report.persona, report.edition, report.component, report.signing],
@@ -114,6 +117,47 @@ test(
       const tampered = await runWfmck(['verify-report', out]);
       assert.equal(tampered.code, 1);
       assert.match(tampered.stdout, /^FAIL conformance\.html: sha256 /m);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  },
+);
+
+/** The FAIL lines of verify-report, each cut to the file it names. */
+function failedFiles(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter((l) => l.startsWith('FAIL '))
+    .map((l) => l.slice(5).split(':')[0]!);
+}
+
+test(
+  'end to end: replay.yaml and run-context.json are signed, and a file added after signing is named (issue 32, symptom 7)',
+  { timeout: 120_000 },
+  async () => {
+    const out = mkdtempSync(join(tmpdir(), 'wfmck-signed-extra-'));
+    try {
+      const run = await runWfmck(['run', '--sign', '--grep', 'CAP-PUT-201 PUT for a deviceId', '--out', out]);
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      const untouched = await runWfmck(['verify-report', out]);
+      assert.equal(untouched.code, 0, untouched.stdout + untouched.stderr);
+      assert.match(untouched.stdout, /signed files \(.*replay\.yaml.*run-context\.json/);
+      // Each edit alone, then undone: verify-report names that file and no other.
+      for (const file of ['replay.yaml', 'run-context.json']) {
+        const before = readFileSync(join(out, file));
+        // replay.yaml holds hook shell commands: the edit a forger would make.
+        writeFileSync(join(out, file), Buffer.concat([before, Buffer.from(file.endsWith('.yaml') ? '# edited\n' : ' ')]));
+        const edited = await runWfmck(['verify-report', out]);
+        assert.equal(edited.code, 1, edited.stdout);
+        assert.deepEqual(failedFiles(edited.stdout), [file]);
+        writeFileSync(join(out, file), before);
+      }
+      mkdirSync(join(out, 'evidence'), { recursive: true });
+      writeFileSync(join(out, 'evidence', 'ZZZ.json'), '{"requirement": "ZZZ", "exchanges": []}\n');
+      const added = await runWfmck(['verify-report', out]);
+      assert.equal(added.code, 1, added.stdout);
+      assert.deepEqual(failedFiles(added.stdout), ['evidence/ZZZ.json']);
+      assert.match(added.stdout, /^FAIL evidence\/ZZZ\.json: not covered by the signature/m);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

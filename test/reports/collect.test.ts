@@ -81,11 +81,11 @@ test('a failure keeps its error, replay and evidence; the last attempt decides',
   assert.equal(recordOf(testCase([failed, result()]), opts).status, 'pass', 'a retry that passed is a pass');
 });
 
-test('a timeout is a failure; a kit error is an error; evidence from a file attachment is read', () => {
+test('a timeout on a late target is a failure; a kit error is an error; evidence from a file attachment is read', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wfmck-collect-'));
   try {
     const file = join(dir, 'evidence.json');
-    writeFileSync(file, JSON.stringify([exchange(), exchange({ id: 'x2' })]));
+    writeFileSync(file, JSON.stringify([exchange(), late()]));
     const timedOut = recordOf(
       testCase([
         result({
@@ -143,6 +143,76 @@ test('a timeout is a failure; a kit error is an error; evidence from a file atta
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** An exchange the transport gave up on at its deadline: the target was late. */
+const late = () =>
+  exchange({
+    id: 'x2',
+    status: undefined,
+    responseHeaders: undefined,
+    responseBody: undefined,
+    durationMs: 10_004,
+    error: { code: 'WFMCK_E_TIMEOUT', message: 'no complete response within 10000 ms: timed out waiting for the headers' },
+  });
+const outOfTime = (exchanges: unknown[]) =>
+  result({
+    status: 'timedOut',
+    duration: 60_012,
+    errors: [{ message: 'Test timeout of 60000ms exceeded.' }],
+    attachments: [evidence(exchanges)],
+  });
+
+test('out of time while every answer came in under 100 ms: a kit error WFMCK_E_SLOW_RUN naming the answer times, never a failure', () => {
+  const answers = [
+    exchange({ id: 'a', status: 201, durationMs: 12.4 }),
+    exchange({ id: 'b', method: 'GET', status: 200, durationMs: 88 }),
+    exchange({ id: 'c', status: 200, durationMs: 5 }),
+  ];
+  const r = recordOf(testCase([outOfTime(answers)]), opts);
+  assert.deepEqual([r.status, r.errorCode], ['error', 'WFMCK_E_SLOW_RUN']);
+  assert.match(
+    r.reason!,
+    /^WFMCK_E_SLOW_RUN: the check ran out of time \(Test timeout of 60000ms exceeded\.\) though the target was never late/,
+  );
+  assert.match(r.reason!, /3 exchanges, the slowest 88 ms \(GET https:\/\/127\.0\.0\.1:8443\/api\/v1\/capabilities\/dev1\)/);
+  assert.match(r.error!.message, /^answer times: 12, 88, 5 ms$/m);
+  assert.match(r.error!.message, /--timeout-scale 2/);
+  assert.equal(r.evidence?.length, 3, 'the exchanges and their durations are the evidence');
+  assert.equal(r.brokeAt, undefined, 'no exchange broke anything');
+  // Still waiting, within its deadline: the target is not late yet.
+  const waiting = exchange({ id: 'd', status: undefined, responseBody: undefined, durationMs: 3_000, awaiting: { deadlineMs: 10_000 } });
+  const w = recordOf(testCase([outOfTime([...answers, waiting])]), opts);
+  assert.deepEqual([w.status, w.errorCode], ['error', 'WFMCK_E_SLOW_RUN']);
+  assert.match(w.error!.message, /1 still waiting for an answer, within its deadline/);
+  // A check that sent nothing, or whose requests the kit aborted, and ran out of time is the kit's too.
+  assert.match(recordOf(testCase([outOfTime([])]), opts).reason!, /: it sent the target no request$/);
+  const aborted = exchange({ id: 'f', status: undefined, durationMs: 1, error: { code: 'WFMCK_E_ABORTED', message: 'not sent' } });
+  const k = recordOf(testCase([outOfTime([...answers, aborted])]), opts);
+  assert.equal(k.status, 'error');
+  assert.match(k.error!.message, /^answer times: 12, 88, 5 ms\n1 more ended without an answer \(WFMCK_E_ABORTED\)$/m);
+});
+
+test('out of time on an exchange that never got an answer within its deadline: a failure of its requirement, that exchange marked', () => {
+  const r = recordOf(
+    testCase([outOfTime([exchange({ id: 'a', status: 201, durationMs: 9 }), late(), exchange({ id: 'c', durationMs: 4 })])]),
+    opts,
+  );
+  assert.equal(r.status, 'fail');
+  assert.equal(r.errorCode, undefined);
+  assert.match(r.reason!, /^the target did not answer in time: PUT \S+: WFMCK_E_TIMEOUT no complete response within 10000 ms/);
+  assert.match(r.error!.message, /Test timeout of 60000ms exceeded\./);
+  assert.equal(r.error!.replay, "npx wfmck run --seed 7 --grep 'CAP-PUT-201'");
+  assert.equal(r.brokeAt?.exchange, 'x2', 'the late exchange is the one marked');
+  // Still waiting when the test ended, past its deadline (the transport's timer never fired: a blocked event loop).
+  const stuck = exchange({ id: 'd', status: undefined, responseBody: undefined, durationMs: 12_500, awaiting: { deadlineMs: 10_000 } });
+  const s = recordOf(testCase([outOfTime([exchange({ id: 'a', durationMs: 9 }), stuck])]), opts);
+  assert.equal(s.status, 'fail');
+  assert.match(s.reason!, /no answer after 12500 ms \(deadline 10000 ms\)/);
+  assert.equal(s.brokeAt?.exchange, 'd');
+  // A refused connection is no answer at all: a failure (an outage, when many), never the kit's.
+  const refused = exchange({ id: 'e', status: undefined, durationMs: 1, error: { code: 'WFMCK_E_CONNECTION', message: 'ECONNREFUSED' } });
+  assert.equal(recordOf(testCase([outOfTime([refused])]), opts).status, 'fail');
 });
 
 test('tests that never ran are skipped, saying whether the run was interrupted', () => {

@@ -94,7 +94,11 @@ test('one row per requirement: what needs attention first (worst first), the res
 test('the header shows verdict, strictness, seed and an interrupted run', () => {
   const report = { ...syntheticReport(), interrupted: true };
   const html = renderHtml(report);
-  assert.match(html, /class="verdict verdict-not-conformant">Not conformant</);
+  // The synthetic run holds a kit error beside its failures: no verdict, as its exit code 2 says.
+  assert.match(html, /class="verdict verdict-no-verdict">No verdict</);
+  assert.match(html, /the kit broke on 1 requirement/);
+  const failedOnly = { ...report, summary: { ...report.summary, verdict: 'not-conformant' as const } };
+  assert.match(renderHtml(failedOnly), /class="verdict verdict-not-conformant">Not conformant</);
   assert.match(html, /<dt>Seed<\/dt><dd>42 /);
   assert.match(html, /interrupted: results are partial/);
 });

@@ -157,7 +157,7 @@ test('skip reasons name the missing hook; a kit error is its own status and not 
   const s = summarize(m, 'default');
   assert.equal(s.mustFailed, 0);
   assert.equal(s.error, 1);
-  assert.equal(s.verdict, 'incomplete');
+  assert.equal(s.verdict, 'no-verdict', 'a kit error gives no verdict (exit 2), never incomplete or a failure');
 });
 
 test('buildMatrix: spec order, one entry per catalog requirement, a multi-id test under each id, evidence of failures only, capped', () => {
@@ -215,6 +215,10 @@ test('verdict: conformant only when every judged blocking requirement passes; in
   const ambiguous = req('D-A', 'MUST', 'wfm', { errata: '400 or 422' });
   assert.equal(v([ambiguous], [rec(['D-A'], 'fail')], 'lenient'), 'conformant', 'lenient: a known ambiguity warns');
   assert.equal(v([ambiguous], [rec(['D-A'], 'fail')], 'default'), 'not-conformant');
+  // A kit error (a hook that failed, say) outranks a failure beside it: no verdict either way, as the exit code 2 says.
+  const other = req('D-O', 'MUST', 'wfm');
+  assert.equal(v([must, other], [rec(['D-M'], 'fail'), rec(['D-O'], 'error', { errorCode: 'WFMCK_E_HOOK' })]), 'no-verdict');
+  assert.equal(v([must], [rec(['D-M'], 'error', { errorCode: 'WFMCK_E_HOOK' })]), 'no-verdict');
 });
 
 test('summary: mustFailed is exactly the MUST and MUST NOT requirements that fail; strict SHOULD failures are not in it', () => {

@@ -9,13 +9,16 @@ import { join } from 'node:path';
 import { createRootCa } from '../../protocol/pki.ts';
 import { IN_TOTO_PAYLOAD_TYPE, keyIdOf, pae, signEnvelope } from '../../reports/signing/dsse.ts';
 import { KeyFileError, generateSigningKey, loadSigningKey } from '../../reports/signing/keys.ts';
-import { CERTIFICATE_FILE, PUBLIC_KEY_FILE, signReport } from '../../reports/signing/sign-report.ts';
+import { CERTIFICATE_FILE, PUBLIC_KEY_FILE, SignError, signReport } from '../../reports/signing/sign-report.ts';
 import { predicateOf, statementOf } from '../../reports/signing/statement.ts';
 import { ReportInputError, verifyReport } from '../../reports/signing/verify-report.ts';
 
 const EVIDENCE = 'evidence/CAP-PUT-201.json';
 
-/** A report folder as the reporter leaves it: conformance.json naming one evidence file, the HTML, the JUnit. */
+/**
+ * A report folder as a run leaves it: conformance.json naming one evidence file, the HTML, the JUnit, the replay
+ * configuration and the run context, and Playwright's own folders (left unsigned by design).
+ */
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'wfmck-signing-'));
   const report = {
@@ -35,6 +38,12 @@ function folder(): string {
   writeFileSync(join(dir, 'junit.xml'), '<testsuites/>\n');
   mkdirSync(join(dir, 'evidence'));
   writeFileSync(join(dir, EVIDENCE), JSON.stringify({ requirement: 'CAP-PUT-201', exchanges: [{ method: 'PUT', status: 200 }] }));
+  writeFileSync(join(dir, 'replay.yaml'), 'hooks:\n  assignDeployment: ./hooks/assign.sh\n');
+  writeFileSync(join(dir, 'run-context.json'), JSON.stringify({ persona: 'wfm', seed: 7 }));
+  mkdirSync(join(dir, 'playwright-report'));
+  writeFileSync(join(dir, 'playwright-report', 'index.html'), '<!doctype html>\n');
+  mkdirSync(join(dir, 'test-results'));
+  writeFileSync(join(dir, 'test-results', '.last-run.json'), '{}');
   return dir;
 }
 
@@ -66,7 +75,7 @@ test(
   'sign then verify: every report file and the evidence are signed subjects, and the predicate carries the metadata',
   withFolder((dir) => {
     const signed = signReport(dir, generateSigningKey());
-    assert.deepEqual(signed.subjects, ['conformance.json', 'conformance.html', 'junit.xml', EVIDENCE]);
+    assert.deepEqual(signed.subjects, ['conformance.json', 'conformance.html', 'junit.xml', EVIDENCE, 'replay.yaml', 'run-context.json']);
     const v = verifyReport(dir);
     assert.deepEqual(v.problems, []);
     assert.equal(v.keySource, 'envelope');
@@ -108,6 +117,47 @@ test(
     signReport(dir, generateSigningKey());
     rmSync(join(dir, 'junit.xml'));
     assert.deepEqual(verifyReport(dir).problems, ['junit.xml: missing (a signed subject)']);
+  }),
+);
+
+for (const file of ['replay.yaml', 'run-context.json']) {
+  test(
+    `${file} is signed: one edited byte of it fails verification, naming it`,
+    withFolder((dir) => {
+      signReport(dir, generateSigningKey());
+      flipByte(join(dir, file), 2);
+      assert.deepEqual(
+        verifyReport(dir).problems.map((p) => p.split(':')[0]),
+        [file],
+      );
+    }),
+  );
+}
+
+test(
+  "a file added after signing, at any depth, is one line each; Playwright's folders, the envelope and the key are not",
+  withFolder((dir) => {
+    signReport(dir, generateSigningKey());
+    writeFileSync(join(dir, 'evidence', 'ZZZ.json'), '{"requirement": "ZZZ", "exchanges": []}');
+    mkdirSync(join(dir, 'extra', 'deeper'), { recursive: true });
+    writeFileSync(join(dir, 'extra', 'deeper', 'note.txt'), 'added');
+    writeFileSync(join(dir, 'playwright-report', 'trace.zip'), 'x');
+    writeFileSync(join(dir, 'test-results', 'added.png'), 'x');
+    assert.deepEqual(verifyReport(dir).problems, [
+      'evidence/ZZZ.json: not covered by the signature (added after signing?)',
+      'extra/deeper/note.txt: not covered by the signature (added after signing?)',
+    ]);
+  }),
+);
+
+test(
+  'a file whose name verify-report would not open is refused at signing, by name, rather than left unsigned',
+  withFolder((dir) => {
+    writeFileSync(join(dir, 'my notes.txt'), 'x');
+    assert.throws(
+      () => signReport(dir, generateSigningKey()),
+      (e: unknown) => e instanceof SignError && /^my notes\.txt: a file name verify-report would not open/.test(e.message),
+    );
   }),
 );
 
@@ -154,7 +204,14 @@ test(
     const envelope = signEnvelope(IN_TOTO_PAYLOAD_TYPE, Buffer.from(JSON.stringify(statement)), key.privateKey, keyIdOf(key.publicKey));
     writeFileSync(join(dir, 'conformance.dsse.json'), JSON.stringify(envelope));
     writeFileSync(join(dir, PUBLIC_KEY_FILE), key.publicKey.export({ type: 'spki', format: 'pem' }));
-    assert.deepEqual(verifyReport(dir).problems, [`${EVIDENCE}: evidence named by conformance.json but not signed`]);
+    // The evidence file is one line (not two), and each other file the statement leaves out is one more.
+    assert.deepEqual(verifyReport(dir).problems, [
+      `${EVIDENCE}: evidence named by conformance.json but not signed`,
+      'conformance.html: not covered by the signature (added after signing?)',
+      'junit.xml: not covered by the signature (added after signing?)',
+      'replay.yaml: not covered by the signature (added after signing?)',
+      'run-context.json: not covered by the signature (added after signing?)',
+    ]);
   }),
 );
 

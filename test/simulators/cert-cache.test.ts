@@ -3,11 +3,11 @@
 import { test } from 'node:test';
 import { createHash, createPrivateKey } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRootCa, issueCertificate } from '../../protocol/pki.ts';
-import { credentialCache } from '../../simulators/fleet/cert-cache.ts';
+import { credentialCache, tightenCache } from '../../simulators/fleet/cert-cache.ts';
 
 test('a credential is minted once per CA and name, reused after, and written 0600 in a 0700 folder', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'wfmck-cert-cache-'));
@@ -42,4 +42,28 @@ test('a credential is minted once per CA and name, reused after, and written 060
   await writeFile(path, '{ not json');
   await credentialCache(dir, ca.certPem)('device:d1', mint);
   assert.equal(mints, 4);
+});
+
+test('tightenCache: key files and CA folders others could read become 0600 and 0700; nothing else in DIR is touched', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'wfmck-cert-cache-'));
+  const ca = await createRootCa('cache test CA');
+  const mint = async () => {
+    const leaf = await issueCertificate(ca, { commonName: 'd', usage: ['client'] });
+    return { certPem: leaf.certPem, keyPem: leaf.keyPem };
+  };
+  const cache = credentialCache(dir, ca.certPem);
+  for (const name of ['device:a', 'device:b', 'device:c']) await cache(name, mint);
+  assert.deepEqual(await tightenCache(dir), { files: 0, folders: 0, modes: [] }, 'a cache as written needs nothing');
+  const folder = join(dir, (await readdir(dir))[0]!);
+  const files = await readdir(folder);
+  // As `cp -r` under umask 022 (or a restore from a backup) leaves them.
+  await chmod(folder, 0o755);
+  await chmod(join(folder, files[0]!), 0o644);
+  await chmod(join(folder, files[1]!), 0o640);
+  await writeFile(join(dir, 'notes.txt'), 'mine', { mode: 0o644 });
+  assert.deepEqual(await tightenCache(dir), { files: 2, folders: 1, modes: [0o755, 0o644, 0o640] });
+  assert.equal((await stat(folder)).mode & 0o777, 0o700);
+  for (const f of files) assert.equal((await stat(join(folder, f))).mode & 0o777, 0o600, f);
+  assert.equal((await stat(join(dir, 'notes.txt'))).mode & 0o777, 0o644, 'not a file of the cache');
+  assert.deepEqual(await tightenCache(join(dir, 'missing')), { files: 0, folders: 0, modes: [] });
 });

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
 import { createRootCa } from '../../protocol/pki.ts';
 import { startImpostorWfm, type ImpostorKind } from '../../scripted/impostor-wfm.ts';
-import { spiffeIdentityCheck, type SpiffeCheckLeniency } from '../../simulators/transport/undici-transport.ts';
+import { createTransport, spiffeIdentityCheck, type SpiffeCheckLeniency } from '../../simulators/transport/undici-transport.ts';
+import type { TransportError } from '../../simulators/transport/types.ts';
 import { wfmSpiffeId } from '../../spec/spiffe-id.ts';
 
 const who = { trustDomain: 'example.org', vendor: 'acme', wfmId: 'w1' };
@@ -40,4 +41,25 @@ test('another trust domain, another wfm-id and a second URI SAN are refused; eac
 
 test('an expired SVID is refused by the TLS stack before the identity check', async () => {
   assert.equal(await connects('expired', { caLeaf: true, trustDomain: true, firstUri: true }), false);
+});
+
+test('the transport names the refusal of a server SPIFFE ID with its own code, never retried: WFMCK_E_SERVER_IDENTITY', async () => {
+  const ca = await createRootCa('wfmck test SVID CA');
+  const impostor = await startImpostorWfm(ca, who, 'other-wfm-id');
+  const t = createTransport({ ca: ca.certPem, serverSpiffeId: wfmSpiffeId(who) });
+  try {
+    await assert.rejects(
+      t.request({ method: 'GET', url: `${impostor.url}/api/v1/capabilities/x`, retry: 'idempotent' }),
+      (e: TransportError) => {
+        assert.equal(e.code, 'WFMCK_E_SERVER_IDENTITY');
+        assert.equal(e.exchange.error?.code, 'WFMCK_E_SERVER_IDENTITY');
+        assert.equal(e.exchange.attempt, 1);
+        assert.match(e.message, /not the WFM spiffe:\/\/example\.org\/acme\/wfm\/w1/);
+        return true;
+      },
+    );
+  } finally {
+    await t.close();
+    await impostor.close();
+  }
 });

@@ -33,7 +33,8 @@ export async function startServe(args: string[]): Promise<Served> {
     env: { WFMCK_ADMIN: String(info.admin), WFMCK_ADMIN_TOKEN: String(info.adminToken) },
     child,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      // Gone already (it exited, or a test killed it).
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       await once(child, 'exit');
     },

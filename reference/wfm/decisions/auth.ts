@@ -1,7 +1,7 @@
 // What the reference WFM decides about who sent a Device API request (P3: Content-Digest, signature, local policy):
 // a faulty variant replaces single decisions (reference/faults/onboarding.ts, status.ts, desired-state.ts).
 import type { ContentDigestVerdict } from '../../../protocol/content-digest.ts';
-import type { VerifyFailure } from '../../../protocol/signing.ts';
+import { p3CoveredComponents, type VerifyFailure } from '../../../protocol/signing.ts';
 
 export interface AuthDecisions {
   /** §4.1-§4.4: a retired client is still served (no 403 after retirement). */
@@ -18,6 +18,8 @@ export interface AuthDecisions {
   unknownKeyStatus: number;
   /** P3: an onboarded client's signatures with this algorithm are verified (not refused as unsupported). */
   acceptsSignatureAlgorithm(algorithm: string): boolean;
+  /** P3, RFC 9421 §3.2.1: the components a signature must cover, else verification fails (401). */
+  requiredCoveredComponents(hasBody: boolean): readonly string[];
 }
 
 export const cleanAuthDecisions: AuthDecisions = {
@@ -28,4 +30,5 @@ export const cleanAuthDecisions: AuthDecisions = {
   signatureRefusalStatus: () => 401,
   unknownKeyStatus: 403,
   acceptsSignatureAlgorithm: () => true,
+  requiredCoveredComponents: p3CoveredComponents,
 };

@@ -19,6 +19,8 @@ export interface OnboardingDecisions {
   checksCertificateValidity: boolean;
   /** §4.3: any issuer is trusted, not only the device CAs (and certificates the operator trusted). */
   trustsAnyIssuer: boolean;
+  /** §2.3: a body whose kind is not OnboardingRequest is refused (400) as not an OnboardingRequest. */
+  checksOnboardingKind: boolean;
 }
 
 export const cleanOnboardingDecisions: OnboardingDecisions = {
@@ -29,4 +31,5 @@ export const cleanOnboardingDecisions: OnboardingDecisions = {
   newClientId: () => randomUUID(),
   checksCertificateValidity: true,
   trustsAnyIssuer: false,
+  checksOnboardingKind: true,
 };
