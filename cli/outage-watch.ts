@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../run/config.ts';
 import { connectionProblem, targetOrigins } from './preflight.ts';
-import { RECORDS_FILE } from '../reports/write-report.ts';
+import { readRecords } from '../reports/write-report.ts';
 import { OUTAGE_FILE, type DeclaredOutage } from '../reports/outage-declared.ts';
 
 export interface WatchTiming {
@@ -37,15 +37,9 @@ interface Target {
   afterCheck: number;
 }
 
-/** Checks ended so far: the lines the reporter streamed to records.jsonl. */
+/** Checks ended so far: the records the reporter streamed. */
 function checksEnded(outDir: string): number {
-  try {
-    return readFileSync(join(outDir, RECORDS_FILE), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '').length;
-  } catch {
-    return 0;
-  }
+  return readRecords(outDir).length;
 }
 
 /** Starts probing `config`'s named targets; `onOutage` runs once, when one of them stays dark. */

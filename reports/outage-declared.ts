@@ -4,6 +4,7 @@
 import type { RequirementResult, TestRecord } from './matrix.ts';
 import type { Exchange } from '../protocol/exchange.ts';
 import { DARK, type Outage } from './outages.ts';
+import { SERVER_IDENTITY_REQUIREMENT } from '../run/outcomes.ts';
 
 /** What `blockedBy` names for a check the outage blocked: no requirement, so the report lists it under `outages`. */
 export const OUTAGE_CAUSE = 'OUTAGE';
@@ -101,9 +102,6 @@ export function outageHeadline(o: Outage): string {
     ? `${stoppedLine(o)}: ${n} requirement${n === 1 ? '' : 's'} blocked by it`
     : `${o.origin} stopped answering at ${o.since} (${o.codes.join(', ')}): ${n} requirements failed on no answer`;
 }
-
-/** P10: the requirement a WFM breaks when every client must refuse its SVID (the transport's WFMCK_E_SERVER_IDENTITY). */
-export const SERVER_IDENTITY_REQUIREMENT = 'MIAF-SERVER-SVID';
 
 /**
  * A failed check whose last exchange the kit's client refused for the server's SPIFFE ID never reached the target's

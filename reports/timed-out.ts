@@ -3,9 +3,8 @@
 // When every answer came within its deadline the time went to the kit or the machine (STYLE habit 15: load is never
 // a finding): a kit error, WFMCK_E_SLOW_RUN, whose message lists the answer times. Decided from the exchanges' data.
 import type { Exchange } from '../protocol/exchange.ts';
+import { DARK } from './outages.ts';
 
-/** Transport codes that mean the target gave no answer in time, or none at all. */
-const UNANSWERED = new Set(['WFMCK_E_TIMEOUT', 'WFMCK_E_CONNECTION']);
 const LISTED_TIMES = 20;
 
 export type TimedOutReading =
@@ -28,7 +27,7 @@ export function readTimedOut(exchanges: readonly Exchange[], budget: string): Ti
 
 /** Late beyond its deadline, or never answered. */
 export function isLate(x: Exchange): boolean {
-  if (x.error !== undefined) return UNANSWERED.has(x.error.code);
+  if (x.error !== undefined) return DARK.has(x.error.code);
   return x.awaiting !== undefined && x.durationMs > x.awaiting.deadlineMs;
 }
 

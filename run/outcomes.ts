@@ -47,6 +47,12 @@ export function isKitErrorCode(code: unknown): code is KitErrorCode {
   return typeof code === 'string' && (KIT_ERROR_CODES as readonly string[]).includes(code);
 }
 
+/**
+ * P10: the requirement a WFM breaks when every client must refuse its SVID (the transport's WFMCK_E_SERVER_IDENTITY):
+ * one finding, and every other check it kept from reaching the target is blocked by it.
+ */
+export const SERVER_IDENTITY_REQUIREMENT = 'MIAF-SERVER-SVID';
+
 /** What a test's typed helper recorded about its end. */
 export type OutcomeNote =
   | { outcome: 'blocked'; cause: string; message: string }

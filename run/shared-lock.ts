@@ -5,6 +5,7 @@
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { processAlive } from './process-alive.ts';
 
 export type LockMode = 'read' | 'write';
 
@@ -53,16 +54,6 @@ const RESOURCE = /^[a-z0-9][a-z0-9-]*$/;
 /** An empty mutex (its creator died between create and write) older than this is stale. */
 const EMPTY_MUTEX_STALE_MS = 5_000;
 let sequence = 0;
-
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists, owned by someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Acquires every request in one fixed order (by resource name; a resource asked twice is taken once, write over read),

@@ -6,6 +6,7 @@
 //   as `npx` do not pass a signal on (`npx wfmck serve &` then `kill $!` ends npm and leaves serve behind); when it
 //   changes (the orphan went to init or a subreaper), the command stops as on SIGTERM.
 import { readFileSync } from 'node:fs';
+import { processAlive } from './process-alive.ts';
 
 /** The fd on which the runner watches its parent. */
 export const WATCHDOG_FD = 3;
@@ -99,13 +100,7 @@ function parentPid(): number {
 /** Without /proc (macOS), a parent that is gone no longer takes signal 0. */
 function isParent(pid: number): boolean {
   const now = procStat();
-  if (now) return now.ppid === pid;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return now ? now.ppid === pid : processAlive(pid);
 }
 
 function ownSession(): boolean {
