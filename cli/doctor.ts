@@ -4,13 +4,15 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { CONFIG_OPTION, resolveConfig, type Config } from '../run/config.ts';
-import { CA_FILE, TARGETS } from '../run/option-sets.ts';
+import { CA_FILE, RESOLVE, TARGETS } from '../run/option-sets.ts';
+import { installPins } from '../protocol/pinned-lookup.ts';
 import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options.ts';
 import { EXIT_FAIL, EXIT_OK } from '../run/usage.ts';
 import { connectionProblem, configurationProblems, targetOrigins } from './preflight.ts';
 import { schemeProblem } from './scheme-probe.ts';
 import { checkHookScript } from './hook-scripts.ts';
 import { REAL_REGISTRY_BIN } from '../scripted/real-registry.ts';
+import { installCommand, installMissing, SYSTEM, type NeededPackage } from './doctor-install.ts';
 
 const TESTS: Option = {
   flag: 'tests',
@@ -22,16 +24,41 @@ export const SPEC: CommandSpec = {
   usage: ['[--config FILE] [--wfm URL] [--identity URL] [--registry URL] [--ca-file FILE] [--tests]'],
   about: `Checks what \`wfmck run\` needs, one line each, with the command that fixes a problem: Node, the npm packages,
 the configuration (as run reads it: flags, env, YAML), every CA, certificate and key file, every hook command, and that
-each target accepts a connection. With --tests, also Chromium, docker-registry and tmux, which the kit's own tests drive.
+each target accepts a connection. With --tests, also Chromium, docker-registry and tmux, which the kit's own tests drive:
+as root with apt-get it installs the missing ones, else it names the one command that does.
 Exit 0 when all hold, 1 when one does not, 2 for a usage error.`,
-  groups: [{ options: [CONFIG_OPTION, ...TARGETS, CA_FILE, TESTS] }],
+  groups: [{ options: [CONFIG_OPTION, ...TARGETS, CA_FILE, RESOLVE, TESTS] }],
 };
 
 /** Where Debian's chromium package puts the browser the HTML test drives; WFMCK_CHROMIUM_BIN overrides it. */
 export const CHROMIUM_BIN = process.env.WFMCK_CHROMIUM_BIN ?? '/usr/bin/chromium';
 /** Debian's tmux; WFMCK_TMUX_BIN overrides it. */
 const TMUX_BIN = process.env.WFMCK_TMUX_BIN ?? '/usr/bin/tmux';
-const APT = (pkg: string) => `apt-get update && apt-get install -y ${pkg}`;
+
+interface TestBinary {
+  pkg: string;
+  what: string;
+  bin: string;
+  /** Where the Debian package puts it: only there can doctor install it. */
+  debian: string;
+}
+
+/** The Debian packages the kit's own tests drive. */
+function testBinaries(): TestBinary[] {
+  return [
+    { pkg: 'chromium', what: 'Chromium (the HTML report test drives it)', bin: CHROMIUM_BIN, debian: '/usr/bin/chromium' },
+    {
+      pkg: 'docker-registry',
+      what: "docker-registry (the registry suites' real OCI registry)",
+      bin: REAL_REGISTRY_BIN,
+      debian: '/usr/bin/docker-registry',
+    },
+    { pkg: 'tmux', what: 'tmux (the terminal the init and serve tests type into)', bin: TMUX_BIN, debian: '/usr/bin/tmux' },
+  ];
+}
+
+const needed = (bins: readonly TestBinary[]): NeededPackage[] =>
+  bins.map((b) => ({ pkg: b.pkg, present: existsSync(b.bin), installable: b.bin === b.debian }));
 
 interface Line {
   ok: boolean;
@@ -43,9 +70,12 @@ interface Line {
 export async function run(argv: string[]): Promise<number> {
   const { help, values } = parseCommand(SPEC, argv);
   if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
+  const tests = values['tests'] === true;
+  // As root with apt-get (CI, a fresh container) the packages are installed here; diagnose then checks again.
+  if (tests) await installMissing(needed(testBinaries()), SYSTEM);
   const lines = await diagnose(
     argv.filter((a) => a !== '--tests'),
-    values['tests'] === true,
+    tests,
   );
   for (const l of lines) process.stdout.write(`${l.ok ? 'ok  ' : 'FAIL'}  ${l.what}${l.fix ? `\n        fix: ${l.fix}` : ''}\n`);
   const failed = lines.filter((l) => !l.ok).length;
@@ -54,17 +84,9 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /** Every check, in the order a newcomer meets them. */
-export async function diagnose(
-  runArgv: readonly string[],
-  tests: boolean,
-  bins = { chromium: CHROMIUM_BIN, registry: REAL_REGISTRY_BIN, tmux: TMUX_BIN },
-): Promise<Line[]> {
+export async function diagnose(runArgv: readonly string[], tests: boolean, bins = testBinaries()): Promise<Line[]> {
   const lines: Line[] = [node(), packages()];
-  if (tests) {
-    lines.push(binary('Chromium (the HTML report test drives it)', bins.chromium, APT('chromium')));
-    lines.push(binary("docker-registry (the registry suites' real OCI registry)", bins.registry, APT('docker-registry')));
-    lines.push(binary('tmux (the terminal the init and serve tests type into)', bins.tmux, APT('tmux')));
-  }
+  if (tests) lines.push(...binaryLines(bins));
   let config: Config;
   try {
     config = resolveConfig([...runArgv], process.env, process.cwd());
@@ -78,6 +100,7 @@ export async function diagnose(
       },
     ];
   }
+  installPins(config.resolve ?? []);
   lines.push({
     ok: true,
     what: `configuration: ${config.configFile ?? 'none (flags and env only)'}${namesNoTarget(config) ? '; no target named: wfmck run certifies the embedded default' : ''}`,
@@ -86,7 +109,7 @@ export async function diagnose(
   lines.push(...hookLines(config));
   const ca = config.tls.caFiles.filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'));
   for (const [what, url] of targetOrigins(config)) {
-    const why = await connectionProblem(url, ca, 5_000);
+    const why = await connectionProblem(url, ca, 5_000, config.profile.edition !== 'miaf');
     const scheme = why === undefined ? await schemeProblem(url) : undefined;
     if (scheme !== undefined) {
       lines.push({ ok: false, what: `${what} ${url.origin} ${scheme}`, fix: 'name the target with the scheme its port speaks' });
@@ -127,8 +150,18 @@ function packages(): Line {
   }
 }
 
-function binary(what: string, path: string, fix: string): Line {
-  return existsSync(path) ? { ok: true, what: `${what}: ${path}` } : { ok: false, what: `${what}: ${path} is missing`, fix };
+/** One line per binary; the last missing one carries the one command that installs every missing package. */
+function binaryLines(bins: readonly TestBinary[]): Line[] {
+  const missing = bins.filter((b) => !existsSync(b.bin));
+  const fix = installCommand(
+    missing.map((b) => b.pkg),
+    SYSTEM.uid === 0,
+  );
+  return bins.map((b) =>
+    !missing.includes(b)
+      ? { ok: true, what: `${b.what}: ${b.bin}` }
+      : { ok: false, what: `${b.what}: ${b.bin} is missing`, ...(b === missing.at(-1) ? { fix } : {}) },
+  );
 }
 
 /**

@@ -26,23 +26,23 @@ import { latencyLines } from '../simulators/fleet/progress.ts';
 import { thresholdLines } from '../simulators/fleet/thresholds.ts';
 import { unreachable } from '../simulators/fleet/target.ts';
 import { resolveProfile, type Edition } from '../spec/profile.ts';
-import { parseLoopbackUrl } from '../spec/loopback.ts';
+import { nameTargets, parseTargetUrl, remoteNotice } from '../spec/network-policy.ts';
 import { EXIT_FAIL, EXIT_OK, UsageError } from '../run/usage.ts';
 import { file, oneOf, path as pathOption, text, type Parse } from '../run/args.ts';
 import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options.ts';
-import { CA_FILE, DEVICE_CA, EDITION, OUT, SEED, SPIFFE, VENDOR, WFM } from '../run/option-sets.ts';
+import { CA_FILE, DEVICE_CA, EDITION, OUT, pinsOf, RESOLVE, SEED, SPIFFE, VENDOR, WFM } from '../run/option-sets.ts';
+import { installPins } from '../protocol/pinned-lookup.ts';
 import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
 import { signalExitCode } from './playwright-process.ts';
 
 /** A fleet setting: its flag, and its key in --fleet-file; simulators/fleet/spec.ts checks both the same way. */
 const setting = (flag: string, value: string, key: keyof FleetSpec, doc: string): Option => ({ flag, value, key, doc });
 
-/** `oci://HOST[:PORT]/NAME:REVISION` of a published compose component, on a loopback registry. */
+/** `oci://HOST[:PORT]/NAME:REVISION` of a published compose component; its registry is a target the user names. */
 const componentRef: Parse = (raw, _base, label) => {
   const component = parseComponentRef(text(raw));
   if (!component) throw new Error(`"${String(raw)}" is not oci://HOST[:PORT]/NAME:REVISION`);
-  // Devices pull what they are given; the fleet still never reaches past loopback.
-  parseLoopbackUrl(component.repository.replace(/^oci:/, 'https:'), label);
+  parseTargetUrl(component.repository.replace(/^oci:/, 'https:'), label);
   return component;
 };
 
@@ -52,12 +52,12 @@ export const SPEC: CommandSpec = {
   about: `Simulates a fleet of devices and gateways: each one fetches the root CA, onboards, reports its capabilities, then
 polls desired state until the duration ends, applying and reporting the deployments it is given. Without --wfm it
 runs against the embedded reference services, publishes the sample compose component (hello-compose) into the
-embedded registry and assigns deployments of it. Targets must be loopback addresses. Ctrl-C (SIGINT), SIGTERM and
-SIGHUP stop it cleanly and still write the summary (interrupted: true), as does the end of the process that started
-it. Exit 0 when every device onboarded and reported with nothing unexpected and every --threshold held, 1 otherwise
-(a target that accepts connections but hangs or answers garbage included), 2 for usage errors and a target that
-refuses connections, 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP. It ends with p50/p95/p99 per
-endpoint.`,
+embedded registry and assigns deployments of it. A --wfm off loopback is said once on stderr: the fleet is load.
+Devices contact only the hosts you name (--wfm, --component) and loopback. Ctrl-C (SIGINT), SIGTERM and SIGHUP stop
+it cleanly and still write the summary (interrupted: true), as does the end of the process that started it. Exit 0
+when every device onboarded and reported with nothing unexpected and every --threshold held, 1 otherwise (a target
+that accepts connections but hangs or answers garbage included), 2 for usage errors and a target that refuses
+connections, 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP. It ends with p50/p95/p99 per endpoint.`,
   groups: [
     {
       title: 'fleet (a --fleet-file YAML mapping takes the same settings by their key; flags win over the file)',
@@ -134,8 +134,9 @@ failedByFault); stateLoss makes a device resynchronise; clockSkewSeconds shifts 
     {
       title: 'target',
       options: [
-        { ...WFM, doc: 'WFM base URL (loopback only); needs --device-ca-cert and --device-ca-key' },
+        { ...WFM, doc: 'WFM base URL; needs --device-ca-cert and --device-ca-key' },
         { ...CA_FILE, doc: "PEM of the CA of the WFM's TLS certificate" },
+        RESOLVE,
         {
           ...EDITION,
           doc: 'seed (default: onboarding and signatures) or miaf (P10: each device its own X.509-SVID from the device CA, one mutual-TLS connection per device, no onboarding)',
@@ -190,6 +191,7 @@ const DEVICES_PER_SOURCE = 16_000;
 export async function run(argv: string[]): Promise<number> {
   const { help, values } = parseCommand(SPEC, argv);
   if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
+  installPins(pinsOf(values));
   const flags: Record<string, unknown> = {};
   const flagOf: Record<string, string> = {};
   for (const o of SPEC.groups.flatMap((g) => g.options).filter((x) => x.key))
@@ -350,6 +352,10 @@ async function foreignTarget(wfm: string, values: Record<string, unknown>): Prom
   );
   const caFile = str(values['ca-file']);
   const ca = caFile === undefined ? undefined : await readText(caFile, '--ca-file');
+  // Before the first connection: the devices may reach the WFM and the component's registry the user named, and
+  // loopback; nothing a peer names. Said once when they are off loopback: the fleet is load.
+  const remote = remoteNotice(nameTargets([url, (values.component as AssignedComponent | undefined)?.repository]));
+  if (remote) process.stderr.write(`wfmck fleet: ${remote}\n`);
   const reason = await unreachable(url);
   if (reason) throw Object.assign(new Error(`unreachable target: WFM ${url.origin}: ${reason}`), { code: 'WFMCK_E_UNREACHABLE' });
   return { wfm: url.href.replace(/\/$/, ''), deviceCa, ...(ca === undefined ? {} : { ca }) };

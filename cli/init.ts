@@ -19,7 +19,7 @@ const INIT_DOCS: Record<string, string> = {
   persona:
     'wfm (default; a WFM with its identity role and registry), identity, registry, device (the kit plays the WFM; give --hook startClient=CMD and --hook stopClient=CMD for your client, and where it can removeChild, disconnectChild and changeCapabilities; or --attend)',
   edition: 'seed (default, interfaces.md) or miaf (1.0.0-rc.3: mutual TLS with SVIDs)',
-  'targets.wfm': 'WFM base URL (loopback only); no target = the embedded default',
+  'targets.wfm': 'WFM base URL; no target = the embedded default',
   'tls.caFiles': "PEM file of the CA of your services' TLS certificates (repeat for more)",
 };
 

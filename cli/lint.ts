@@ -18,8 +18,9 @@ import { registryCredentials } from './registry-auth.ts';
 import { hostPort, probeTls, untrustedMessage } from './registry-tls.ts';
 import { EXIT_OK, UsageError } from '../run/usage.ts';
 import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
-import { CA_FILE, REGISTRY_AUTH, STRICTNESS, VENDOR } from '../run/option-sets.ts';
-import { parseLoopbackUrl } from '../spec/loopback.ts';
+import { CA_FILE, pinsOf, REGISTRY_AUTH, RESOLVE, STRICTNESS, VENDOR } from '../run/option-sets.ts';
+import { installPins } from '../protocol/pinned-lookup.ts';
+import { nameTargets } from '../spec/network-policy.ts';
 
 export const SPEC: CommandSpec = {
   name: 'lint',
@@ -31,7 +32,7 @@ file, then a summary. The kind of input is told from the argument:
   FILE.tar.gz | FILE.tgz  a compose archive (§2.7 rules 1-8), read in memory and never extracted
   oci://HOST:PORT/NAME:TAG
                           a pushed package or compose component: manifest, every blob verified by digest, then
-                          its description or archive (loopback registries only)
+                          its description or archive (a redirect goes to that host or loopback only)
 Exit 0 when nothing fails, 1 when a MUST (or, with --strictness strict, a SHOULD) finding does, 2 for usage errors
 and input the kit cannot read.`,
   positionals: true,
@@ -55,6 +56,7 @@ and input the kit cannot read.`,
       title: 'oci:// references',
       options: [
         { ...CA_FILE, doc: "the CA (PEM) of the registry's https certificate, when the system's CAs do not cover it" },
+        RESOLVE,
         ...REGISTRY_AUTH,
       ],
       note: '  The scheme follows the registry: https when it completes a TLS handshake, else http (said on stderr).\n  Without --username or --token the registry is read anonymously.',
@@ -73,12 +75,12 @@ export function run(argv: string[]): Promise<number> {
 export async function lint(argv: string[], write: (text: string) => void): Promise<number> {
   const { help, values, positionals } = parseCommand(SPEC, argv);
   if (help) return (write(helpText(SPEC)), EXIT_OK);
+  installPins(pinsOf(values));
   const [input, ...extra] = positionals;
   if (!input) throw new UsageError('<path-or-ref>: missing: name one file, folder or oci:// reference');
   if (extra.length > 0) throw new UsageError(`${extra[0]}: unexpected argument (lint judges one path or oci:// reference)`);
   const strictness = (values.strictness ?? 'default') as Strictness;
   const vendor = (values.vendor ?? 'platform') as string;
-  if (isOciRef(input)) refuseRemote(input);
   const result = isOciRef(input)
     ? await lintRef(input, vendor, values)
     : await lintPath(input, vendor, values['app-description'] as string | undefined);
@@ -126,24 +128,11 @@ async function fileInside(realRoot: string, path: string): Promise<boolean> {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
-/** A registry elsewhere is refused in the kit's one wording (spec/loopback.ts) before the reference is read further. */
-function refuseRemote(input: string): void {
-  let host: string;
-  try {
-    host = new URL(input).host;
-  } catch {
-    return;
-  }
-  try {
-    if (host) parseLoopbackUrl(`http://${host}/`, input);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-}
-
 async function lintRef(input: string, vendor: string, values: Record<string, unknown>): Promise<LintResult> {
   const parsed = parseOciRef(input);
   if (!parsed.ok) throw new UsageError(parsed.reason);
+  // The registry the user named; a redirect elsewhere (not loopback) is refused (spec/network-policy.ts).
+  nameTargets([`oci://${parsed.ref.registry}`]);
   const caFile = values['ca-file'] as string | undefined;
   const ca = caFile === undefined ? undefined : await readFile(caFile, 'utf8');
   const baseUrl = await registryBase(input, parsed.ref, ca, caFile);
@@ -161,7 +150,7 @@ async function lintRef(input: string, vendor: string, values: Record<string, unk
 
 /**
  * The scheme follows the registry: https when it completes a TLS handshake (an untrusted certificate names --ca-file),
- * else plain http, said on stderr (the reference is on loopback: parseOciRef refused any other host).
+ * else plain http, said on stderr.
  */
 async function registryBase(input: string, ref: OciRef, ca: string | undefined, caFile: string | undefined): Promise<string> {
   const https = `https://${ref.registry}`;

@@ -51,6 +51,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
     summary: 'check the signature and file digests of a report folder signed by `wfmck run --sign`',
     load: () => import('./verify-report.ts'),
   },
+  summary: {
+    summary: "print a report folder's verdict, counts and failure causes (--markdown: for a CI job summary)",
+    load: () => import('./summary.ts'),
+  },
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -2,13 +2,14 @@
 // per machine) as one run: Playwright's merge-reports over the shards' blob reports, with the kit's requirement
 // reporter, JUnit and HTML. One shard's conformance.json is never a verdict; the merged one is.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BLOB_DIR } from '../run/context.ts';
 import { conformanceReporters } from '../reports/reporters.ts';
-import { playwrightCli } from './playwright.ts';
+import { playwrightNodeArgs } from './playwright.ts';
 import type { RunContext } from '../run/context.ts';
 import { timestamp } from '../reports/requirement-reporter.ts';
 import { verdict } from './run.ts';
@@ -48,7 +49,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   const result = await verdict(join(out, 'conformance.json'));
   say(`${shards.length} shards merged: ${result.line}`);
-  say(`requirement matrix  ${join(out, 'conformance.html')}`);
+  // Named only when written: a merge that failed leaves no matrix to open.
+  if (existsSync(join(out, 'conformance.html'))) say(`requirement matrix  ${join(out, 'conformance.html')}`);
   return result.code;
 }
 
@@ -94,7 +96,7 @@ function mergeConfig(out: string, contextFile: string): string {
 }
 
 function playwright(args: string[]): Promise<number | null> {
-  const child = spawn(process.execPath, [playwrightCli(), ...args], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...playwrightNodeArgs(), ...args], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   return new Promise((res, rej) => {
     child.once('error', rej);
     child.once('exit', (code) => res(code));

@@ -5,9 +5,10 @@
 import { spawnSync } from 'node:child_process';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { accessSync, constants, readFileSync } from 'node:fs';
-import { connect as tcpConnect } from 'node:net';
+import { isIP, connect as tcpConnect } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import { lookup } from '../protocol/pinned-lookup.ts';
 import { namesTargets, type Config } from '../run/config.ts';
 import { UsageError } from '../run/usage.ts';
 import { schemeProblem } from './scheme-probe.ts';
@@ -139,7 +140,13 @@ const UNTRUSTED = /^(?!.*ALERT).*(CERT|SELF_SIGNED|UNABLE_TO)/;
  * connection, or a server certificate the CAs do not cover, is a problem; anything the server decides after that (an
  * alert because no client certificate came, a reset) is a finding of the checks, so it passes here.
  */
-export function connectionProblem(url: URL, ca: string[], timeoutMs = CONNECT_TIMEOUT_MS): Promise<string | undefined> {
+export function connectionProblem(
+  url: URL,
+  ca: string[],
+  timeoutMs = CONNECT_TIMEOUT_MS,
+  /** Seed: a target named by a DNS name must hold a certificate for that name, as every check's handshake will ask. */
+  checkName = false,
+): Promise<string | undefined> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return new Promise((done) => {
@@ -157,14 +164,21 @@ export function connectionProblem(url: URL, ca: string[], timeoutMs = CONNECT_TI
     const options: ConnectionOptions = {
       host,
       port,
+      lookup,
       ...(ca.length && { ca }),
-      checkServerIdentity: () => undefined,
+      ...((!checkName || isIP(host) !== 0) && { checkServerIdentity: () => undefined }),
       ALPNProtocols: ['http/1.1'],
     };
-    const socket = tls ? tlsConnect(options, () => finish(undefined)) : tcpConnect({ host, port }, () => finish(undefined));
+    const socket = tls ? tlsConnect(options, () => finish(undefined)) : tcpConnect({ host, port, lookup }, () => finish(undefined));
     socket.on('error', (e: NodeJS.ErrnoException) => {
       const code = e.code ?? '';
       if (code === 'ECONNREFUSED') return finish('connection refused');
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+        return finish(`no address for ${host} (${code}); pin one with --resolve ${host}:${port}:ADDR, as curl does`);
+      if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+        return finish(
+          `TLS: its certificate does not name ${host}; the server needs one for the name it is reached by (wfmck serve --hostname ${host})`,
+        );
       if (tls && UNTRUSTED.test(code))
         return finish(`TLS: its certificate is not covered by the run's CAs (${code}); give the target's CA in tls.caFiles (--ca-file)`);
       // The server took the connection and ended the handshake itself (no client certificate, say): it is there.
@@ -178,7 +192,7 @@ export async function probeTargets(config: Config): Promise<void> {
   if (!namesTargets(config)) return;
   const ca = config.tls.caFiles.map((f) => readFileSync(f, 'utf8'));
   for (const [what, url] of targetOrigins(config)) {
-    const why = await connectionProblem(url, ca);
+    const why = await connectionProblem(url, ca, CONNECT_TIMEOUT_MS, config.profile.edition !== 'miaf');
     if (why !== undefined)
       throw Object.assign(new Error(`unreachable target: ${what} ${url.origin}: ${why}`), { code: 'WFMCK_E_UNREACHABLE' });
     const scheme = await schemeProblem(url);

@@ -13,8 +13,10 @@ import { hostPort, probeTls, tlsError, untrustedMessage } from './registry-tls.t
 import { existsSync, statSync } from 'node:fs';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, UsageError } from '../run/usage.ts';
 import { pattern } from '../run/args.ts';
+import { nameTargets } from '../spec/network-policy.ts';
 import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
-import { CA_FILE, REGISTRY, REGISTRY_AUTH, VENDOR } from '../run/option-sets.ts';
+import { CA_FILE, pinsOf, REGISTRY, REGISTRY_AUTH, RESOLVE, VENDOR } from '../run/option-sets.ts';
+import { installPins } from '../protocol/pinned-lookup.ts';
 
 export const SPEC: CommandSpec = {
   name: 'publish',
@@ -26,13 +28,14 @@ export const SPEC: CommandSpec = {
 component (compose: a deterministic .tar.gz of the folder) per interfaces.md §2.7, pushes its blobs (those the
 registry already has are skipped) and its manifest, and prints one JSON line:
 {reference, manifestDigest, blobs, skipped}, the reference as \`wfmck lint\` reads it (oci://HOST:PORT/NAME:TAG).
-Only loopback registries are accepted. Exit 0 when pushed, 1 when the folder breaks a rule of §2.7, 2 for usage
-errors and a registry that refuses the push (or whose certificate --ca-file does not cover).`,
+The kit contacts that registry and loopback only: an upload Location elsewhere is refused. Exit 0 when pushed, 1
+when the folder breaks a rule of §2.7, 2 for usage errors and a registry that refuses the push (or whose
+certificate --ca-file does not cover).`,
   positionals: true,
   groups: [
     {
       options: [
-        { ...REGISTRY, doc: 'registry origin, http or https on a loopback host (not needed with --dry-run)' },
+        { ...REGISTRY, doc: 'registry origin, http or https (not needed with --dry-run)' },
         {
           flag: 'repository',
           value: 'NAME',
@@ -70,6 +73,7 @@ errors and a registry that refuses the push (or whose certificate --ca-file does
           parse: pattern(/^[1-9]\d*$/, 'a positive number of bytes'),
         },
         { ...CA_FILE, doc: "the CA (PEM) of an https registry's certificate, when the system's CAs do not cover it" },
+        RESOLVE,
         ...REGISTRY_AUTH,
         { flag: 'dry-run', doc: 'build and print the manifest; push nothing' },
       ],
@@ -82,6 +86,7 @@ type Values = Record<string, unknown>;
 export async function run(argv: string[]): Promise<number> {
   const { help, values, positionals } = parseCommand(SPEC, argv);
   if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
+  installPins(pinsOf(values));
   const [kind, dir, ...extra] = positionals;
   if (kind !== 'app' && kind !== 'compose')
     throw new UsageError(kind === undefined ? '<kind>: missing: app <dir> or compose <dir>' : `${kind}: not app or compose`);
@@ -93,6 +98,8 @@ export async function run(argv: string[]): Promise<number> {
     const { artifact, report } = kind === 'app' ? await buildApp(dir, values, opts.vendor) : await buildCompose(dir, values, opts.vendor);
     if (values['dry-run']) return printDryRun(artifact, opts, report);
     const target = opts.target!;
+    // The registry the user named; an upload Location elsewhere (not loopback) is refused (spec/network-policy.ts).
+    nameTargets([target.registry]);
     const ca = opts.ca === undefined ? undefined : await readFile(opts.ca, 'utf8');
     if (target.registry.protocol === 'https:') await checkTls(target.registry, ca, opts.ca);
     const transport = createTransport({ baseUrl: target.registry.origin, timeoutMs: 120_000, ...(ca !== undefined ? { ca } : {}) });

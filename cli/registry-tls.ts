@@ -3,6 +3,7 @@
 // and learns why a push over https cannot start. Loopback registries only (the callers refuse any other).
 import { isIP } from 'node:net';
 import { connect } from 'node:tls';
+import { lookup } from '../protocol/pinned-lookup.ts';
 
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -32,6 +33,7 @@ export function probeTls(host: string, port: number, ca: string | undefined, tim
       {
         host,
         port,
+        lookup,
         ...(ca !== undefined && { ca }),
         ...(isIP(host) === 0 && { servername: host }),
         rejectUnauthorized: false,

@@ -11,7 +11,7 @@ import { RUN_OPTIONS, namesTargets, resolveConfig, type Config } from '../run/co
 import { failedIds, lastRun, selectionGrep } from '../run/selection.ts';
 import { loadRequirements } from '../spec/requirements.ts';
 import { helpText, parseArgv, type CommandSpec } from '../run/options.ts';
-import { playwrightCli } from './playwright.ts';
+import { playwrightNodeArgs } from './playwright.ts';
 import type { RunContext } from '../run/context.ts';
 import { PERSONAS, observersOf } from '../run/personas.ts';
 import { areasFor } from '../run/claims.ts';
@@ -31,6 +31,8 @@ import { shellQuote, startAttendExec, type AttendExecSummary } from '../run/atte
 import { loadNotice } from '../run/load.ts';
 import { watchTargets, type Watch } from './outage-watch.ts';
 import { OUTAGE_FILE, stoppedLine } from '../reports/outage-declared.ts';
+import { installPins } from '../protocol/pinned-lookup.ts';
+import { installTargets } from '../run/named-targets.ts';
 
 export const SPEC: CommandSpec = {
   name: 'run',
@@ -65,6 +67,7 @@ export async function run(argv: string[]): Promise<number> {
       "--persona: device runs the kit's own services as the WFM your client talks to: name no targets (your client is started by hooks.startClient)",
     );
   checkConfiguration(config);
+  installPins(config.resolve ?? []);
   // A hook's script that cannot work here (a variable it requires is unset) is said now; it is not run until a check needs it.
   const hookWarnings = new Map<string, string[]>();
   for (const [name, h] of Object.entries(config.hooks))
@@ -75,6 +78,9 @@ export async function run(argv: string[]): Promise<number> {
   const outProblem = folderWriteProblem(config.out);
   if (outProblem) throw new UsageError(`--out: ${outProblem}`);
   const signingKey = runSigningKey(config);
+  // The hosts the user named are the only ones besides loopback this process (and each worker) may contact.
+  const remote = installTargets(config.targets);
+  if (remote) process.stderr.write(`wfmck run: ${remote}\n`);
   await probeTargets(config);
   // From here on a signal never kills wfmck outright: the embedded services stop and the reporter finishes.
   const signals = catchSignals();
@@ -174,7 +180,7 @@ async function listChecks(config: Config): Promise<number> {
     const context = join(dir, 'run-context.json');
     writeFileSync(context, JSON.stringify({ persona: config.persona, outDir: dir }));
     const args = [
-      playwrightCli(),
+      ...playwrightNodeArgs(),
       'test',
       '--config',
       join(root, 'playwright.config.ts'),
@@ -271,7 +277,7 @@ function namedTargetsLine(config: Config): string {
 function runPlaywright(config: Config, env: Record<string, string>, signals: Signals): Promise<number | null> {
   // Attended mode: one check at a time, since a person starts each client.
   const workers = config.attend ? 1 : config.workers;
-  const args = [playwrightCli(), 'test', '--config', join(root, 'playwright.config.ts'), '--workers', String(workers)];
+  const args = [...playwrightNodeArgs(), 'test', '--config', join(root, 'playwright.config.ts'), '--workers', String(workers)];
   if (config.grep) args.push('--grep', config.grep);
   if (config.shard) args.push('--shard', `${config.shard.index}/${config.shard.total}`);
   if (config.maxFailures !== undefined) args.push('--max-failures', String(config.maxFailures));

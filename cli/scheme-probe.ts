@@ -3,6 +3,7 @@
 // Only a positive sign decides: a TLS record or a completed handshake, an HTTP status line; anything else passes.
 import { connect as tcpConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { lookup } from '../protocol/pinned-lookup.ts';
 
 const PROBE_MS = 3_000;
 
@@ -19,7 +20,7 @@ export function plainAnswer(host: string, port: number, timeoutMs = PROBE_MS): P
       done(answer);
     };
     const timer = setTimeout(() => finish({ none: 'no answer' }), timeoutMs);
-    const socket = tcpConnect({ host, port }, () =>
+    const socket = tcpConnect({ host, port, lookup }, () =>
       socket.write(
         `GET / HTTP/1.1\r\nHost: ${host.includes(':') ? `[${host}]` : host}:${port}\r\nUser-Agent: wfmck-preflight\r\nConnection: close\r\n\r\n`,
       ),
@@ -48,7 +49,7 @@ export function speaksTls(host: string, port: number, timeoutMs = PROBE_MS): Pro
     };
     const timer = setTimeout(() => finish(false), timeoutMs);
     // Only the scheme is in question here: trust is connectionProblem's (cli/preflight.ts).
-    const socket = tlsConnect({ host, port, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] }, () => finish(true));
+    const socket = tlsConnect({ host, port, lookup, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] }, () => finish(true));
     socket.on('error', (e: NodeJS.ErrnoException) => finish(/ALERT/.test(e.code ?? '')));
   });
 }

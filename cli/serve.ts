@@ -6,9 +6,24 @@ import { join } from 'node:path';
 import { startEmbedded, writeTrustFiles, type Embedded } from '../run/embedded.ts';
 import { resolveProfile, type Edition } from '../spec/profile.ts';
 import { EXIT_OK } from '../run/usage.ts';
-import { path, portNumber } from '../run/args.ts';
+import { anyListenAddress, path, portNumber, text } from '../run/args.ts';
+import { isHostName } from '../protocol/pinned-lookup.ts';
+import { isLoopbackHost } from '../spec/loopback.ts';
 import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options.ts';
 import { EDITION, FAULT, LISTEN, VENDOR, WFM_PORT } from '../run/option-sets.ts';
+
+/** `--hostname`: a DNS name for the certificate's SANs. */
+function hostName(raw: unknown): string {
+  const name = text(raw).toLowerCase();
+  if (!isHostName(name)) throw new Error(`"${name}" is not a DNS name`);
+  return name;
+}
+
+/** The one line said when the services listen beyond loopback (a pod's address, 0.0.0.0). */
+export function listenNotice(host: string): string | undefined {
+  if (isLoopbackHost(host)) return undefined;
+  return `wfmck serve: notice: listening on ${host}: the reference services, their faults (hostile answers) and the admin API (its bearer token still required) are reachable from beyond this machine`;
+}
 
 /** What stops serve: Ctrl-C, a kill, the terminal closing. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -31,7 +46,18 @@ was started in a session of its own (\`setsid\`).`,
   groups: [
     {
       options: [
-        LISTEN,
+        {
+          ...LISTEN,
+          doc: "address the services listen on (default 127.0.0.1): any address of this machine, a pod's or 0.0.0.0 (every interface), with a notice",
+          parse: anyListenAddress,
+        },
+        {
+          flag: 'hostname',
+          value: 'NAME',
+          multiple: true,
+          doc: "a DNS name the services' certificate carries beside localhost and 127.0.0.1 (repeat), so clients name them by it (curl --resolve, wfmck run --resolve)",
+          parse: hostName,
+        },
         { ...WFM_PORT, doc: 'port of the WFM (default 0: any free port)' },
         port('identity-port', 'identity role'),
         port('registry-port', 'OCI registry'),
@@ -57,12 +83,16 @@ export async function run(argv: string[]): Promise<number> {
   const { help, values } = parseCommand(SPEC, argv);
   if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   const num = (flag: string) => values[flag] as number | undefined;
+  const host = (values.listen as string | undefined) ?? '127.0.0.1';
   const embedded = await startEmbedded({
-    host: (values.listen as string | undefined) ?? '127.0.0.1',
+    host,
+    hostnames: (values.hostname as string[] | undefined) ?? [],
     ports: { wfm: num('wfm-port'), identity: num('identity-port'), registry: num('registry-port'), admin: num('admin-port') },
     profile: resolveProfile({ vendor: values.vendor as string | undefined, edition: values.edition as Edition | undefined }),
     faults: (values.fault as string[][] | undefined)?.flat() ?? [],
   });
+  const notice = listenNotice(host);
+  if (notice) process.stderr.write(`${notice}\n`);
   // A folder of its own holds the device CA's private key: it goes when serve does (a --state-dir is the user's).
   const temp = values['state-dir'] === undefined ? await mkdtemp(join(tmpdir(), 'wfmck-serve-')) : undefined;
   const removeTemp = () => temp !== undefined && rmSync(temp, { recursive: true, force: true });

@@ -30,7 +30,7 @@ export type TransportErrorCode =
   | 'WFMCK_E_SERVER_IDENTITY'
   | 'WFMCK_E_PROTOCOL'
   | 'WFMCK_E_ABORTED'
-  /** Not sent: the URL (a peer's redirect, Location or realm) is not on a loopback address. */
-  | 'WFMCK_E_NOT_LOOPBACK'
+  /** Not sent: the URL (a peer's redirect, Location or realm) is neither a named target nor on loopback. */
+  | 'WFMCK_E_UNNAMED_HOST'
   /** Not sent: the server's Retry-After for this request has not passed (P10, RFC 9110 §10.2.3). */
   | 'WFMCK_E_HELD';

@@ -1,4 +1,5 @@
 // The admin API of the embedded default: every hook of profiles.md P5 as `POST /hooks/<name>` with JSON in and out.
+import { urlHostPart } from './url-host.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -15,7 +16,10 @@ export interface AdminService {
 
 const MAX_BODY = 256 * 1024;
 
-export async function startAdmin(hooks: Record<string, Hook>, opts: { host?: string; port?: number } = {}): Promise<AdminService> {
+export async function startAdmin(
+  hooks: Record<string, Hook>,
+  opts: { host?: string; port?: number; hostnames?: readonly string[] } = {},
+): Promise<AdminService> {
   const token = randomBytes(18).toString('base64url');
   const server = createServer((req, res) => {
     handle(req, res, hooks, token).catch((err: Error) => send(res, 500, { error: `admin: ${err.message}` }));
@@ -26,7 +30,7 @@ export async function startAdmin(hooks: Record<string, Hook>, opts: { host?: str
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve);
   });
   const { port, address } = server.address() as AddressInfo;
-  const host = address.includes(':') ? `[${address}]` : address;
+  const host = urlHostPart(address, opts.hostnames);
   return {
     url: `http://${host}:${port}`,
     token,

@@ -3,8 +3,10 @@
 // throws an Error saying what is wrong; the caller names the option (`--wfm: ...`). A check that names the option
 // itself (the loopback rule of spec/loopback.ts) is given its label.
 import { existsSync, statSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { delimiter, resolve } from 'node:path';
-import { isLoopbackHost, LISTEN_RULE, offLoopback, parseLoopbackUrl } from '../spec/loopback.ts';
+import { isLoopbackHost, LISTEN_RULE, offLoopback } from '../spec/loopback.ts';
+import { parseTargetUrl } from '../spec/network-policy.ts';
 import { parseShard } from '../simulators/fleet/shard.ts';
 
 export type Parse = (raw: unknown, base: string, label: string) => unknown;
@@ -110,9 +112,9 @@ export function files(raw: unknown, base: string): string[] {
   return list.map((f) => file(f, base));
 }
 
-/** An http(s) URL on a loopback host (spec/loopback.ts says why and words the refusal), without a trailing slash. */
+/** A target the user names: an http(s) URL on any host (spec/network-policy.ts then allows it), without a trailing slash. */
 export function url(raw: unknown, _base: string, label: string): string {
-  return parseLoopbackUrl(text(raw), label).href.replace(/\/$/, '');
+  return parseTargetUrl(text(raw), label).href.replace(/\/$/, '');
 }
 
 /** URLs from a YAML list or a comma-separated string. */
@@ -137,6 +139,14 @@ export function listenAddress(raw: unknown, _base: string, label: string): strin
   if (!URL.canParse(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`))
     throw new Error(`"${host}" is not an IP address`);
   throw new Error(`${label}: ${offLoopback(host, LISTEN_RULE)}`);
+}
+
+/** `wfmck serve --listen`: any IP address of this machine (a pod's, 0.0.0.0 for all); `localhost` read as 127.0.0.1. */
+export function anyListenAddress(raw: unknown): string {
+  const host = text(raw).replace(/^\[(.*)\]$/, '$1');
+  if (host === 'localhost') return '127.0.0.1';
+  if (isIP(host) === 0) throw new Error(`"${host}" is not an IP address`);
+  return host;
 }
 
 /** `label: message`, once: a check that already named the option keeps its own words. */

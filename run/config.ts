@@ -29,6 +29,7 @@ import {
   OUT,
   PERSONA as PERSONA_OPTION,
   REGISTRY,
+  RESOLVE,
   SEED,
   STRICTNESS,
   TRUST_DOMAIN,
@@ -39,11 +40,14 @@ import {
 } from './option-sets.ts';
 import { isClientFault } from '../faults/catalog.ts';
 import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
+import type { Pin } from '../protocol/pinned-lookup.ts';
 
 export interface Config {
   /** The run context's targets (run/context.ts), the registry namespace always resolved. */
   targets: RunContext['targets'] & { registryRepository: string };
   tls: { caFiles: string[] };
+  /** `--resolve`: names pinned to addresses (protocol/pinned-lookup.ts); TLS still checks the name. */
+  resolve?: Pin[];
   deviceCa?: { certFile: string; keyFile: string };
   persona: Persona;
   profile: Profile;
@@ -135,7 +139,7 @@ export const CONSOLE_REPORTERS = ['compact', 'list', 'line', 'dot'] as const;
 export type ConsoleReporter = (typeof CONSOLE_REPORTERS)[number];
 
 export const FIELDS: readonly Field[] = [
-  field(WFM, 'targets.wfm', 'WFMCK_WFM', { doc: 'WFM base URL (loopback only); none = start the embedded reference services' }),
+  field(WFM, 'targets.wfm', 'WFMCK_WFM', { doc: 'WFM base URL; none = start the embedded reference services' }),
   field(IDENTITY, 'targets.identity', 'WFMCK_IDENTITY'),
   { key: 'targets.discovery', env: 'WFMCK_DISCOVERY', doc: 'discovery document URL when it is not at the identity origin', parse: url },
   { key: 'targets.trustBundleUri', env: 'WFMCK_TRUST_BUNDLE_URI', doc: 'trust bundle URL from operator configuration (4.6)', parse: url },
@@ -157,6 +161,7 @@ export const FIELDS: readonly Field[] = [
     parse: files,
     doc: `PEM files of the CAs of the targets' certificates (repeat the flag; env: "${delimiter}"-separated)`,
   }),
+  field(RESOLVE, 'resolve', 'WFMCK_RESOLVE', { doc: `${RESOLVE.doc} (env: comma-separated; YAML: a list)` }),
   field(DEVICE_CA_CERT, 'deviceCa.certFile', 'WFMCK_DEVICE_CA_CERT', {
     doc: 'CA certificate whose leaves the WFM trusts at onboarding (miaf: an SVID CA in its trust bundle)',
   }),
@@ -507,6 +512,7 @@ function build(v: Map<string, unknown>, cwd: string, configFile: string | undefi
       ...(get<boolean>('targets.kitRegistry') && { kitRegistry: true }),
     },
     tls: { caFiles: get<string[]>('tls.caFiles') ?? [] },
+    ...(v.has('resolve') && { resolve: get<Pin[]>('resolve') }),
     ...(certFile && keyFile && { deviceCa: { certFile, keyFile } }),
     persona: get<Persona>('persona') ?? PERSONA,
     profile,
@@ -557,7 +563,7 @@ function maskSecrets(command: string): string {
   return command.replace(/(bearer\s+|(?:token|password|secret|apikey|api-key)\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s"']+)/gi, '$1***');
 }
 
-/** Only loopback targets: the kit sends conformance traffic (including hostile inputs) to this machine alone. */
+/** Loopback hosts: what the network policy (spec/network-policy.ts) allows besides the named targets. */
 export { isLoopbackHost };
 
 function readYaml(path: string): Map<string, unknown> {

@@ -1,6 +1,7 @@
 // The embedded default: the reference WFM, identity role and OCI registry on loopback, with one kit CA for TLS,
 // a device CA whose certificates the WFM trusts, and the admin API behind every hook of P5.
 import { mkdir, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { looserModeNotice, writeSecretFile } from './secret-file.ts';
 import { createRootCa, issueCertificate, type Issued } from '../protocol/pki.ts';
@@ -25,6 +26,8 @@ export const MIAF_POLL_LIMIT = Object.freeze({ requests: 50, windowMs: 10_000, p
 
 export interface EmbeddedOptions {
   host?: string;
+  /** DNS names the server certificate carries beside localhost (`wfmck serve --hostname`), so a client may name them. */
+  hostnames?: readonly string[];
   ports?: { wfm?: number; identity?: number; registry?: number; admin?: number };
   profile?: Profile;
   trustDomain?: string;
@@ -68,8 +71,9 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const ca = await createRootCa('wfmck embedded root CA');
   const server = await issueCertificate(ca, {
     commonName: 'wfmck embedded services',
-    dnsNames: ['localhost'],
-    ipAddresses: ['127.0.0.1', '::1'],
+    dnsNames: ['localhost', ...(opts.hostnames ?? [])],
+    // A pod's own address (--listen) too; 0.0.0.0 and :: name no host a client could verify.
+    ipAddresses: [...new Set(['127.0.0.1', '::1', ...(isIP(host) && !/^(0\.0\.0\.0|::)$/.test(host) ? [host] : [])])],
     usage: ['server'],
   });
   const entries = resolveFaultIds(opts.faults ?? []);
@@ -91,6 +95,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   try {
     const identity = await startIdentity({
       host,
+      hostnames: opts.hostnames ?? [],
       port: opts.ports?.identity ?? 0,
       tls,
       vendor: profile.vendor,
@@ -105,6 +110,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     // Token auth (§5) guards only `<ns>/protected/...` repositories, so every other repository stays anonymous.
     const registry = await startRegistry({
       host,
+      hostnames: opts.hostnames ?? [],
       port: opts.ports?.registry ?? 0,
       tls,
       auth: {},
@@ -118,6 +124,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     const recorder = opts.judging ? new ExchangeRecorder() : undefined;
     const wfm = await startWfm({
       host,
+      hostnames: opts.hostnames ?? [],
       port: opts.ports?.wfm ?? 0,
       tls,
       rootCaPem: ca.certPem,
@@ -158,7 +165,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
         : { trustClientCertificate: (i) => wfm.hooks.trustClientCertificate(i as never) }),
     };
     if (recorder) Object.assign(hooks, judgingHooks(recorder, wfm.state), kitClientHooks(started));
-    const admin = await startAdmin(hooks, { host, port: opts.ports?.admin ?? 0 });
+    const admin = await startAdmin(hooks, { host, hostnames: opts.hostnames ?? [], port: opts.ports?.admin ?? 0 });
     started.push(admin);
     return {
       wfm: wfm.url,

@@ -6,6 +6,8 @@ import { EDITIONS } from '../spec/requirements.ts';
 import { PERSONAS } from './personas.ts';
 import { file, listenAddress, oneOf, path, pattern, portNumber, seed, text, url, vendorToken, type Parse } from './args.ts';
 import type { Option } from './options.ts';
+import { checkedPins, parsePin, type Pin } from '../protocol/pinned-lookup.ts';
+import { UsageError } from './usage.ts';
 
 export const STRICTNESS_LEVELS = ['strict', 'default', 'lenient'] as const;
 
@@ -19,16 +21,43 @@ export const faultIds: Parse = (raw) => {
   return ids;
 };
 
-// Targets: only loopback URLs (spec/loopback.ts).
-export const WFM: Option = { flag: 'wfm', value: 'URL', doc: 'WFM base URL (loopback only)', parse: url };
+// Targets: any host the user names; whatever they make the kit contact stays within them and loopback (spec/network-policy.ts).
+export const WFM: Option = { flag: 'wfm', value: 'URL', doc: 'WFM base URL', parse: url };
 export const IDENTITY: Option = {
   flag: 'identity',
   value: 'URL',
-  doc: 'origin of the identity role (loopback only; discovery at /.well-known/<vendor>)',
+  doc: 'origin of the identity role (discovery at /.well-known/<vendor>)',
   parse: url,
 };
-export const REGISTRY: Option = { flag: 'registry', value: 'URL', doc: 'OCI registry base URL (loopback only)', parse: url };
+export const REGISTRY: Option = { flag: 'registry', value: 'URL', doc: 'OCI registry base URL', parse: url };
 export const TARGETS: readonly Option[] = [WFM, IDENTITY, REGISTRY];
+
+/** `--resolve HOST:PORT:ADDR` (repeat; env and YAML: a list, or comma-separated): curl's form. */
+export const resolvePins: Parse = (raw) =>
+  checkedPins(
+    (Array.isArray(raw) ? raw.map(String) : [text(raw)])
+      .flatMap((s) => s.split(','))
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map(parsePin),
+  ) satisfies Pin[];
+
+export const RESOLVE: Option = {
+  flag: 'resolve',
+  value: 'HOST:PORT:IP',
+  multiple: true,
+  doc: "connect to HOST:PORT at address IP instead of HOST's DNS answer (curl's --resolve HOST:PORT:ADDR; repeat); TLS still sends and checks the name HOST",
+  parse: resolvePins,
+};
+
+/** The pins of a command's parsed `--resolve` flags (each repeat parsed alone), checked as one set. */
+export function pinsOf(values: Record<string, unknown>): Pin[] {
+  try {
+    return checkedPins(((values.resolve as Pin[][] | undefined) ?? []).flat());
+  } catch (e) {
+    throw new UsageError(`--resolve: ${(e as Error).message}`);
+  }
+}
 
 /** One spelling wherever a CA file applies; `--ca` (fleet, lint, publish) and `--cacert` (sign) were the old ones. */
 export const CA_FILE: Option = {

@@ -4,6 +4,7 @@
 // output folder, a filter, a shard, a signature) is left out: a replay writes its own.
 import { stringify } from 'yaml';
 import type { Config } from './config.ts';
+import { pinText } from '../protocol/pinned-lookup.ts';
 
 export const REPLAY_FILE = 'replay.yaml';
 
@@ -27,6 +28,8 @@ export function replayConfig(config: Config): Record<string, unknown> {
     timeoutScale: config.timeoutScale,
     targets: defined({ ...config.targets }),
     tls: config.tls.caFiles.length ? { caFiles: config.tls.caFiles } : undefined,
+    // In curl's form, so the replay file reads as the command line did.
+    resolve: config.resolve?.map(pinText),
     deviceCa: config.deviceCa,
     profile,
     hooks: Object.keys(hooks).length ? hooks : undefined,

@@ -4,6 +4,7 @@ import { Agent, buildConnector } from 'undici';
 import { TrustBundleClient, type CachedBundle } from './device/trust-bundle-client.ts';
 import type { ConnectionDecisions, TrustBundleDecisions } from './device/decisions/index.ts';
 import { createTransport, spiffeIdentityCheck, type SpiffeCheckLeniency, type UndiciTransport } from './transport/undici-transport.ts';
+import { lookup } from '../protocol/pinned-lookup.ts';
 
 export interface BundleSource {
   discoveryUrl?: string;
@@ -26,7 +27,7 @@ export function startBundleClient(
   const verified = createTransport({ ca: caPem, timeoutMs: 5_000, maxResponseBytes: 256 * 1024 });
   // A faulty client verifies no identity endpoint's certificate, or none on another origin than the discovery document's.
   const verifies = decisions.verifiesIdentityCertificates;
-  const anyCert = verifies !== 'every-origin' ? new Agent({ connect: { rejectUnauthorized: false, timeout: 5_000 } }) : undefined;
+  const anyCert = verifies !== 'every-origin' ? new Agent({ connect: { rejectUnauthorized: false, timeout: 5_000, lookup } }) : undefined;
   const unverified = anyCert && createTransport({ dispatcher: anyCert, timeoutMs: 5_000, maxResponseBytes: 256 * 1024 });
   const discoveryOrigin = source.discoveryUrl === undefined ? undefined : new URL(source.discoveryUrl).origin;
   const transportFor = (url: string): UndiciTransport =>
@@ -76,6 +77,7 @@ export function anchoredAgent(
       buildConnector({
         ca,
         timeout: 5_000,
+        lookup,
         ...(o.clientCert && { cert: o.clientCert.cert, key: o.clientCert.key }),
         ...(o.serverSpiffeId !== undefined && { checkServerIdentity: spiffeIdentityCheck(o.serverSpiffeId, o.serverLeniency) }),
         ...(o.acceptUnverifiedServer && { rejectUnauthorized: false }),

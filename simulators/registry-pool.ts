@@ -1,7 +1,7 @@
 // The registry clients of one device or fleet: one per registry origin a component names (`oci://host[:port]/name`),
-// each over the transport `open` gives it. Components name their registry; a simulated device still never reaches
-// past loopback.
-import { isLoopbackHost } from '../spec/loopback.ts';
+// each over the transport `open` gives it. Components name their registry; a simulated device still pulls only from
+// a named target or loopback (spec/network-policy.ts).
+import { mayContact, refusal } from '../spec/network-policy.ts';
 import { RegistryClient } from './registry-client.ts';
 import type { Transport } from './transport/types.ts';
 
@@ -18,7 +18,8 @@ export function registryPool(open: (origin: string) => Transport, who = 'simulat
   return {
     client(repositoryUrl) {
       const origin = `https://${repositoryUrl.replace(/^oci:\/\//, '')}`;
-      if (!isLoopbackHost(new URL(origin).hostname)) throw new Error(`${who} only pull from loopback registries, not ${repositoryUrl}`);
+      const { hostname } = new URL(origin);
+      if (!mayContact(hostname)) throw new Error(`${who} do not pull from ${repositoryUrl}: ${refusal(hostname)}`);
       let client = clients.get(origin);
       if (!client) {
         const transport = open(origin);

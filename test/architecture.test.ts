@@ -1,5 +1,5 @@
-// The README's map as a test: each folder may import only what the map's "may import" column names, so the walls
-// stay where the map draws them (suites never reach into reference internals; nothing imports cli).
+// The map of docs/architecture.md as a test: each folder may import only what the map's "may import" column names, so
+// the walls stay where the map draws them (suites never reach into reference internals; nothing imports cli).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -11,9 +11,9 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** Folder (or sub-folder, e.g. `reference/faults`) -> what it may import; `*` = anything, `!x` = anything but x. */
 type Rules = Map<string, string[]>;
 
-/** The rules of the README's map: the first column's folders, the last column's list. */
-export function rulesFromReadme(readme: string): Rules {
-  const map = readme.slice(readme.indexOf('## Map'));
+/** The rules of the map: the first column's folders, the last column's list. */
+export function rulesFromMap(doc: string): Rules {
+  const map = doc.slice(doc.indexOf('## Map'));
   const rules: Rules = new Map();
   for (const line of map.split('\n')) {
     const cells = line.split('|').map((c) => c.trim());
@@ -77,9 +77,9 @@ function sourceFiles(dir: string): { path: string; text: string }[] {
   });
 }
 
-const rules = rulesFromReadme(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+const rules = rulesFromMap(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'));
 
-test('the README map names a rule for every source folder', () => {
+test('the map names a rule for every source folder', () => {
   for (const folder of [
     'spec',
     'protocol',
@@ -96,12 +96,12 @@ test('the README map names a rule for every source folder', () => {
     'bench',
     'test',
   ]) {
-    assert.ok(rules.has(folder), `README map: no row for ${folder}/`);
+    assert.ok(rules.has(folder), `docs/architecture.md map: no row for ${folder}/`);
   }
   assert.deepEqual(rules.get('spec'), [], 'spec imports nothing');
 });
 
-test('no import crosses the README map', () => {
+test('no import crosses the map', () => {
   const files = [...rules.keys()]
     .filter((f) => !f.includes('/'))
     .flatMap((f) => {

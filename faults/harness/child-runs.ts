@@ -5,7 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { playwrightCli } from '../../cli/playwright.ts';
+import { playwrightNodeArgs } from '../../cli/playwright.ts';
 import type { FaultEntry } from '../catalog.ts';
 import { checkedRequirements, listingErrors, type PlaywrightListing } from './checked.ts';
 import type { RunOutcome, RunReport } from './judge.ts';
@@ -91,7 +91,7 @@ export async function listChecks(out: string): Promise<{ checked: string[]; prob
   delete env.WFMCK_CONTEXT;
   const child = spawn(
     process.execPath,
-    [playwrightCli(), 'test', '--list', '--reporter=json', '--config', join(root, 'playwright.config.ts')],
+    [...playwrightNodeArgs(), 'test', '--list', '--reporter=json', '--config', join(root, 'playwright.config.ts')],
     { cwd: root, env, stdio: ['ignore', 'pipe', 'ignore'] },
   );
   let text = '';

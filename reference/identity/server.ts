@@ -1,5 +1,6 @@
 // The reference identity role (interfaces.md §4.5, §4.6): discovery and trust bundle over HTTPS, read-only.
-import { isLoopbackHost } from '../../spec/loopback.ts';
+import { urlHostPart } from '../url-host.ts';
+import { isIP } from 'node:net';
 import { withRewrites, type Rewrite } from '../faults/rewrite.ts';
 import { createServer, type Server } from 'node:https';
 import { guardServer, jsonError } from '../server-guards.ts';
@@ -14,6 +15,8 @@ import { serveDomain, type Resource, type ResourceKind, type ServedDomain } from
 import { issueFromCsr } from './svid-issuance.ts';
 
 export interface IdentityOptions {
+  /** DNS names clients reach it by (`wfmck serve --hostname`): a wildcard listen address's URLs name the first. */
+  hostnames?: readonly string[];
   host?: string;
   port?: number;
   tls: { cert: string; key: string };
@@ -71,7 +74,7 @@ const BODY_CAP = 64 * 1024;
 const ALLOW = 'GET, HEAD';
 
 export async function startIdentity(opts: IdentityOptions): Promise<IdentityService> {
-  const host = loopbackHost(opts.host ?? '127.0.0.1');
+  const host = listenHost(opts.host ?? '127.0.0.1');
   const vendor = checked(opts.vendor ?? 'platform', /^[A-Za-z0-9._-]+$/, 'vendor token');
   // SPIFFE trust domain names: lowercase letters, digits, dots, dashes and underscores.
   const trustDomain = checked(opts.trustDomain ?? 'wfmck.test', /^[a-z0-9._-]+$/, 'trust domain');
@@ -90,7 +93,7 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
       resolve();
     });
   });
-  const url = `${plain ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
+  const url = `${plain ? 'http' : 'https'}://${urlHostPart(host, opts.hostnames)}:${(server.address() as AddressInfo).port}`;
   const discoveryPath = mediaTypes(vendor).discoveryPath;
   const resources = new Map<string, Resource>();
   const common = { origin: url, refreshHintSeconds: refreshHint, includeJwtSvidKey: opts.includeJwtSvidKey ?? true, decisions };
@@ -248,9 +251,9 @@ function closeServer(server: Server | HttpServer): Promise<void> {
   });
 }
 
-/** Only loopback addresses are ever listened on. */
-function loopbackHost(host: string): string {
-  if (host === 'localhost' || !isLoopbackHost(host)) throw new Error(`identity service listens on loopback only, not ${host}`);
+/** An IP address (its URLs are built from it); beyond loopback only when `wfmck serve --listen` says so. */
+function listenHost(host: string): string {
+  if (isIP(host) === 0) throw new Error(`identity service listens on an IP address, not ${host}`);
   return host;
 }
 

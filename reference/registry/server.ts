@@ -1,4 +1,5 @@
 // The embedded OCI registry: an in-memory RegistryStore behind node:http or node:https, loopback by default.
+import { urlHostPart } from '../url-host.ts';
 import { withRewrites, type Rewrite } from '../faults/rewrite.ts';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -11,6 +12,8 @@ export { createRegistryHandler, type RegistryHandlerOptions } from './handler.ts
 export { RegistryStore } from './store.ts';
 
 export interface StartRegistryOptions extends RegistryHandlerOptions {
+  /** DNS names clients reach it by (`wfmck serve --hostname`): a wildcard listen address's URLs name the first. */
+  hostnames?: readonly string[];
   /** Defaults to 127.0.0.1: the reference registry is for the kit's own machine. */
   host?: string;
   /** 0 (the default) picks a free port. */
@@ -60,7 +63,7 @@ export async function startRegistry(opts: StartRegistryOptions = {}): Promise<Ru
     });
   });
   const { port } = server.address() as AddressInfo;
-  const hostPart = host.includes(':') ? `[${host}]` : host;
+  const hostPart = urlHostPart(host, opts.hostnames);
   return {
     url: `${opts.tls ? 'https' : 'http'}://${hostPart}:${port}`,
     store,

@@ -1,4 +1,5 @@
 // The reference WFM, the kit's embedded default: the Device API of interfaces.md §4.1-§4.4 with P2-P4 on loopback.
+import { urlHostPart } from '../url-host.ts';
 import { withRewrites, type Rewrite } from '../faults/rewrite.ts';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
@@ -20,6 +21,8 @@ export type { WfmHooks } from './hooks.ts';
 export type { WfmStateView } from './state-view.ts';
 
 export interface StartWfmOptions {
+  /** DNS names clients reach it by (`wfmck serve --hostname`): a wildcard listen address's URLs name the first. */
+  hostnames?: readonly string[];
   /** Defaults to 127.0.0.1: the reference WFM is for the kit's own machine. */
   host?: string;
   /** 0 (the default) picks a free port. */
@@ -119,7 +122,7 @@ export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
     });
   });
   const { port } = server.address() as AddressInfo;
-  const hostPart = host.includes(':') ? `[${host}]` : host;
+  const hostPart = urlHostPart(host, opts.hostnames);
   return {
     url: `${opts.tls || svid ? 'https' : 'http'}://${hostPart}:${port}`,
     hooks,

@@ -62,7 +62,7 @@ export function verifyReport(dir: string, opts: { pinnedKey?: KeyObject } = {}):
       problems.push(`${f}: evidence named by ${JSON_FILE} but not signed`);
     }
   }
-  // Any other file the signature does not cover was added (or never signed): one line each, as the README promises.
+  // Any other file the signature does not cover was added (or never signed): one line each, as docs/reference.md promises.
   for (const f of filesToSign(dir))
     if (!result.subjects.includes(f) && !named.has(f)) problems.push(`${f}: not covered by the signature (added after signing?)`);
   return result;

@@ -8,7 +8,7 @@ import { pushArtifact } from '../publish/push.ts';
 import { RegistryClient } from '../registry-client.ts';
 import { createTransport } from '../transport/undici-transport.ts';
 import type { DeploymentOutcomes } from './deployment-outcomes.ts';
-import { isLoopbackHost } from './target.ts';
+import { mayContact, refusal } from '../../spec/network-policy.ts';
 
 /** A component as the assignDeployment hook takes it (P5). */
 export interface AssignedComponent {
@@ -101,7 +101,7 @@ export async function publishSample(registryUrl: string, ca: string | undefined,
   return publishComponent(registryUrl, ca, SAMPLE_REPOSITORY, archive.bytes, { vendor, name: archive.name, version: SAMPLE_VERSION });
 }
 
-/** Pushes a compose archive as component `name` at `<repository>:<version>` of a loopback registry; returns it as one. */
+/** Pushes a compose archive as component `name` at `<repository>:<version>` of a registry the policy allows; returns it as one. */
 export async function publishComponent(
   registryUrl: string,
   ca: string | string[] | undefined,
@@ -110,7 +110,7 @@ export async function publishComponent(
   o: { vendor: string; name: string; version: string },
 ): Promise<AssignedComponent> {
   const url = new URL(registryUrl);
-  if (!isLoopbackHost(url.hostname)) throw new Error(`the kit only publishes into loopback registries, not ${registryUrl}`);
+  if (!mayContact(url.hostname)) throw new Error(`publish into ${registryUrl}: ${refusal(url.hostname)}`);
   const artifact = buildComposeArtifact(archive, { vendor: o.vendor, version: o.version, title: o.name });
   const transport = createTransport({ baseUrl: url.origin, ...(ca !== undefined ? { ca } : {}) });
   try {

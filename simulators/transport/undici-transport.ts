@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { PeerCertificate } from 'node:tls';
 import { Agent, type Dispatcher } from 'undici';
-import { isLoopbackHost, offLoopback } from '../../spec/loopback.ts';
+import { mayContact, refusal, UNNAMED_HOST } from '../../spec/network-policy.ts';
 import { x509 } from '../../spec/x509.ts';
 import { SERVER_IDENTITY_CODE, classify } from './classify.ts';
 import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from '../../protocol/evidence.ts';
@@ -14,6 +14,7 @@ import { baseUrlOf, resolveUrl, type BaseUrl } from './resolve-url.ts';
 import { httpResponse } from './response.ts';
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, mayRetry, nextDelayMs, retryAfterMs, sleep, type RetryPolicy } from './retry.ts';
 import { signRequest } from '../../protocol/signing.ts';
+import { lookup } from '../../protocol/pinned-lookup.ts';
 import type { Transcript } from './transcript.ts';
 import { TransportError, type Exchange, type HttpResponse, type RequestOptions, type Transport, type TransportErrorCode } from './types.ts';
 
@@ -84,6 +85,8 @@ function makeAgent(opts: SharedAgentOptions, connections: number | undefined): A
       ...(opts.acceptUnverifiedServer && { rejectUnauthorized: false }),
       ...(opts.maxTlsVersion && { maxVersion: opts.maxTlsVersion }),
       ...(opts.localAddress !== undefined && { localAddress: opts.localAddress }),
+      // --resolve: a pinned name connects to its address; SNI and the certificate check keep the name.
+      lookup,
       timeout: opts.connectTimeoutMs ?? 5_000,
     },
   });
@@ -190,7 +193,7 @@ async function send(config: Config, opts: RequestOptions): Promise<HttpResponse>
   const url = resolved.href;
   const { headers, body } = prepare(opts, config.testId);
   const retrying = mayRetry(method, opts.retry);
-  refuseOffLoopback(config, method, url, resolved.hostname);
+  refuseUnnamed(config, method, url, resolved.hostname);
   held(config, method, url);
   let last: Exchange | undefined;
   for (let attempt = 1; ; attempt++) {
@@ -315,14 +318,14 @@ function exchangeRecord(
 }
 
 /**
- * The kit's network policy at its one exit: a URL off loopback (a peer's redirect, upload Location or token realm;
- * a configured one never gets here, the CLI refuses it) is never sent, and the refusal is evidence.
+ * The kit's network policy (spec/network-policy.ts) at its one exit: a URL on a host that is neither a named target
+ * nor loopback (a peer's redirect, upload Location or token realm) is never sent, and the refusal is evidence.
  */
-function refuseOffLoopback(config: Config, method: string, url: string, hostname: string): void {
-  if (isLoopbackHost(hostname)) return;
-  const exchange = unsent(config, method, url, 'WFMCK_E_NOT_LOOPBACK', `refused: ${method} ${offLoopback(redactUrl(url))}`);
+function refuseUnnamed(config: Config, method: string, url: string, hostname: string): void {
+  if (mayContact(hostname)) return;
+  const exchange = unsent(config, method, url, UNNAMED_HOST, `refused: ${method} ${redactUrl(url)}: ${refusal(hostname)}`);
   config.transcript?.record(exchange);
-  throw new TransportError('WFMCK_E_NOT_LOOPBACK', exchange.error!.message, exchange);
+  throw new TransportError(UNNAMED_HOST, exchange.error!.message, exchange);
 }
 
 /** Throws WFMCK_E_HELD while a Retry-After the server gave for this request has not passed. */

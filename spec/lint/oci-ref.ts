@@ -1,5 +1,4 @@
-// `oci://host:port/name:tag` (or `@digest`): the pushed-artifact input of `wfmck lint`; only loopback hosts are targets.
-import { isLoopbackHost, offLoopback } from '../loopback.ts';
+// `oci://host:port/name:tag` (or `@digest`): the pushed-artifact input of `wfmck lint`; its registry is a named target.
 import { DIGEST_PATTERN, OCI_REPOSITORY_PATTERN, OCI_TAG_PATTERN } from '../schemas/common.ts';
 
 export interface OciRef {
@@ -43,6 +42,5 @@ export function parseOciRef(input: string): { ok: true; ref: OciRef } | { ok: fa
   if (!(isDigest ? DIGEST : TAG).test(reference))
     return { ok: false, reason: `${JSON.stringify(reference)} is not an OCI ${isDigest ? 'digest' : 'tag'}` };
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
-  if (!isLoopbackHost(hostname)) return { ok: false, reason: offLoopback(url.host) };
   return { ok: true, ref: { registry: url.host, hostname, name, reference, isDigest } };
 }

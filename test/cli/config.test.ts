@@ -158,25 +158,15 @@ test('bad values are usage errors with the source and a one-line reason', () => 
   );
 });
 
-test('only loopback targets: anything else is refused with the reason', () => {
+test('a target the user names may be on any host (flag, env, YAML); only a URL that is not http(s) is refused', () => {
   const cwd = folder();
-  for (const host of [
-    'https://example.com',
-    'https://10.0.0.1',
-    'https://[::2]',
-    'https://128.0.0.1',
-    'https://127.evil.com',
-    'https://localhost.example',
-  ]) {
-    usage(
-      () => resolveConfig(['--wfm', host], {}, cwd, opts),
-      /^--wfm: \S+ is not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost/,
-    );
+  for (const host of ['https://wfm.example.test', 'https://10.0.0.1', 'https://[2001:db8::1]', 'https://127.evil.test']) {
+    assert.equal(resolveConfig(['--wfm', host], {}, cwd, opts).targets.wfm, host);
   }
-  usage(
-    () => resolveConfig(['--wfm', 'https://127.0.0.1:1'], { WFMCK_REGISTRY: 'https://registry.example' }, cwd, opts),
-    /^WFMCK_REGISTRY: .*loopback/,
-  );
+  const env = resolveConfig(['--wfm', 'https://127.0.0.1:1'], { WFMCK_REGISTRY: 'https://registry.example.test' }, cwd, opts);
+  assert.equal(env.targets.registry, 'https://registry.example.test');
+  const yaml = resolveConfig([], {}, folder('targets:\n  identity: https://id.example.test:8443\n'), opts);
+  assert.equal(yaml.targets.identity, 'https://id.example.test:8443');
   usage(() => resolveConfig(['--wfm', 'ftp://127.0.0.1'], {}, cwd, opts), /not an http\(s\) URL/);
   usage(() => resolveConfig(['--wfm', 'not a url'], {}, cwd, opts), /not an absolute URL/);
   for (const ok of ['https://127.0.0.1:1', 'https://127.200.3.4', 'https://[::1]:9', 'http://localhost:8080']) {
@@ -184,7 +174,7 @@ test('only loopback targets: anything else is refused with the reason', () => {
   }
 });
 
-test('property: an IPv4 host is a target exactly when it is in 127.0.0.0/8', () => {
+test('property: an IPv4 host is on loopback exactly when it is in 127.0.0.0/8', () => {
   const seed = process.env.WFMCK_SEED ? Number(process.env.WFMCK_SEED) : undefined;
   fc.assert(
     fc.property(fc.ipV4(), (ip) => isLoopbackHost(ip) === ip.startsWith('127.')),

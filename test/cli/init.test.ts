@@ -100,7 +100,7 @@ test('on a terminal it asks for what no flag gave, in order, with defaults, and 
 test('each answer is checked as it is given and asked again with the reason: persona, target, CA file, device CA key, hook', async () => {
   const { code, problems, yaml } = await answered({
     Persona: ['wfn', 'wfm'],
-    'WFM base URL': ['https://wfm.example.com', 'https://127.0.0.1:8443'],
+    'WFM base URL': ['ftp://wfm.example.com', 'https://127.0.0.1:8443'],
     'PEM file of the CA': ['missing.pem', 'not-a-cert.pem', 'ca.pem'],
     'Device CA certificate': 'device-ca.pem',
     'Its private key': ['other.key', 'device-ca.key'],
@@ -122,7 +122,7 @@ test('each answer is checked as it is given and asked again with the reason: per
   );
   const reasons = problems.map(([, p]) => p);
   assert.match(reasons[0]!, /must be one of wfm, device, identity, registry, not "wfn"/);
-  assert.match(reasons[1]!, /wfm\.example\.com is not on a loopback address/);
+  assert.match(reasons[1]!, /"ftp:\/\/wfm\.example\.com" is not an http\(s\) URL/);
   assert.match(reasons[2]!, /no such file .*missing\.pem/);
   assert.match(reasons[3]!, /holds no PEM certificate/);
   assert.match(reasons[4]!, /is not the key of/);
@@ -178,12 +178,12 @@ test('persona wfm: with no device CA the hook that replaces it is asked right af
   assert.deepEqual(hooksAsked(embedded.asked), [], 'the embedded default answers its own hooks');
 });
 
-test('refusals write nothing: a non-loopback target flag, a missing CA file (from the current folder), an existing file without --force, a bad hook', async () => {
+test('refusals write nothing: a target flag that is no http(s) URL, a missing CA file (from the current folder), an existing file without --force, a bad hook', async () => {
   const dir = await workdir();
   const out = join(dir, 'wfmck.config.yaml');
   await assert.rejects(
-    run(['--out', out, '--wfm', 'https://wfm.example.com'], { interactive: false, cwd: dir }),
-    /: --wfm: wfm\.example\.com is not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost$/,
+    run(['--out', out, '--wfm', 'ftp://wfm.example.com'], { interactive: false, cwd: dir }),
+    /: --wfm: "ftp:\/\/wfm\.example\.com" is not an http\(s\) URL$/,
   );
   await assert.rejects(
     run(['--out', out, '--wfm', 'https://127.0.0.1:8443', '--ca-file', 'missing.pem'], { interactive: false, cwd: dir }),

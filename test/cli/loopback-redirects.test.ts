@@ -1,6 +1,7 @@
-// Issue 18: the loopback rule holds through a peer's redirects and upload Locations. A registry on 127.0.0.1 that
-// sends every upload and every read to http://refused.invalid/ makes publish, lint and the registry persona refuse
-// with the rule named, and no process of the kit ever tries to connect there (a preloaded watcher logs attempts).
+// Issues 18 and 33: the network policy holds through a peer's redirects and upload Locations. A registry on 127.0.0.1
+// that sends every upload and every read to http://refused.invalid/ (neither named nor loopback) makes publish, lint
+// and the registry persona refuse in the policy's words, and no process of the kit (the CLI, each Playwright worker)
+// ever tries to connect there (a preloaded watcher logs attempts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -14,7 +15,7 @@ import { runWfmck } from '../support/wfmck-cli.ts';
 const ELSEWHERE = 'http://refused.invalid';
 const WATCHER = fileURLToPath(new URL('../support/watch-connects.mjs', import.meta.url));
 const HELLO_COMPOSE = fileURLToPath(new URL('../../fixtures/packages/hello-compose', import.meta.url));
-const RULE = /not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost/;
+const RULE = /refused\.invalid is neither a named target nor on loopback; the kit sends traffic only to the hosts you name and to loopback/;
 
 async function redirectingRegistry(): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
@@ -37,21 +38,25 @@ function watched(): { env: Record<string, string>; attempts: () => string } {
   };
 }
 
-test('publish: an upload Location off loopback is refused, naming the rule; no connection is attempted', { timeout: 60_000 }, async (t) => {
-  const { url, server } = await redirectingRegistry();
-  t.after(() => server.close());
-  const w = watched();
-  const r = await runWfmck(
-    ['publish', 'compose', HELLO_COMPOSE, '--registry', url, '--repository', 'acme/hello', '--version', '1.0.0'],
-    w.env,
-  );
-  assert.notEqual(r.code, 0, r.stdout);
-  assert.match(r.stdout + r.stderr, RULE);
-  assert.equal(w.attempts(), '', 'no socket towards refused.invalid');
-});
+test(
+  'publish: an upload Location to a host neither named nor on loopback is refused, naming the rule; no connection is attempted',
+  { timeout: 60_000 },
+  async (t) => {
+    const { url, server } = await redirectingRegistry();
+    t.after(() => server.close());
+    const w = watched();
+    const r = await runWfmck(
+      ['publish', 'compose', HELLO_COMPOSE, '--registry', url, '--repository', 'acme/hello', '--version', '1.0.0'],
+      w.env,
+    );
+    assert.notEqual(r.code, 0, r.stdout);
+    assert.match(r.stdout + r.stderr, RULE);
+    assert.equal(w.attempts(), '', 'no socket towards refused.invalid');
+  },
+);
 
 test(
-  'lint oci://: a manifest redirected off loopback is refused, naming the rule; no connection is attempted',
+  'lint oci://: a manifest redirected to a host neither named nor on loopback is refused, naming the rule; no connection is attempted',
   { timeout: 60_000 },
   async (t) => {
     const { url, server } = await redirectingRegistry();
@@ -65,7 +70,7 @@ test(
 );
 
 test(
-  'the registry persona: every push and read redirected off loopback is refused with evidence; no connection is attempted',
+  'the registry persona: every push and read redirected to a host neither named nor on loopback is refused with evidence; no connection is attempted',
   { timeout: 300_000 },
   async (t) => {
     const { url, server } = await redirectingRegistry();

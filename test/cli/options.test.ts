@@ -28,6 +28,7 @@ const COMMANDS = [
   'merge-reports',
   'faults',
   'verify-report',
+  'summary',
 ];
 /** The commands that take a CA file. */
 const CA_COMMANDS = ['run', 'init', 'fleet', 'lint', 'publish', 'sign'];
@@ -76,10 +77,10 @@ test('bad values: one line `wfmck <cmd>: <option>: <what is wrong>`, then `see w
     [['run', '--sign=yes'], /^wfmck run: --sign: takes no value$/],
     [['run', 'stray'], /^wfmck run: stray: unexpected argument/],
     [['serve', '--wfm-port', 'x'], /^wfmck serve: --wfm-port: expected an integer, not "x"$/],
-    [
-      ['serve', '--listen', '10.0.0.1'],
-      /^wfmck serve: --listen: 10\.0\.0\.1 is not on a loopback address; the kit only ever listens on 127\.0\.0\.0\/8, ::1 or localhost$/,
-    ],
+    // serve listens on any address (a pod's, issue 33); one that is no IP address is still a usage error.
+    [['serve', '--listen', 'wfm.internal'], /^wfmck serve: --listen: "wfm\.internal" is not an IP address$/],
+    [['serve', '--hostname', 'not a name'], /^wfmck serve: --hostname: "not a name" is not a DNS name$/],
+    [['run', '--resolve', 'wfm.example.test:8443'], /^wfmck run: --resolve: "wfm\.example\.test:8443" is not HOST:PORT:ADDR/],
     [['fleet', '--edition', 'gold'], /^wfmck fleet: --edition: must be one of seed, miaf, not "gold"$/],
     [['lint', CAPABILITIES, '--vendor', 'ACME'], /^wfmck lint: --vendor: must be lowercase letters and digits, not "ACME"$/],
     [
@@ -87,8 +88,8 @@ test('bad values: one line `wfmck <cmd>: <option>: <what is wrong>`, then `see w
       /^wfmck publish: --chunk-size: must be a positive number of bytes, not "0"$/,
     ],
     [
-      ['publish', 'app', HELLO_APP, '--registry', 'http://registry.example.com', '--repository', 'a/b'],
-      /^wfmck publish: --registry: registry\.example\.com is not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost$/,
+      ['publish', 'app', HELLO_APP, '--registry', 'ftp://registry.example.com', '--repository', 'a/b'],
+      /^wfmck publish: --registry: "ftp:\/\/registry\.example\.com" is not an http\(s\) URL$/,
     ],
     [
       ['sign', '--cert', '/no/such.pem', '--key', '/no/such.key', 'GET', 'http://127.0.0.1/'],

@@ -1,4 +1,5 @@
-// The README's signed-curl example, run exactly as written: the documentation cannot drift from the kit.
+// The documentation's examples, run or parsed exactly as written: they cannot drift from the kit. The signed-curl
+// example lives in docs/reference.md; the wfmck.config.yaml example in the README.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
@@ -9,10 +10,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-test('README: a signed curl PUT of capabilities gets 201, the same PUT again 200', { timeout: 120_000 }, async () => {
-  const readme = await readFile(new URL('README.md', `file://${root}`), 'utf8');
-  const m = /<!-- example:signed-curl -->\s*```sh\n([\s\S]*?)```/.exec(readme);
-  assert.ok(m, 'README has the signed-curl example block');
+test('docs/reference.md: a signed curl PUT of capabilities gets 201, the same PUT again 200', { timeout: 120_000 }, async () => {
+  const reference = await readFile(new URL('docs/reference.md', `file://${root}`), 'utf8');
+  const m = /<!-- example:signed-curl -->\s*```sh\n([\s\S]*?)```/.exec(reference);
+  assert.ok(m, 'docs/reference.md has the signed-curl example block');
   // The example writes .wfmck/ where it runs: a folder of its own, never the user's checkout (whose .wfmck it would
   // remove). It sees the kit as a checkout does: package.json (npx finds wfmck's bin by it), bin, node_modules, fixtures.
   const cwd = await mkdtemp(join(tmpdir(), 'wfmck-readme-'));
@@ -46,3 +47,28 @@ test('README: every key of the wfmck.config.yaml example is a setting `wfmck run
   walk(parse(m[1]!), '');
   assert.ok(keys.length >= 5);
 });
+
+test(
+  'README: the hook-wiring example yields a configuration doctor passes, serve-admin.sh and both its variables included',
+  { timeout: 120_000 },
+  async () => {
+    const readme = await readFile(new URL('README.md', `file://${root}`), 'utf8');
+    const m = /<!-- example:serve-hooks -->\s*```sh\n([\s\S]*?)```/.exec(readme);
+    assert.ok(m, 'README has the serve-hooks example block');
+    // The whole run takes minutes: here it only lists its checks (which parses every flag), and doctor judges the wiring.
+    const runLine = /^npx wfmck run (.*?)\s+#.*$/m;
+    assert.match(m[1]!, runLine);
+    const block = m[1]!.replace(runLine, 'npx wfmck run $1 --list > /dev/null\nnpx wfmck doctor --config wfmck.config.yaml');
+    const cwd = await mkdtemp(join(tmpdir(), 'wfmck-readme-'));
+    for (const name of ['package.json', 'bin', 'node_modules', 'examples']) await symlink(join(root, name), join(cwd, name));
+    const stop = `kill "$(node -p 'require("./.wfmck.json").pid' 2>/dev/null)" 2>/dev/null || true`;
+    const script = `set -euo pipefail\ntrap '${stop.replace(/'/g, `'\\''`)}' EXIT\n${block}`;
+    // The two variables come from the example's own export, never from the shell that runs the tests.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WFMCK_ADMIN')));
+    const run = spawnSync('bash', ['-c', script], { cwd, env, encoding: 'utf8', timeout: 110_000 });
+    assert.equal(run.status, 0, `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`);
+    assert.match(run.stdout, /^ok {4}hooks\.assignDeployment: bash -n, 2 required variables: all good/m);
+    assert.match(run.stdout, /^wfmck doctor: all good$/m);
+    await rm(cwd, { recursive: true, force: true });
+  },
+);

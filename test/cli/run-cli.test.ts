@@ -44,13 +44,25 @@ test('a target whose TLS certificate the kit cannot verify: exit 2, naming TLS a
   assert.equal(r.stderr.trim().split('\n').length, 1);
 });
 
-test('a non-loopback target, a bad strictness, an unknown flag: exit 2 with the reason', { timeout: 30_000 }, async () => {
-  const remote = await wfmck(['run', '--wfm', 'https://wfm.example.com']);
+test(
+  'a named target off loopback is accepted with one notice (its name pinned to a closed loopback port here)',
+  { timeout: 30_000 },
+  async () => {
+    const out = outDir();
+    const r = await wfmck(['run', '--wfm', 'https://wfm.example.test:1', '--resolve', 'wfm.example.test:1:127.0.0.1', '--out', out]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(
+      r.stderr,
+      'wfmck run: notice: wfm.example.test is not on loopback: the kit sends hostile inputs (malformed, oversized and badly signed requests) and load there; name only services you may test\n' +
+        'wfmck run: WFMCK_E_UNREACHABLE: unreachable target: WFM https://wfm.example.test:1: connection refused\n',
+    );
+  },
+);
+
+test('a target that is not an http(s) URL, a bad strictness, an unknown flag: exit 2 with the reason', { timeout: 30_000 }, async () => {
+  const remote = await wfmck(['run', '--wfm', 'ftp://wfm.example.test']);
   assert.equal(remote.code, 2);
-  assert.equal(
-    remote.stderr,
-    'wfmck run: --wfm: wfm.example.com is not on a loopback address; the kit only ever sends traffic to 127.0.0.0/8, ::1 or localhost\nsee wfmck run --help\n',
-  );
+  assert.equal(remote.stderr, 'wfmck run: --wfm: "ftp://wfm.example.test" is not an http(s) URL\nsee wfmck run --help\n');
   const strictness = await wfmck(['run', '--strictness', 'harsh']);
   assert.equal(strictness.code, 2);
   assert.match(strictness.stderr, /^wfmck run: --strictness: must be one of strict, default, lenient/);

@@ -1,6 +1,6 @@
 // `wfmck serve` under abuse, with its RSS sampled: 20 concurrent 70 MB chunked pushes and 500 abandoned upload
 // sessions holding data. The registry's quota (128 MiB: blobs, open sessions and bodies in flight together) bounds
-// what it holds; the ceiling below is that quota plus what the process needs at rest, stated in the README.
+// what it holds; the ceiling below is that quota plus what the process needs at rest, stated in docs/reference.md (Commands).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -12,7 +12,7 @@ import { Agent, fetch } from 'undici';
 
 const bin = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));
 const MIB = 1024 * 1024;
-/** The README's stated ceiling for `wfmck serve` under this abuse. */
+/** docs/reference.md's stated ceiling for `wfmck serve` under this abuse. */
 const RSS_CEILING_MB = 640;
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;

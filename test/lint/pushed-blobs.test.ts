@@ -53,7 +53,7 @@ test('PKG-TAG-EQUALS-VERSION is not judged for a reference by digest: there is n
   assert.deepEqual(result.findings, []);
 });
 
-test('oci:// references: tags, digests, nested names, loopback hosts only', () => {
+test('oci:// references: tags, digests, nested names, on any registry host (a target the user names)', () => {
   const ok = (text: string) => {
     const r = parseOciRef(text);
     assert.ok(r.ok, text);
@@ -68,9 +68,9 @@ test('oci:// references: tags, digests, nested names, loopback hosts only', () =
   });
   assert.equal(ok(`oci://localhost:5000/hello@sha256:${'0'.repeat(64)}`).isDigest, true);
   assert.equal(ok('oci://[::1]:5000/hello:v1').hostname, '::1');
+  assert.equal(ok('oci://registry.example.test/hello:1.0.0').hostname, 'registry.example.test');
+  assert.equal(ok('oci://10.0.0.1:5000/hello:1.0.0').registry, '10.0.0.1:5000');
   for (const [text, why] of [
-    ['oci://registry.example.com/hello:1.0.0', /loopback/],
-    ['oci://10.0.0.1:5000/hello:1.0.0', /loopback/],
     ['oci://127.0.0.1:5000/hello', /names no tag/],
     ['oci://127.0.0.1:5000/Hello:1.0.0', /repository name/],
     ['oci://127.0.0.1:5000/hello:-bad', /not an OCI tag/],

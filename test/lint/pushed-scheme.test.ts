@@ -1,5 +1,5 @@
 // `wfmck lint oci://HOST:PORT/NAME:TAG` names no scheme: it follows the registry. https when the registry completes a
-// TLS handshake (a certificate no CA covers names --ca-file), else plain http, said on stderr; loopback only.
+// TLS handshake (a certificate no CA covers names --ca-file), else plain http, said on stderr.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';

@@ -1,4 +1,5 @@
-// protocol/loopback-fetch.ts: the reference services' own requests hold to the loopback rule at every hop.
+// protocol/loopback-fetch.ts: the reference services' own requests hold to the network policy at every hop (they name
+// no targets, so to loopback).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -27,10 +28,11 @@ test('a redirect within loopback is followed; one to another host is refused bef
   subscribe('undici:client:beforeConnect', watch);
   t.after(() => unsubscribe('undici:client:beforeConnect', watch));
   await assert.rejects(loopbackFetch(`${url}/away`), {
-    code: 'WFMCK_E_NOT_LOOPBACK',
-    message: /redirect from .*\/away: http:\/\/refused\.invalid\/x is not on a loopback address/,
+    code: 'WFMCK_E_UNNAMED_HOST',
+    message:
+      /redirect from .*\/away: http:\/\/refused\.invalid\/x: refused\.invalid is neither a named target nor on loopback; the kit sends traffic only to the hosts you name and to loopback$/,
   });
-  await assert.rejects(loopbackFetch('http://refused.invalid/'), { code: 'WFMCK_E_NOT_LOOPBACK' });
+  await assert.rejects(loopbackFetch('http://refused.invalid/'), { code: 'WFMCK_E_UNNAMED_HOST' });
   assert.deepEqual(
     connects.filter((h) => h !== '127.0.0.1'),
     [],

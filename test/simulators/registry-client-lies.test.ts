@@ -6,6 +6,7 @@ import { DigestError, RegistryClient } from '../../simulators/registry-client.ts
 import { Transcript } from '../../simulators/transport/transcript.ts';
 import { createTransport } from '../../simulators/transport/undici-transport.ts';
 import { digestOf } from '../../spec/rules/desired-state.ts';
+import { forgetNamedTargets, nameTargets } from '../../spec/network-policy.ts';
 
 const ORIGIN = 'https://127.0.0.1:5443';
 const enc = new TextEncoder();
@@ -124,7 +125,7 @@ test('a wrapped transport that hides its base URL: relative paths go to it, and 
   assert.equal(all.pages[1]!.exchange.url, `${ORIGIN}/v2/acme/app/tags/list?last=1.0.0`);
 });
 
-test('a redirect or an upload Location off loopback is refused before any socket: WFMCK_E_NOT_LOOPBACK, kept as evidence', async () => {
+test('a redirect or an upload Location to a host neither named nor on loopback is refused before any socket: WFMCK_E_UNNAMED_HOST, kept as evidence', async () => {
   const digest = digestOf(enc.encode('x'));
   pool()
     .intercept({ path: `/v2/acme/app/blobs/${digest}` })
@@ -133,10 +134,10 @@ test('a redirect or an upload Location off loopback is refused before any socket
     () => assert.fail('followed'),
     (e: Error & { code?: string }) => e,
   );
-  assert.equal(redirected.code, 'WFMCK_E_NOT_LOOPBACK');
+  assert.equal(redirected.code, 'WFMCK_E_UNNAMED_HOST');
   assert.match(
     redirected.message,
-    /refused\.invalid.* not on a loopback address; the kit only ever sends traffic to 127\.0\.0\.0\/8, ::1 or localhost/,
+    /refused\.invalid is neither a named target nor on loopback; the kit sends traffic only to the hosts you name and to loopback/,
   );
   pool()
     .intercept({ path: `/v2/acme/app/blobs/${digest}`, method: 'HEAD' })
@@ -148,14 +149,37 @@ test('a redirect or an upload Location off loopback is refused before any socket
     () => assert.fail('uploaded'),
     (e: Error & { code?: string }) => e,
   );
-  assert.equal(pushed.code, 'WFMCK_E_NOT_LOOPBACK');
+  assert.equal(pushed.code, 'WFMCK_E_UNNAMED_HOST');
   // The refusals are in the transcript, and no request to that host was ever made (MockAgent allows no net connect).
   assert.deepEqual(
     transcript
       .all()
       .filter((x) => x.url.includes('refused.invalid'))
       .map((x) => x.error?.code),
-    ['WFMCK_E_NOT_LOOPBACK', 'WFMCK_E_NOT_LOOPBACK'],
+    ['WFMCK_E_UNNAMED_HOST', 'WFMCK_E_UNNAMED_HOST'],
   );
+  mock.assertNoPendingInterceptors();
+});
+
+test('a redirect to a host the user named is followed (the policy allows it); the same redirect before it is named is refused', async () => {
+  const bytes = enc.encode('the archive');
+  const digest = digestOf(bytes);
+  const redirect = () =>
+    pool()
+      .intercept({ path: `/v2/acme/app/blobs/${digest}` })
+      .reply(307, '', { headers: { location: 'https://blobs.example.test/b/1' } });
+  redirect();
+  await assert.rejects(client.getBlob('acme/app', digest), { code: 'WFMCK_E_UNNAMED_HOST' });
+  nameTargets(['https://blobs.example.test']);
+  try {
+    redirect();
+    // MockAgent answers for the named host: no socket leaves the process.
+    mock.get('https://blobs.example.test').intercept({ path: '/b/1' }).reply(200, Buffer.from(bytes));
+    const got = await client.getBlob('acme/app', digest);
+    assert.equal(got.response.status, 200);
+    assert.equal(Buffer.from(got.bytes).toString(), 'the archive');
+  } finally {
+    forgetNamedTargets();
+  }
   mock.assertNoPendingInterceptors();
 });
