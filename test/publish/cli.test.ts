@@ -1,6 +1,7 @@
 // `wfmck publish` as a user runs it: a child process against the reference registry over HTTPS.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { createRootCa } from '../../protocol/pki.ts';
 import { startRegistry } from '../../reference/registry/server.ts';
@@ -69,10 +70,29 @@ test('--dry-run builds and prints the manifest and pushes nothing', async () => 
   assert.equal(JSON.parse(bare.stdout).reference, undefined);
 });
 
-test('a registry that is not on a loopback host is refused before anything is sent', async () => {
-  const run = await wfmck(['publish', 'app', HELLO_APP, '--registry', 'https://registry.example.com', '--repository', 'x/y']);
-  assert.equal(run.code, 2);
-  assert.match(run.stderr, /loopback/);
+test('a registry named by a DNS name is allowed and reached through its --resolve pin, never through DNS', async () => {
+  // A pin to a closed loopback port: the connection is refused on 127.0.0.1, so the name was never looked up.
+  const closed = await new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+  const registry = `registry.example.test:${closed}`;
+  const run = await wfmck([
+    'publish',
+    'app',
+    HELLO_APP,
+    '--registry',
+    `https://${registry}`,
+    '--repository',
+    'x/y',
+    '--resolve',
+    `${registry}:127.0.0.1`,
+  ]);
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, /ECONNREFUSED/);
+  assert.doesNotMatch(run.stderr, /ENOTFOUND|getaddrinfo/);
 });
 
 test('a folder with docker-compose.yml is refused with exit 1 and the rule', async () => {
