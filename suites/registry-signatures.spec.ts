@@ -20,6 +20,8 @@ import { OCI_INDEX, OCI_MANIFEST } from '../spec/media-types.ts';
 interface Signed {
   /** The signed package manifest. */
   subject: string;
+  /** The signature manifest this run pushed: a registry used before keeps earlier runs' signatures of the same bytes. */
+  signature: string;
   publicKeyPem: string;
 }
 
@@ -50,12 +52,17 @@ const test = guarded(
             privateKey,
           );
           const pushed = await pushArtifact(client, repository, signature).then(
-            () => undefined,
-            (e: Error) => e.message,
+            (r) => r.manifestDigest,
+            (e: Error) => new Error(e.message),
           );
-          if (pushed !== undefined)
-            return await use({ ok: false, cause: 'REG-PUSH-OCI', message: `the registry refused the signature artifact: ${pushed}` });
-          await use({ ok: true, value: { subject, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() } });
+          if (pushed instanceof Error)
+            return await use({
+              ok: false,
+              cause: 'REG-PUSH-OCI',
+              message: `the registry refused the signature artifact: ${pushed.message}`,
+            });
+          const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+          await use({ ok: true, value: { subject, signature: pushed, publicKeyPem } });
         } finally {
           await transport.close();
         }
@@ -71,7 +78,7 @@ test.describe('§4.7 signed packages', () => {
     req('REG-SIGNED-PACKAGES'),
     async ({ registry, signing, caPems, transcript }, testInfo) => {
       if (!signing!.ok) block(signing!.cause, signing!.message);
-      const { subject, publicKeyPem } = signing!.value;
+      const { subject, signature, publicKeyPem } = signing!.value;
       const name = registry.app.repository;
       const transport = createTransport({
         baseUrl: registry.url,
@@ -100,8 +107,13 @@ test.describe('§4.7 signed packages', () => {
           listed.length,
           `§4.7: the referrers of ${subject} include a signature (${SIGNATURE_ARTIFACT_TYPE}): ${index.text().slice(0, 300)}`,
         ).toBeGreaterThan(0);
+        // Package bytes are deterministic, so a registry a run used before lists that run's signature too (another key).
+        expect(
+          listed.map((d) => d.digest),
+          `§4.7: the referrers of ${subject} list the signature this run pushed, ${signature}`,
+        ).toContain(signature);
 
-        const { manifest } = await registry.manifest(name, String(listed[0]!.digest));
+        const { manifest } = await registry.manifest(name, signature);
         expect(
           (manifest as { subject?: { digest?: unknown } }).subject?.digest,
           "§4.7: the signature manifest's subject is the package manifest",
