@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { looserModeNotice, writeSecretFile } from './secret-file.ts';
 import { createRootCa, issueCertificate, type Issued } from '../protocol/pki.ts';
+import { isWildcard } from '../reference/url-host.ts';
 import { startAdmin, type AdminService, type Hook } from '../reference/admin.ts';
 import { startWfm } from '../reference/wfm/server.ts';
 import { startIdentity } from '../reference/identity/server.ts';
@@ -73,7 +74,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     commonName: 'wfmck embedded services',
     dnsNames: ['localhost', ...(opts.hostnames ?? [])],
     // A pod's own address (--listen) too; 0.0.0.0 and :: name no host a client could verify.
-    ipAddresses: [...new Set(['127.0.0.1', '::1', ...(isIP(host) && !/^(0\.0\.0\.0|::)$/.test(host) ? [host] : [])])],
+    ipAddresses: [...new Set(['127.0.0.1', '::1', ...(isIP(host) && !isWildcard(host) ? [host] : [])])],
     usage: ['server'],
   });
   const entries = resolveFaultIds(opts.faults ?? []);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { unusedLoopbackPort } from '../support/ports.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,16 +22,6 @@ async function fleet(...args: string[]): Promise<{ code: number | null; stderr: 
   return { code, stderr, stdout };
 }
 
-/** A loopback port nobody listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
 test('fleet --help prints the options and exits 0', async () => {
   const r = await fleet('--help');
   assert.equal(r.code, 0);
@@ -43,7 +33,7 @@ test('fleet takes a --wfm off loopback with one notice before its first connecti
   const ca = await createRootCa('test device CA');
   await writeFile(join(dir, 'ca.pem'), ca.certPem);
   await writeFile(join(dir, 'ca.key'), ca.keyPem);
-  const port = await closedPort();
+  const port = await unusedLoopbackPort();
   const r = await fleet(
     ...['--wfm', `https://wfm.example.test:${port}`, '--resolve', `wfm.example.test:${port}:127.0.0.1`],
     ...['--device-ca-cert', join(dir, 'ca.pem'), '--device-ca-key', join(dir, 'ca.key')],
@@ -60,7 +50,7 @@ test('fleet exits 2 on bad flags, a bad fleet file, a missing device CA, and an 
   const dir = await mkdtemp(join(tmpdir(), 'wfmck-fleet-cli-'));
   const file = join(dir, 'fleet.yaml');
   await writeFile(file, 'devices: 3\nchildern: 2\n');
-  const port = await closedPort();
+  const port = await unusedLoopbackPort();
   const ca = await createRootCa('test device CA');
   await writeFile(join(dir, 'ca.pem'), ca.certPem);
   await writeFile(join(dir, 'ca.key'), ca.keyPem);

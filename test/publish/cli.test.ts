@@ -1,13 +1,13 @@
 // `wfmck publish` as a user runs it: a child process against the reference registry over HTTPS.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type AddressInfo } from 'node:net';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { createRootCa } from '../../protocol/pki.ts';
 import { startRegistry } from '../../reference/registry/server.ts';
 import { join } from 'node:path';
 import { buildAppPackage } from '../../simulators/publish/app-package.ts';
 import { buildComposeArchive } from '../../simulators/publish/compose.ts';
+import { unusedLoopbackPort } from '../support/ports.ts';
 import { HELLO_APP, HELLO_COMPOSE, tempDir, useHttpsReferenceRegistry, wfmck, writeFolder } from './helpers.ts';
 
 const target = useHttpsReferenceRegistry();
@@ -72,12 +72,7 @@ test('--dry-run builds and prints the manifest and pushes nothing', async () => 
 
 test('a registry named by a DNS name is allowed and reached through its --resolve pin, never through DNS', async () => {
   // A pin to a closed loopback port: the connection is refused on 127.0.0.1, so the name was never looked up.
-  const closed = await new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
+  const closed = await unusedLoopbackPort();
   const registry = `registry.example.test:${closed}`;
   const run = await wfmck([
     'publish',

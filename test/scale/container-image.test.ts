@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { chown, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { unusedLoopbackPort } from '../support/ports.ts';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,14 +24,6 @@ const skip = !onPath('buildah')
     ? 'buildah with vfs storage and chroot isolation needs root here'
     : false;
 if (skip) console.log(`container-image.test.ts skipped: ${skip}`);
-
-async function freeLoopbackPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A host folder bound into the container, writable by the image's uid 1000 as a pod's volume is (fsGroup). */
 async function volume(dir: string): Promise<string> {
@@ -57,7 +49,7 @@ test(
       assert.deepEqual(config.Entrypoint, ['wfmck']);
       assert.equal(config.User, '1000:1000');
 
-      const m = await manifestScript(await freeLoopbackPort());
+      const m = await manifestScript(await unusedLoopbackPort());
       const [trust, out] = [await volume(join(store, 'trust')), await volume(join(store, 'out'))];
       const ctr = (await buildah('from', 'wfmck:test')).stdout.trim();
       const runArgs = ['run', '--isolation', 'chroot', '-v', `${trust}:/trust`, '-v', `${out}:/out`, ctr, '--', 'sh', '-c', m.script];
