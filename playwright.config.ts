@@ -1,12 +1,12 @@
 // Playwright Test configuration of the conformance suites. `wfmck run` passes the RunContext in WFMCK_CONTEXT;
-// a plain `npx playwright test` gets one from run/global-setup.ts, in the same output folder.
+// a plain `npx playwright test` gets one from run/processes/global-setup.ts, in the same output folder.
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { conformanceReporters } from './reports/reporters.ts';
-import { watchParent } from './run/watchdog.ts';
-import { PERSONA, suiteSelection, type Persona } from './run/personas.ts';
+import { watchParent } from './run/processes/watchdog.ts';
+import { PERSONA, suiteSelection, type Persona } from './run/contract/personas.ts';
 
 // Under `wfmck run`: die with it (its pipe on fd 3 closes when it does).
 watchParent();
@@ -30,7 +30,7 @@ function readContext():
 
 const context = readContext();
 
-/** The suites of what the persona judges (run/personas.ts): a device client is no service, so only suites/device. */
+/** The suites of what the persona judges (run/contract/personas.ts): a device client is no service, so only suites/device. */
 const persona = context?.persona ?? PERSONA;
 
 /**
@@ -73,6 +73,6 @@ export default defineConfig({
   timeout: 60_000 * (context?.timeoutScale ?? 1) + (attend ? 2 * attend.timeoutMs : 0),
   forbidOnly: !!process.env.CI,
   reporter,
-  globalSetup: join(root, 'run', 'global-setup.ts'),
-  globalTeardown: join(root, 'run', 'global-teardown.ts'),
+  globalSetup: join(root, 'run', 'processes', 'global-setup.ts'),
+  globalTeardown: join(root, 'run', 'processes', 'global-teardown.ts'),
 });

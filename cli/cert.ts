@@ -1,12 +1,12 @@
 // `wfmck cert`: a device key and certificate from a device CA, plus the OnboardingRequest body that carries it.
-import { looserModeNotice, writeSecretFile } from '../run/secret-file.ts';
+import { looserModeNotice, writeSecretFile } from '../run/processes/secret-file.ts';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { issueCertificate, loadIssued } from '../protocol/pki.ts';
-import { EXIT_OK, UsageError } from '../run/usage.ts';
-import { folder, text } from '../run/args.ts';
-import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
+import { EXIT_OK, UsageError } from '../run/options/usage.ts';
+import { folder, text } from '../run/options/args.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
 
 export const SPEC: CommandSpec = {
   name: 'cert',

@@ -1,10 +1,10 @@
 // `wfmck client FOLDER|client.json`: the kit's own simulated device client, started from what a startClient hook gets
 // (the folder an attended run writes for each check), running until Ctrl-C or until the folder says the check is done.
-import { writeSecretFileSync } from '../run/secret-file.ts';
+import { writeSecretFileSync } from '../run/processes/secret-file.ts';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
-import { ANSWER_FILE, DONE_FILE, STARTED_FILE } from '../run/attended-client.ts';
+import { ANSWER_FILE, DONE_FILE, STARTED_FILE } from '../run/processes/attended-client.ts';
 import {
   diskKey,
   startClientAnswer,
@@ -13,9 +13,9 @@ import {
   type RunningClient,
   type StartClientInput,
 } from '../simulators/client-runner.ts';
-import { EXIT_OK, InputError, UsageError } from '../run/usage.ts';
-import { path } from '../run/args.ts';
-import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
+import { EXIT_OK, InputError, UsageError } from '../run/options/usage.ts';
+import { path } from '../run/options/args.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
 
 export const SPEC: CommandSpec = {
   name: 'client',

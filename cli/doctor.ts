@@ -3,11 +3,11 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { CONFIG_OPTION, resolveConfig, type Config } from '../run/config.ts';
-import { CA_FILE, RESOLVE, TARGETS } from '../run/option-sets.ts';
+import { CONFIG_OPTION, resolveConfig, type Config } from '../run/options/config.ts';
+import { CA_FILE, RESOLVE, TARGETS } from '../run/options/option-sets.ts';
 import { installPins } from '../protocol/pinned-lookup.ts';
-import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options.ts';
-import { EXIT_FAIL, EXIT_OK } from '../run/usage.ts';
+import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options/options.ts';
+import { EXIT_FAIL, EXIT_OK } from '../run/options/usage.ts';
 import { connectionProblem, configurationProblems, targetOrigins } from './preflight.ts';
 import { schemeProblem } from './scheme-probe.ts';
 import { checkHookScript } from './hook-scripts.ts';

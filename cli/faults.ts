@@ -7,10 +7,10 @@ import { faultCatalog, resolveFaultIds, type FaultEntry } from '../faults/catalo
 import { quickSubset } from '../faults/harness/plan.ts';
 import { proveFaults, type HarnessOptions } from '../faults/harness/runner.ts';
 import { faultList } from '../faults/harness/table.ts';
-import { EXIT_OK, UsageError } from '../run/usage.ts';
-import { path, positiveInt, text } from '../run/args.ts';
-import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
-import { OUT, SEED } from '../run/option-sets.ts';
+import { EXIT_OK, UsageError } from '../run/options/usage.ts';
+import { path, positiveInt, text } from '../run/options/args.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
+import { OUT, SEED } from '../run/options/option-sets.ts';
 
 const DEFAULT_CONCURRENCY = 2;
 

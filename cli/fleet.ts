@@ -5,8 +5,8 @@
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { startEmbeddedProcess, type EmbeddedProcess } from '../run/embedded-process.ts';
-import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT, heapGrowthPercent } from '../run/heap-growth.ts';
+import { startEmbeddedProcess, type EmbeddedProcess } from '../run/processes/embedded-process.ts';
+import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT, heapGrowthPercent } from '../simulators/fleet/heap-growth.ts';
 import { createRootCa, loadIssued, type Issued } from '../protocol/pki.ts';
 import { credentialCache, tightenCache, type Tightened } from '../simulators/fleet/cert-cache.ts';
 import {
@@ -17,7 +17,7 @@ import {
   type AssignedComponent,
   type DeploymentSource,
 } from '../simulators/fleet/assigned-deployments.ts';
-import { runHook } from '../run/hooks.ts';
+import { runHook } from '../run/contract/hooks.ts';
 import { progressWriter } from '../simulators/fleet/progress.ts';
 import { runFleet, type FleetTarget, type IntervalMetrics } from '../simulators/fleet/runner.ts';
 import { loadFleetFile, parseFleetInput, resolveFleetSpec, type FleetSpec } from '../simulators/fleet/spec.ts';
@@ -27,13 +27,13 @@ import { thresholdLines } from '../simulators/fleet/thresholds.ts';
 import { unreachable } from '../simulators/fleet/target.ts';
 import { resolveProfile, type Edition } from '../spec/profile.ts';
 import { nameTargets, parseTargetUrl, remoteNotice } from '../spec/network-policy.ts';
-import { EXIT_FAIL, EXIT_OK, UsageError } from '../run/usage.ts';
-import { file, oneOf, path as pathOption, text, type Parse } from '../run/args.ts';
-import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options.ts';
-import { CA_FILE, DEVICE_CA, EDITION, OUT, pinsOf, RESOLVE, SEED, SPIFFE, VENDOR, WFM } from '../run/option-sets.ts';
+import { EXIT_FAIL, EXIT_OK, UsageError } from '../run/options/usage.ts';
+import { file, oneOf, path as pathOption, text, type Parse } from '../run/options/args.ts';
+import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options/options.ts';
+import { CA_FILE, DEVICE_CA, EDITION, OUT, pinsOf, RESOLVE, SEED, SPIFFE, VENDOR, WFM } from '../run/options/option-sets.ts';
 import { installPins } from '../protocol/pinned-lookup.ts';
 import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
-import { signalExitCode } from './playwright-process.ts';
+import { signalExitCode } from '../run/processes/playwright-process.ts';
 
 /** A fleet setting: its flag, and its key in --fleet-file; simulators/fleet/spec.ts checks both the same way. */
 const setting = (flag: string, value: string, key: keyof FleetSpec, doc: string): Option => ({ flag, value, key, doc });
@@ -182,7 +182,7 @@ failedByFault); stateLoss makes a device resynchronise; clockSkewSeconds shifts 
   ],
 };
 
-/** What stops a fleet cleanly: Ctrl-C, a kill, the terminal closing (and, through run/watchdog.ts, its parent going away). */
+/** What stops a fleet cleanly: Ctrl-C, a kill, the terminal closing (and, through run/processes/watchdog.ts, its parent going away). */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** miaf: devices per loopback source address by default, well under one address's ~28k ephemeral ports. */

@@ -1,6 +1,6 @@
 // Which hooks of P5/P10 `wfmck init` asks for, and how it names what each does: those the run of the persona and
-// edition calls on the targets named (run/context.ts HOOK_NAMES; the suites and fixtures that require each).
-import type { HookName } from '../run/context.ts';
+// edition calls on the targets named (run/contract/context.ts HOOK_NAMES; the suites and fixtures that require each).
+import type { HookName } from '../run/contract/context.ts';
 
 /** The answer to the startClient question that means attended mode (`--attend`). */
 export const ATTEND_ANSWER = 'attend';

@@ -6,11 +6,11 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
 import { stringify } from 'yaml';
-import { CONFIG_FILE, resolveConfig, setting, type Config } from '../run/config.ts';
-import { HOOK_NAMES, type HookName } from '../run/context.ts';
-import { checked } from '../run/args.ts';
-import { EXIT_OK, UsageError } from '../run/usage.ts';
-import { helpText, optionsOf, parseArgv, type CommandSpec, type Option } from '../run/options.ts';
+import { CONFIG_FILE, resolveConfig, setting, type Config } from '../run/options/config.ts';
+import { HOOK_NAMES, type HookName } from '../run/contract/context.ts';
+import { checked } from '../run/options/args.ts';
+import { EXIT_OK, UsageError } from '../run/options/usage.ts';
+import { helpText, optionsOf, parseArgv, type CommandSpec, type Option } from '../run/options/options.ts';
 import { checkConfiguration, hookProblem } from './preflight.ts';
 import { ATTEND_ANSWER, HOOK_DOCS, hooksToAsk } from './init-hooks.ts';
 

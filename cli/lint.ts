@@ -16,9 +16,9 @@ import { TransportError } from '../simulators/transport/types.ts';
 import { createTransport } from '../simulators/transport/undici-transport.ts';
 import { registryCredentials } from './registry-auth.ts';
 import { hostPort, probeTls, untrustedMessage } from './registry-tls.ts';
-import { EXIT_OK, UsageError } from '../run/usage.ts';
-import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
-import { CA_FILE, pinsOf, REGISTRY_AUTH, RESOLVE, STRICTNESS, VENDOR } from '../run/option-sets.ts';
+import { EXIT_OK, UsageError } from '../run/options/usage.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
+import { CA_FILE, pinsOf, REGISTRY_AUTH, RESOLVE, STRICTNESS, VENDOR } from '../run/options/option-sets.ts';
 import { installPins } from '../protocol/pinned-lookup.ts';
 import { nameTargets } from '../spec/network-policy.ts';
 

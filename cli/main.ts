@@ -1,7 +1,7 @@
 // The `wfmck` command: one sub-command per job.
-import { EXIT_OK, EXIT_USAGE, errorLine, isUsageError, usageLines, type CommandResult } from '../run/usage.ts';
-import { didYouMean } from '../run/suggest.ts';
-import { endWithParent } from '../run/watchdog.ts';
+import { EXIT_OK, EXIT_USAGE, errorLine, isUsageError, usageLines, type CommandResult } from '../run/options/usage.ts';
+import { didYouMean } from '../run/options/suggest.ts';
+import { endWithParent } from '../run/processes/watchdog.ts';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<CommandResult> }> }> = {
   serve: { summary: 'start the embedded reference WFM, identity role and OCI registry', load: () => import('./serve.ts') },
@@ -18,7 +18,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
     summary: "run the kit's own simulated device client from a startClient input (an attended run's folder)",
     load: () => import('./client.ts'),
   },
-  merge: { summary: "merge the fleet-summary.json of a fleet's shards (--shard i/n) into one", load: () => import('./merge.ts') },
+  merge: { summary: "merge the fleet-summary.json of a fleet's shards (--shard i/n) into one", load: () => import('./merge-fleet.ts') },
   'merge-reports': {
     summary: 'join the reports of a sharded run (wfmck run --shard i/n) into one verdict',
     load: () => import('./merge-reports.ts'),
@@ -72,7 +72,7 @@ export async function main(argv: string[]): Promise<number> {
   return dispatch(name, rest);
 }
 
-/** Commands that run until stopped: each ends when the process that started it goes away (run/watchdog.ts). */
+/** Commands that run until stopped: each ends when the process that started it goes away (run/processes/watchdog.ts). */
 const ENDS_WITH_PARENT = new Set(['serve', 'fleet', 'client', 'run', 'faults']);
 
 async function dispatch(name: string, argv: string[]): Promise<number> {

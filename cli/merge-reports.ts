@@ -7,15 +7,15 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BLOB_DIR } from '../run/context.ts';
+import { BLOB_DIR } from '../run/contract/context.ts';
 import { conformanceReporters } from '../reports/reporters.ts';
-import { playwrightNodeArgs } from './playwright.ts';
-import type { RunContext } from '../run/context.ts';
+import { playwrightNodeArgs } from '../run/processes/playwright-launch.ts';
+import type { RunContext } from '../run/contract/context.ts';
 import { timestamp } from '../reports/requirement-reporter.ts';
 import { verdict } from './run.ts';
-import { EXIT_OK, InputError, UsageError } from '../run/usage.ts';
-import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
-import { OUT } from '../run/option-sets.ts';
+import { EXIT_OK, InputError, UsageError } from '../run/options/usage.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
+import { OUT } from '../run/options/option-sets.ts';
 
 export const SPEC: CommandSpec = {
   name: 'merge-reports',

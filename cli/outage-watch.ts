@@ -4,7 +4,7 @@
 // reporter blocks what it cut short or kept from running) and tells the caller, which stops the run.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../run/config.ts';
+import type { Config } from '../run/options/config.ts';
 import { connectionProblem, targetOrigins } from './preflight.ts';
 import { readRecords } from '../reports/write-report.ts';
 import { OUTAGE_FILE, type DeclaredOutage } from '../reports/outage-declared.ts';

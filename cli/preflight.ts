@@ -9,8 +9,8 @@ import { isIP, connect as tcpConnect } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { lookup } from '../protocol/pinned-lookup.ts';
-import { namesTargets, type Config } from '../run/config.ts';
-import { UsageError } from '../run/usage.ts';
+import { namesTargets, type Config } from '../run/options/config.ts';
+import { UsageError } from '../run/options/usage.ts';
 import { schemeProblem } from './scheme-probe.ts';
 
 const CONNECT_TIMEOUT_MS = 10_000;

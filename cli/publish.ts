@@ -11,11 +11,11 @@ import { createTransport } from '../simulators/transport/undici-transport.ts';
 import { registryCredentials } from './registry-auth.ts';
 import { hostPort, probeTls, tlsError, untrustedMessage } from './registry-tls.ts';
 import { existsSync, statSync } from 'node:fs';
-import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, UsageError } from '../run/usage.ts';
-import { pattern } from '../run/args.ts';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, UsageError } from '../run/options/usage.ts';
+import { pattern } from '../run/options/args.ts';
 import { nameTargets } from '../spec/network-policy.ts';
-import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
-import { CA_FILE, pinsOf, REGISTRY, REGISTRY_AUTH, RESOLVE, VENDOR } from '../run/option-sets.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
+import { CA_FILE, pinsOf, REGISTRY, REGISTRY_AUTH, RESOLVE, VENDOR } from '../run/options/option-sets.ts';
 import { installPins } from '../protocol/pinned-lookup.ts';
 
 export const SPEC: CommandSpec = {

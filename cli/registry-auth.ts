@@ -1,6 +1,6 @@
-// Registry credentials from the options of run/option-sets.ts REGISTRY_AUTH, shared by publish and lint.
+// Registry credentials from the options of run/options/option-sets.ts REGISTRY_AUTH, shared by publish and lint.
 import type { RegistryAuth } from '../simulators/registry-client.ts';
-import { UsageError } from '../run/usage.ts';
+import { UsageError } from '../run/options/usage.ts';
 
 /** --token (bearer), or --username with --password (or WFMCK_REGISTRY_PASSWORD, which fills in for it), else anonymous. */
 export function registryCredentials(values: Record<string, unknown>): RegistryAuth {

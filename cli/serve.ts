@@ -3,14 +3,14 @@ import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbedded, writeTrustFiles, type Embedded } from '../run/embedded.ts';
+import { startEmbedded, writeTrustFiles, type Embedded } from '../run/processes/embedded.ts';
 import { resolveProfile, type Edition } from '../spec/profile.ts';
-import { EXIT_OK } from '../run/usage.ts';
-import { anyListenAddress, path, portNumber, text } from '../run/args.ts';
+import { EXIT_OK } from '../run/options/usage.ts';
+import { anyListenAddress, path, portNumber, text } from '../run/options/args.ts';
 import { isHostName } from '../protocol/pinned-lookup.ts';
 import { isLoopbackHost } from '../spec/loopback.ts';
-import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options.ts';
-import { EDITION, FAULT, LISTEN, VENDOR, WFM_PORT } from '../run/option-sets.ts';
+import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options/options.ts';
+import { EDITION, FAULT, LISTEN, VENDOR, WFM_PORT } from '../run/options/option-sets.ts';
 
 /** `--hostname`: a DNS name for the certificate's SANs. */
 function hostName(raw: unknown): string {

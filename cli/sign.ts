@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { algorithmForKey, signRequest } from '../protocol/signing.ts';
 import { certificateKeyId, parseCertificate } from '../protocol/pki.ts';
-import { EXIT_OK, UsageError } from '../run/usage.ts';
-import { file, givenFile, text } from '../run/args.ts';
-import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
-import { CA_FILE } from '../run/option-sets.ts';
+import { EXIT_OK, UsageError } from '../run/options/usage.ts';
+import { file, givenFile, text } from '../run/options/args.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
+import { CA_FILE } from '../run/options/option-sets.ts';
 
 export const SPEC: CommandSpec = {
   name: 'sign',

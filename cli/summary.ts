@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { ConformanceReport } from '../reports/conformance-json.ts';
 import { findingLines, summaryLine } from '../reports/console.ts';
 import { markdownSummary } from '../reports/markdown-summary.ts';
-import { EXIT_OK, InputError, UsageError } from '../run/usage.ts';
-import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
+import { EXIT_OK, InputError, UsageError } from '../run/options/usage.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
 
 export const SPEC: CommandSpec = {
   name: 'summary',

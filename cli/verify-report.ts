@@ -2,13 +2,13 @@
 // this file parses arguments, says which key was trusted, and maps the outcome to an exit code.
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ENVELOPE_FILE } from '../run/context.ts';
+import { ENVELOPE_FILE } from '../run/contract/context.ts';
 import { loadPublicKey } from '../reports/signing/keys.ts';
 import { PUBLIC_KEY_FILE, UNSIGNED_BY_DESIGN } from '../reports/signing/folder-files.ts';
-import { ReportInputError, verifyReport } from '../reports/signing/verify-report.ts';
-import { EXIT_FAIL, EXIT_OK, InputError, UsageError } from '../run/usage.ts';
-import { givenFile } from '../run/args.ts';
-import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
+import { ReportInputError, verifyReport } from '../reports/signing/verify.ts';
+import { EXIT_FAIL, EXIT_OK, InputError, UsageError } from '../run/options/usage.ts';
+import { givenFile } from '../run/options/args.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
 
 export const SPEC: CommandSpec = {
   name: 'verify-report',

@@ -1,15 +1,15 @@
 // From Playwright's TestCase/TestResult to the report's TestRecord: ids from `req` annotations, the status of the
-// last attempt, the typed outcome its helpers noted (run/outcomes.ts), the fixed failure shape and, for every check
+// last attempt, the typed outcome its helpers noted (run/contract/outcomes.ts), the fixed failure shape and, for every check
 // that did not pass, the evidence attachment.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { failureOf, reasonLine, stripAnsi } from './failure.ts';
-import { decidingNote, outcomeNotes } from '../run/outcomes.ts';
+import { decidingNote, outcomeNotes } from '../run/contract/outcomes.ts';
 import { EVIDENCE_ATTACHMENT, parseEvidence } from './evidence.ts';
 import { readTimedOut } from './timed-out.ts';
 import type { TestRecord, TestStatus } from './matrix.ts';
-import { FAILED_ANNOTATION, HELD_ANNOTATION } from '../run/outcomes.ts';
+import { FAILED_ANNOTATION, HELD_ANNOTATION } from '../run/contract/outcomes.ts';
 
 export interface CollectOptions {
   /** Folder file paths are shown relative to (the project root). */

@@ -3,7 +3,7 @@
 // long run says every HEARTBEAT_MS how far it is. The verdict's one summary line is wfmck run's, after the reports.
 import { relative } from 'node:path';
 import type { FullConfig, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { decidingNote, outcomeNotes } from '../run/outcomes.ts';
+import { decidingNote, outcomeNotes } from '../run/contract/outcomes.ts';
 import { clipWords, terminalSafe } from './terminal.ts';
 
 /** `interrupted`: a signal stopped the check before it ended (the report says skip, interrupted), never a failure. */

@@ -1,13 +1,13 @@
 // conformance.json: what a vendor publishes. The run's metadata, the summary and one entry per catalog requirement.
 import type { Requirement } from '../spec/requirements.ts';
 import { SEED_PROFILE, type Edition, type Profile, type Strictness } from '../spec/profile.ts';
-import type { RunContext } from '../run/context.ts';
-import { PERSONA, type Persona } from '../run/personas.ts';
+import type { RunContext } from '../run/contract/context.ts';
+import { PERSONA, type Persona } from '../run/contract/personas.ts';
 import { buildMatrix, summarize, type RequirementResult, type RootCause, type Summary, type TestRecord } from './matrix.ts';
 import { rootCauses } from './causes.ts';
-import { withFaultProof } from '../faults/harness/proof.ts';
+import { withFaultProof } from './fault-proof.ts';
 import { faultCatalog, type FaultEntry } from '../faults/catalog.ts';
-import { unclaimedReason } from '../run/claims.ts';
+import { unclaimedReason } from '../run/contract/claims.ts';
 import { outages, type Outage } from './outages.ts';
 import { OUTAGE_CAUSE, blockByOutage, blockByServerIdentity, declaredOutage, type DeclaredOutage } from './outage-declared.ts';
 
@@ -20,7 +20,7 @@ export interface RunMeta {
   edition: Edition;
   /** The component under test as configured (component.vendor|name|version); empty when not configured. */
   component: { vendor?: string; name?: string; version?: string };
-  /** The areas it claims (run/claims.ts); null = every area of its persona. */
+  /** The areas it claims (run/contract/claims.ts); null = every area of its persona. */
   claims: string[] | null;
   /** Present when the run is signed: the envelope file written after the reports (it cannot sit inside them). */
   signing: { envelope: string } | null;

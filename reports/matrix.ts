@@ -12,8 +12,8 @@ import { SEED_PROFILE, type Edition, type Strictness } from '../spec/profile.ts'
 import type { Exchange } from '../protocol/exchange.ts';
 import type { Failure } from './failure.ts';
 import { compareSections } from './sections.ts';
-import { PERSONA, observersOf, personaOf, type Persona } from '../run/personas.ts';
-import { SKIP_CAUSES, type KitErrorCode, type SkipCause } from '../run/outcomes.ts';
+import { PERSONA, observersOf, personaOf, type Persona } from '../run/contract/personas.ts';
+import { SKIP_CAUSES, type KitErrorCode, type SkipCause } from '../run/contract/outcomes.ts';
 
 /** `warn`: the test passed but noted a departure its errata make a warning at this strictness (warnUnlessStrict). */
 export type TestStatus = 'pass' | 'warn' | 'fail' | 'blocked' | 'skip' | 'error';

@@ -4,7 +4,7 @@
 import type { RequirementResult, TestRecord } from './matrix.ts';
 import type { Exchange } from '../protocol/exchange.ts';
 import { DARK, type Outage } from './outages.ts';
-import { SERVER_IDENTITY_REQUIREMENT } from '../run/outcomes.ts';
+import { SERVER_IDENTITY_REQUIREMENT } from '../run/contract/outcomes.ts';
 
 /** What `blockedBy` names for a check the outage blocked: no requirement, so the report lists it under `outages`. */
 export const OUTAGE_CAUSE = 'OUTAGE';

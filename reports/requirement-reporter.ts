@@ -4,7 +4,7 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError } from '@playwright/test/reporter';
 import { loadRequirements, type Requirement } from '../spec/requirements.ts';
-import type { RunContext } from '../run/context.ts';
+import type { RunContext } from '../run/contract/context.ts';
 import { buildReport, fallbackMeta, metaFromContext, type ConformanceReport, type RunMeta } from './conformance-json.ts';
 import { recordOf } from './collect.ts';
 import { stripAnsi } from './failure.ts';

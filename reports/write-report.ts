@@ -4,8 +4,8 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadRequirements } from '../spec/requirements.ts';
-import { readJsonLines } from '../run/json-lines.ts';
-import type { RunContext } from '../run/context.ts';
+import { readJsonLines } from '../run/contract/json-lines.ts';
+import type { RunContext } from '../run/contract/context.ts';
 import { buildReport, metaFromContext, type ConformanceReport } from './conformance-json.ts';
 import { EVIDENCE_DIR, withEvidenceFiles } from './evidence-files.ts';
 import { renderHtml } from './html/render.ts';

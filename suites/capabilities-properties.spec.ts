@@ -17,7 +17,7 @@ import {
 } from '../fixtures/capabilities.ts';
 import { CapabilitiesModel, DeleteCommand, PutCommand } from '../models/capabilities.ts';
 import { judgeAs } from '../fixtures/expect-each.ts';
-import type { RunContext } from '../run/context.ts';
+import type { RunContext } from '../run/contract/context.ts';
 import type { Profile } from '../spec/profile.ts';
 import { isValidDeviceId } from '../spec/rules/device-id.ts';
 import type { DeviceCapabilities } from '../spec/types.ts';

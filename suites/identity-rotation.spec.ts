@@ -5,7 +5,7 @@ import { test, expect, anchorSet, jsonOf, type IdentityTarget } from '../fixture
 import { rotationCommands, type RotationModel, type RotationReal, type Step } from '../models/rotation.ts';
 import { req } from '../fixtures/req.ts';
 import { sequenceFindings } from '../spec/rules/trust-bundle.ts';
-import type { RunContext } from '../run/context.ts';
+import type { RunContext } from '../run/contract/context.ts';
 import type { Hooks } from '../fixtures/wfmck.ts';
 import type { TrustBundle } from '../spec/types.ts';
 import { requireThat } from '../fixtures/outcome.ts';

@@ -10,7 +10,7 @@ import { refusedAtTls, tlsProbe, type ProbeOptions, type ProbeResult } from '../
 import type { BadSvidKind } from '../protocol/svid-issuer.ts';
 import { issueCertificate, type Issued } from '../protocol/pki.ts';
 import { clientSpiffeId } from '../spec/spiffe-id.ts';
-import type { RunContext } from '../run/context.ts';
+import type { RunContext } from '../run/contract/context.ts';
 import type { Profile } from '../spec/profile.ts';
 import { ACCEPTED } from '../fixtures/capabilities.ts';
 import { kitError, requireThat, setup, skipFor, skipIf } from '../fixtures/outcome.ts';

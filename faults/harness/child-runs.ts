@@ -5,7 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { playwrightNodeArgs } from '../../cli/playwright.ts';
+import { playwrightNodeArgs } from '../../run/processes/playwright-launch.ts';
 import type { FaultEntry } from '../catalog.ts';
 import { checkedRequirements, listingErrors, type PlaywrightListing } from './checked.ts';
 import type { RunOutcome, RunReport } from './judge.ts';

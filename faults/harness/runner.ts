@@ -9,7 +9,7 @@ import { catchSignals, listChecks, runOne, type Done, type Job, type Stop } from
 import { buildFaultsReport, cleanResult, exitCodeOf, faultResult, type FaultsReport } from './faults-json.ts';
 import { judgeRun } from './judge.ts';
 import { editionOf, personaOf, repeatSeed, runDirName } from './plan.ts';
-import { unprovenRequirements } from './proof.ts';
+import { unprovenRequirements } from '../../reports/fault-proof.ts';
 import { faultsTable, notes, seconds, summaryLine } from './table.ts';
 
 export interface HarnessOptions {

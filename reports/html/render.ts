@@ -7,9 +7,9 @@ import { REQUIREMENT_STATUSES, type RequirementResult, type Verdict } from '../m
 import { esc, token } from './escape.ts';
 import { causesHtml } from './causes.ts';
 import { ATTENTION, attentionHtml, sectionHtml } from './rows.ts';
-import { personaOf } from '../../run/personas.ts';
+import { personaOf } from '../../run/contract/personas.ts';
 import { SKIP_CAUSE_TEXT } from './skip-causes.ts';
-import type { SkipCause } from '../../run/outcomes.ts';
+import type { SkipCause } from '../../run/contract/outcomes.ts';
 import { SCRIPT } from './script.ts';
 import { STYLE } from './style.ts';
 

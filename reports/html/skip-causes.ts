@@ -1,5 +1,5 @@
-// How the report names each typed skip cause (run/outcomes.ts), in the chips and on each skipped row.
-import type { SkipCause } from '../../run/outcomes.ts';
+// How the report names each typed skip cause (run/contract/outcomes.ts), in the chips and on each skipped row.
+import type { SkipCause } from '../../run/contract/outcomes.ts';
 
 export const SKIP_CAUSE_TEXT: Record<SkipCause, string> = {
   disabled: 'need a hook or setting',

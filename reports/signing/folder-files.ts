@@ -3,7 +3,7 @@
 // list the folder with the same function, so the two never disagree on what "every file" is.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENVELOPE_FILE } from '../../run/context.ts';
+import { ENVELOPE_FILE } from '../../run/contract/context.ts';
 
 export const PUBLIC_KEY_FILE = 'conformance.pub.pem';
 export const CERTIFICATE_FILE = 'conformance.cert.pem';

@@ -4,7 +4,7 @@
 // certificate beside it.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENVELOPE_FILE } from '../../run/context.ts';
+import { ENVELOPE_FILE } from '../../run/contract/context.ts';
 import { listedEvidenceFiles } from '../evidence-files.ts';
 import { HTML_FILE, JSON_FILE } from '../requirement-reporter.ts';
 import { IN_TOTO_PAYLOAD_TYPE, keyIdOf, signEnvelope } from './dsse.ts';

@@ -6,7 +6,7 @@ import { test, expect } from '../../fixtures/wfmck.ts';
 import { req } from '../../fixtures/req.ts';
 import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
 import { anchorBundle, startScriptedIdentity, type IdentityRequest, type ScriptedIdentity } from '../../scripted/identity.ts';
-import type { RunContext } from '../../run/context.ts';
+import type { RunContext } from '../../run/contract/context.ts';
 import type { Transcript } from '../../simulators/transport/transcript.ts';
 import { setup, skipFor, skipIf } from '../../fixtures/outcome.ts';
 

@@ -18,7 +18,7 @@ import {
 } from '../../fixtures/device-deployments.ts';
 import { requireThat, skipIf } from '../../fixtures/outcome.ts';
 import type { Hooks } from '../../fixtures/wfmck.ts';
-import type { RunContext } from '../../run/context.ts';
+import type { RunContext } from '../../run/contract/context.ts';
 import {
   RESERVED_GATEWAY_CODES,
   componentsFindings,

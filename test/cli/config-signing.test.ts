@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveConfig } from '../../run/config.ts';
+import { resolveConfig } from '../../run/options/config.ts';
 import { runWfmck } from '../support/wfmck-cli.ts';
 
 const opts = { randomSeed: () => 1 };

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { isLoopbackHost, namesTargets, redactedConfig, resolveConfig, type Config } from '../../run/config.ts';
+import { isLoopbackHost, namesTargets, redactedConfig, resolveConfig, type Config } from '../../run/options/config.ts';
 import { SEED_PROFILE } from '../../spec/profile.ts';
 
 const now = new Date('2025-01-02T03:04:05.678Z');
@@ -237,7 +237,7 @@ test('attended mode: persona device only, never with a startClient hook or a cli
     () => resolveConfig(['--persona', 'device', '--attend', '--fault', 'CAP-FIRST-EXCHANGE'], {}, cwd, opts),
     /client faults break the kit's own client/,
   );
-  // --attend-exec: the operator's command per folder (run/attend-exec.ts); it implies attended mode.
+  // --attend-exec: the operator's command per folder (run/processes/attend-exec.ts); it implies attended mode.
   assert.deepEqual(resolveConfig(['--persona', 'device', '--attend-exec', 'my-client {folder}'], {}, cwd, opts).attend, {
     timeoutMs: 300_000,
     exec: 'my-client {folder}',

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmbedded, writeTrustFiles, type Embedded } from '../../run/embedded.ts';
+import { startEmbedded, writeTrustFiles, type Embedded } from '../../run/processes/embedded.ts';
 import { publishSample } from '../../simulators/fleet/assigned-deployments.ts';
 
 const bin = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));

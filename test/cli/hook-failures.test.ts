@@ -11,7 +11,7 @@ import type { ConformanceReport } from '../../reports/conformance-json.ts';
 import { runWfmck } from '../support/wfmck-cli.ts';
 import { SERVE_ADMIN_HOOK } from '../support/serve-target.ts';
 import { checkHookScript } from '../../cli/hook-scripts.ts';
-import { HOOK_FAILURE_LIMIT, hookFailureLine, noteHookFailure, runStop } from '../../run/hook-failures.ts';
+import { HOOK_FAILURE_LIMIT, hookFailureLine, noteHookFailure, runStop } from '../../run/contract/hook-failures.ts';
 
 const HOOKS = ['assignDeployment', 'removeDeployment', 'retireClient', 'rotateTrustAnchor', 'withdrawIdentityDocument'];
 

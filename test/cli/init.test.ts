@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { run } from '../../cli/init.ts';
-import { resolveConfig } from '../../run/config.ts';
+import { resolveConfig } from '../../run/options/config.ts';
 import { createRootCa } from '../../protocol/pki.ts';
 
 /** A folder to run init in: a CA, a device CA with its key, another key, and an executable hook script. */

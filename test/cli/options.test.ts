@@ -1,4 +1,4 @@
-// The one option registry (run/options.ts, run/option-sets.ts) seen from outside: every command refuses an unknown
+// The one option registry (run/options/options.ts, run/options/option-sets.ts) seen from outside: every command refuses an unknown
 // option the same way, `wfmck help <cmd>` is `wfmck <cmd> --help`, a CA file is `--ca-file` wherever one applies (the
 // old spellings still work, undocumented), and `run --help` names every setting with its flag, env name and YAML key.
 import { describe, test } from 'node:test';
@@ -9,8 +9,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { FIELDS, resolveConfig } from '../../run/config.ts';
-import { parseArgv, type Option } from '../../run/options.ts';
+import { FIELDS, resolveConfig } from '../../run/options/config.ts';
+import { parseArgv, type Option } from '../../run/options/options.ts';
 import { runWfmck } from '../support/wfmck-cli.ts';
 import { createRootCa } from '../../protocol/pki.ts';
 

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandWord, connectionProblem, hookProblem } from '../../cli/preflight.ts';
-import { redactSecrets } from '../../run/outcomes.ts';
+import { redactSecrets } from '../../run/contract/outcomes.ts';
 import { createRootCa } from '../../protocol/pki.ts';
 import { runWfmck } from '../support/wfmck-cli.ts';
 

@@ -30,7 +30,7 @@ test('docs/reference.md: a signed curl PUT of capabilities gets 201, the same PU
 
 test('README: every key of the wfmck.config.yaml example is a setting `wfmck run` knows', async () => {
   const { parse } = await import('yaml');
-  const { FIELDS } = await import('../../run/config.ts');
+  const { FIELDS } = await import('../../run/options/config.ts');
   const readme = await readFile(new URL('README.md', `file://${root}`), 'utf8');
   const m = /```yaml\n([\s\S]*?)```/.exec(readme);
   assert.ok(m, 'README has a YAML example');
@@ -41,7 +41,7 @@ test('README: every key of the wfmck.config.yaml example is a setting `wfmck run
       const key = prefix ? `${prefix}.${k}` : k;
       if (known.has(key)) keys.push(key);
       else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v, key);
-      else assert.fail(`README YAML key "${key}" is not a setting of run/config.ts`);
+      else assert.fail(`README YAML key "${key}" is not a setting of run/options/config.ts`);
     }
   };
   walk(parse(m[1]!), '');

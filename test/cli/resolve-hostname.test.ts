@@ -11,12 +11,12 @@ import { request } from 'undici';
 import { parse } from 'yaml';
 import { runWfmck } from '../support/wfmck-cli.ts';
 import { startServe, targetConfig } from '../support/serve-target.ts';
-import { startEmbedded } from '../../run/embedded.ts';
+import { startEmbedded } from '../../run/processes/embedded.ts';
 import { createSharedAgent } from '../../simulators/transport/undici-transport.ts';
 import { installPins, parsePin } from '../../protocol/pinned-lookup.ts';
-import { resolveConfig } from '../../run/config.ts';
-import { replayYaml } from '../../run/replay-config.ts';
-import { anyListenAddress } from '../../run/args.ts';
+import { resolveConfig } from '../../run/options/config.ts';
+import { replayYaml } from '../../run/options/replay-config.ts';
+import { anyListenAddress } from '../../run/options/args.ts';
 import { listenNotice } from '../../cli/serve.ts';
 import type { ConformanceReport } from '../../reports/conformance-json.ts';
 

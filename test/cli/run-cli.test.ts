@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { startEmbedded, writeTrustFiles } from '../../run/embedded.ts';
+import { startEmbedded, writeTrustFiles } from '../../run/processes/embedded.ts';
 import { createRootCa } from '../../protocol/pki.ts';
-import type { RunContext } from '../../run/context.ts';
+import type { RunContext } from '../../run/contract/context.ts';
 import { runWfmck } from '../support/wfmck-cli.ts';
 import { loadRequirements } from '../../spec/requirements.ts';
 

@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmbedded, writeTrustFiles, type Embedded } from '../../run/embedded.ts';
+import { startEmbedded, writeTrustFiles, type Embedded } from '../../run/processes/embedded.ts';
 import { resolveProfile } from '../../spec/profile.ts';
-import type { RunContext } from '../../run/context.ts';
+import type { RunContext } from '../../run/contract/context.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = join(root, 'node_modules', '@playwright', 'test', 'cli.js');

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { idsGrep, selectedIds, selectionGrep } from '../../run/selection.ts';
+import { idsGrep, selectedIds, selectionGrep } from '../../run/contract/selection.ts';
 import { loadRequirements } from '../../spec/requirements.ts';
 import { WFMCK_BIN } from '../support/wfmck-cli.ts';
 

@@ -11,7 +11,7 @@ import { createConnection, createServer, type AddressInfo, type Socket } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { playwrightCli } from '../../cli/playwright.ts';
+import { playwrightCli } from '../../run/processes/playwright-launch.ts';
 import { startServe, targetConfig } from '../support/serve-target.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveConfig } from '../../run/config.ts';
-import { prepareRun } from '../../run/global-setup.ts';
-import { loadNotice } from '../../run/load.ts';
-import { playwrightCli } from '../../cli/playwright.ts';
+import { resolveConfig } from '../../run/options/config.ts';
+import { prepareRun } from '../../run/processes/global-setup.ts';
+import { loadNotice } from '../../run/contract/load.ts';
+import { playwrightCli } from '../../run/processes/playwright-launch.ts';
 import { runWfmck } from '../support/wfmck-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -10,7 +10,7 @@ import {
   type FaultResult,
 } from '../../faults/harness/faults-json.ts';
 import { judgeRun } from '../../faults/harness/judge.ts';
-import { unprovenRequirements } from '../../faults/harness/proof.ts';
+import { unprovenRequirements } from '../../reports/fault-proof.ts';
 import { notes, summaryLine } from '../../faults/harness/table.ts';
 import { fault, outcome, req } from './helpers.ts';
 

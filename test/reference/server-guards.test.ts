@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect as tcp } from 'node:net';
 import { connect as tls } from 'node:tls';
-import { startEmbedded, type Embedded } from '../../run/embedded.ts';
+import { startEmbedded, type Embedded } from '../../run/processes/embedded.ts';
 import { startRegistry } from '../../reference/registry/server.ts';
 
 let embedded: Embedded;

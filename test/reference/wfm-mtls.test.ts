@@ -2,7 +2,7 @@
 // the rc.3 paths, problem details, and a trust bundle rotation reaching its TLS.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEmbedded, type Embedded } from '../../run/embedded.ts';
+import { startEmbedded, type Embedded } from '../../run/processes/embedded.ts';
 import { resolveProfile } from '../../spec/profile.ts';
 import { tlsProbe, type ProbeResult } from '../../scripted/tls-probe.ts';
 import { mintSvid, newClientSpiffeId, type SpiffeTarget } from '../../fixtures/svid.ts';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import CompactReporter, { outcomeOf } from '../../reports/compact-reporter.ts';
-import { outcomeAnnotation } from '../../run/outcomes.ts';
+import { outcomeAnnotation } from '../../run/contract/outcomes.ts';
 import { clipWords } from '../../reports/terminal.ts';
 
 const blocked = outcomeAnnotation({ outcome: 'blocked', cause: 'CAP-PUT-201', message: 'x' });

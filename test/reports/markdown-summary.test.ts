@@ -10,7 +10,7 @@ import type { ConformanceReport } from '../../reports/conformance-json.ts';
 import type { Outage } from '../../reports/outages.ts';
 import { markdownSummary, mdText } from '../../reports/markdown-summary.ts';
 import { summaryCommand } from '../../cli/summary.ts';
-import { InputError } from '../../run/usage.ts';
+import { InputError } from '../../run/options/usage.ts';
 import { syntheticReport } from './synthetic.ts';
 
 const fixture = (name: string) =>

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SEED_PROFILE } from '../../spec/profile.ts';
-import type { RunContext } from '../../run/context.ts';
+import type { RunContext } from '../../run/contract/context.ts';
 import type { ConformanceReport } from '../../reports/conformance-json.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -11,7 +11,7 @@ import { IN_TOTO_PAYLOAD_TYPE, keyIdOf, pae, signEnvelope } from '../../reports/
 import { KeyFileError, generateSigningKey, loadSigningKey } from '../../reports/signing/keys.ts';
 import { CERTIFICATE_FILE, PUBLIC_KEY_FILE, SignError, signReport } from '../../reports/signing/sign-report.ts';
 import { predicateOf, statementOf } from '../../reports/signing/statement.ts';
-import { ReportInputError, verifyReport } from '../../reports/signing/verify-report.ts';
+import { ReportInputError, verifyReport } from '../../reports/signing/verify.ts';
 
 const EVIDENCE = 'evidence/CAP-PUT-201.json';
 

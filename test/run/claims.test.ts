@@ -2,7 +2,7 @@
 // the rest `skip: not-claimed`, and can be conformant for exactly what it claims.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CLAIM_AREAS, areaOf, areasFor, unclaimedReason } from '../../run/claims.ts';
+import { CLAIM_AREAS, areaOf, areasFor, unclaimedReason } from '../../run/contract/claims.ts';
 import { loadRequirements, type Requirement } from '../../spec/requirements.ts';
 import { buildMatrix, summarize, type TestRecord } from '../../reports/matrix.ts';
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRootCa } from '../../protocol/pki.ts';
-import { startEmbeddedProcess } from '../../run/embedded-process.ts';
+import { startEmbeddedProcess } from '../../run/processes/embedded-process.ts';
 import { resolveProfile } from '../../spec/profile.ts';
 import { request, Agent } from 'undici';
 

@@ -1,8 +1,8 @@
-// run/named-targets.ts: every URL a run names (its config's or its context's targets) becomes a named host of the
+// run/contract/named-targets.ts: every URL a run names (its config's or its context's targets) becomes a named host of the
 // network policy in the process that installs them; the notice names those off loopback.
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { installTargets, targetUrls } from '../../run/named-targets.ts';
+import { installTargets, targetUrls } from '../../run/contract/named-targets.ts';
 import { forgetNamedTargets, mayContact } from '../../spec/network-policy.ts';
 
 afterEach(forgetNamedTargets);

@@ -8,7 +8,7 @@ import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { looserModeNotice, writeSecretFileSync } from '../../run/secret-file.ts';
+import { looserModeNotice, writeSecretFileSync } from '../../run/processes/secret-file.ts';
 import { WFMCK_BIN } from '../support/wfmck-cli.ts';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;

@@ -3,7 +3,7 @@
 // argv: dir, requests ("write:a,read:b"), holdMs, log file, name, times, [die]
 import { appendFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { acquireAll, type LockRequest } from '../../run/shared-lock.ts';
+import { acquireAll, type LockRequest } from '../../run/processes/shared-lock.ts';
 
 const [dir, spec, holdMs, log, name, times, die] = process.argv.slice(2) as [string, string, string, string, string, string, string?];
 const requests = spec.split(',').map((s) => {

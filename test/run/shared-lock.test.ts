@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { acquireAll, LockTimeout } from '../../run/shared-lock.ts';
+import { acquireAll, LockTimeout } from '../../run/processes/shared-lock.ts';
 
 const CHILD = join(import.meta.dirname, 'shared-lock-child.ts');
 

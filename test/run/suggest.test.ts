@@ -1,8 +1,8 @@
 // "Did you mean": one edit-distance helper for flags, commands and YAML keys; it offers a name only when it is close.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closest, didYouMean, didYouMeanKey, editDistance } from '../../run/suggest.ts';
-import { FIELDS } from '../../run/config.ts';
+import { closest, didYouMean, didYouMeanKey, editDistance } from '../../run/options/suggest.ts';
+import { FIELDS } from '../../run/options/config.ts';
 
 test('editDistance: insertions, deletions, substitutions, and a swap of neighbours as one edit', () => {
   assert.equal(editDistance('wfm', 'wfm'), 0);

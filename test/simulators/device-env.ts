@@ -3,7 +3,7 @@
 import { hostingDocument } from '../../fixtures/documents/capabilities.ts';
 import { createPrivateKey } from 'node:crypto';
 import { buildTarGz, benignEntries, type ArchiveEntrySpec } from '../../fixtures/archives/build.ts';
-import { startEmbedded, type Embedded } from '../../run/embedded.ts';
+import { startEmbedded, type Embedded } from '../../run/processes/embedded.ts';
 import { certificateKeyId, issueCertificate } from '../../protocol/pki.ts';
 import { OCI_EMPTY_DESCRIPTOR, OCI_MANIFEST, mediaTypes } from '../../spec/media-types.ts';
 import { digestOf } from '../../spec/rules/desired-state.ts';

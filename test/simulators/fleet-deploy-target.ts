@@ -1,7 +1,7 @@
 // The fleet target the deployment tests share: the embedded default with the sample compose component published
 // and its own assignDeployment hook, started before the file's tests and closed after them.
 import { after, before } from 'node:test';
-import { startEmbedded, type Embedded } from '../../run/embedded.ts';
+import { startEmbedded, type Embedded } from '../../run/processes/embedded.ts';
 import { sampleDeployments } from '../../simulators/fleet/assigned-deployments.ts';
 import type { FleetTarget } from '../../simulators/fleet/runner.ts';
 

@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hangServer, type HostileServer } from '../../scripted/hostile-servers.ts';
-import { startEmbedded, type Embedded } from '../../run/embedded.ts';
+import { startEmbedded, type Embedded } from '../../run/processes/embedded.ts';
 import { assignerOf } from '../../simulators/fleet/assigned-deployments.ts';
 import { runFleet } from '../../simulators/fleet/runner.ts';
 import { resolveFleetSpec } from '../../simulators/fleet/spec.ts';

@@ -10,9 +10,9 @@ import { latencyLines } from '../simulators/fleet/progress.ts';
 import { thresholdLines } from '../simulators/fleet/thresholds.ts';
 import { SUMMARY_FILE, verdict, writeSummary, type FleetSummary } from '../simulators/fleet/summary.ts';
 import { formatShard } from '../simulators/fleet/spec.ts';
-import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, UsageError } from '../run/usage.ts';
-import { helpText, parseCommand, type CommandSpec } from '../run/options.ts';
-import { OUT } from '../run/option-sets.ts';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, UsageError } from '../run/options/usage.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
+import { OUT } from '../run/options/option-sets.ts';
 
 export const SPEC: CommandSpec = {
   name: 'merge',

@@ -1,12 +1,12 @@
 // The options several commands share, each defined once: its flag, placeholder, check and doc. A command composes the
 // sets it takes (targets, CA file, edition, vendor, listen, output, seed, ...) and may say in its own doc what the
-// option does there; `wfmck run` adds each one's env name and YAML key (run/config.ts FIELDS).
-import { resolveFaultIds } from '../faults/catalog.ts';
-import { EDITIONS } from '../spec/requirements.ts';
-import { PERSONAS } from './personas.ts';
+// option does there; `wfmck run` adds each one's env name and YAML key (run/options/config.ts FIELDS).
+import { resolveFaultIds } from '../../faults/catalog.ts';
+import { EDITIONS } from '../../spec/requirements.ts';
+import { PERSONAS } from '../contract/personas.ts';
 import { file, listenAddress, oneOf, path, pattern, portNumber, seed, text, url, vendorToken, type Parse } from './args.ts';
 import type { Option } from './options.ts';
-import { checkedPins, parsePin, type Pin } from '../protocol/pinned-lookup.ts';
+import { checkedPins, parsePin, type Pin } from '../../protocol/pinned-lookup.ts';
 import { UsageError } from './usage.ts';
 
 export const STRICTNESS_LEVELS = ['strict', 'default', 'lenient'] as const;

@@ -2,7 +2,7 @@
 // startClient, stopClient, removeChild, disconnectChild and changeCapabilities run it in this process. It lives in the
 // run layer because it wires the simulators to the embedded reference services, which never import them.
 import { randomUUID } from 'node:crypto';
-import type { Hook } from '../reference/admin.ts';
+import type { Hook } from '../../reference/admin.ts';
 import {
   diskKey,
   startClientAnswer,
@@ -10,7 +10,7 @@ import {
   type ClientDisk,
   type RunningClient,
   type StartClientInput,
-} from '../simulators/client-runner.ts';
+} from '../../simulators/client-runner.ts';
 
 export function kitClientHooks(started: { close(): Promise<void> }[]): Record<string, Hook> {
   const running = new Map<string, RunningClient>();

@@ -1,6 +1,6 @@
 // What the component under test plays, and for each persona the one table of what its run judges: the catalog
 // observers (every other requirement is another persona's: skipped, never a gap) and the suites Playwright runs.
-import type { Observer } from '../spec/requirements.ts';
+import type { Observer } from '../../spec/requirements.ts';
 
 /**
  * `wfm` (the default) judges a WFM with its identity role and registry; `identity` and `registry` judge those alone;

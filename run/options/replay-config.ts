@@ -4,7 +4,7 @@
 // output folder, a filter, a shard, a signature) is left out: a replay writes its own.
 import { stringify } from 'yaml';
 import type { Config } from './config.ts';
-import { pinText } from '../protocol/pinned-lookup.ts';
+import { pinText } from '../../protocol/pinned-lookup.ts';
 
 export const REPLAY_FILE = 'replay.yaml';
 
@@ -12,7 +12,7 @@ function defined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0))) as Partial<T>;
 }
 
-/** The replay configuration of `config`, as the keys of run/config.ts FIELDS read it back. */
+/** The replay configuration of `config`, as the keys of run/options/config.ts FIELDS read it back. */
 export function replayConfig(config: Config): Record<string, unknown> {
   const { strictness: _s, edition, ...profile } = config.profile;
   const hooks = Object.fromEntries(

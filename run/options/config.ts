@@ -1,19 +1,19 @@
 // The one typed configuration of `wfmck run`: every field with its flag, env name, YAML key, default and reason.
 // Precedence: flags > env > YAML (wfmck.config.yaml or --config FILE) > default. Every bad value is a UsageError.
-import { HOOK_FAILURE_LIMIT } from './hook-failures.ts';
+import { HOOK_FAILURE_LIMIT } from '../contract/hook-failures.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { delimiter, dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { resolveProfile, type Profile, type Strictness } from '../spec/profile.ts';
-import { HOOK_NAMES, type HookBinding, type HookName, type RunContext } from './context.ts';
-import { PERSONA, observersOf, type Persona } from './personas.ts';
-import { areasFor } from './claims.ts';
+import { resolveProfile, type Profile, type Strictness } from '../../spec/profile.ts';
+import { HOOK_NAMES, type HookBinding, type HookName, type RunContext } from '../contract/context.ts';
+import { PERSONA, observersOf, type Persona } from '../contract/personas.ts';
+import { areasFor } from '../contract/claims.ts';
 import { UsageError } from './usage.ts';
 import { didYouMean, didYouMeanKey } from './suggest.ts';
 import { yamlErrorMessage } from './yaml-error.ts';
-import { isLoopbackHost } from '../spec/loopback.ts';
-import { LEVEL_WORDS } from './selection.ts';
+import { isLoopbackHost } from '../../spec/loopback.ts';
+import { LEVEL_WORDS } from '../contract/selection.ts';
 import { bool, file, files, oneOf, path, pattern, positiveInt, regex, shardSpec, text, url, urls, type Parse } from './args.ts';
 import { parseArgv, parseChecked, type Option } from './options.ts';
 import {
@@ -38,12 +38,12 @@ import {
   WFM_ID,
   WFM_PORT,
 } from './option-sets.ts';
-import { isClientFault } from '../faults/catalog.ts';
-import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
-import type { Pin } from '../protocol/pinned-lookup.ts';
+import { isClientFault } from '../../faults/catalog.ts';
+import { SVID_KEY_ALGORITHMS } from '../../spec/rules/svid-leaf.ts';
+import type { Pin } from '../../protocol/pinned-lookup.ts';
 
 export interface Config {
-  /** The run context's targets (run/context.ts), the registry namespace always resolved. */
+  /** The run context's targets (run/contract/context.ts), the registry namespace always resolved. */
   targets: RunContext['targets'] & { registryRepository: string };
   tls: { caFiles: string[] };
   /** `--resolve`: names pinned to addresses (protocol/pinned-lookup.ts); TLS still checks the name. */
@@ -58,7 +58,7 @@ export interface Config {
   path?: string;
   hooks: Partial<Record<HookName, Extract<HookBinding, { kind: 'command' }>>>;
   grep?: string;
-  /** `--level`: the catalog levels whose checks run (run/selection.ts). */
+  /** `--level`: the catalog levels whose checks run (run/contract/selection.ts). */
   levels?: (typeof LEVEL_WORDS)[number][];
   /** `--section`: the spec sections whose checks run. */
   sections?: string[];
@@ -72,13 +72,13 @@ export interface Config {
   reporter: ConsoleReporter;
   /** Stop after this many failed checks (Playwright --max-failures). */
   maxFailures?: number;
-  /** Run on after one hook has failed HOOK_FAILURE_LIMIT times (run/hook-failures.ts) instead of stopping. */
+  /** Run on after one hook has failed HOOK_FAILURE_LIMIT times (run/contract/hook-failures.ts) instead of stopping. */
   keepGoing?: boolean;
   /** Faults of reference/faults/ switched on in the embedded default (never with a named target). */
   faults: string[];
   /** The component under test as the report names it (issue 10: vendor, name, version). */
   component: { vendor?: string; name?: string; version?: string };
-  /** The areas the component claims (run/claims.ts); absent = every area of its persona. */
+  /** The areas the component claims (run/contract/claims.ts); absent = every area of its persona. */
   claims?: string[];
   /** Sign the reports (conformance.dsse.json) with keyFile, or with a key generated for the run when only `sign`. */
   signing?: { keyFile?: string; certFile?: string };
@@ -86,14 +86,14 @@ export interface Config {
    * Persona device without a startClient hook: the operator starts the client under test by hand, one per check, from
    * the folder the kit writes for it (attended mode); the kit waits `timeoutMs` for it to connect.
    */
-  attend?: { timeoutMs: number; /** The operator's command, run for each check's folder (run/attend-exec.ts). */ exec?: string };
+  attend?: { timeoutMs: number; /** The operator's command, run for each check's folder (run/processes/attend-exec.ts). */ exec?: string };
   /** Where the embedded services listen (loopback only); the WFM on a fixed port, so a client is configured once. */
   listen: { host: string; wfmPort?: number };
   /** The YAML file read, if any. */
   configFile?: string;
 }
 
-/** A setting of `wfmck run`: an option of run/option-sets.ts (or of run alone) with its env name and YAML key. */
+/** A setting of `wfmck run`: an option of run/options/option-sets.ts (or of run alone) with its env name and YAML key. */
 export interface Field extends Option {
   /** Dotted YAML key, also the name used in error messages. */
   key: string;
@@ -603,7 +603,7 @@ function names(raw: unknown): string[] {
   return [...new Set(list)];
 }
 
-/** Claims name areas of the run's persona (run/claims.ts). */
+/** Claims name areas of the run's persona (run/contract/claims.ts). */
 function checkedClaims(claims: string[], persona: Persona): string[] {
   const known = areasFor(observersOf(persona)).map((a) => a.name);
   const unknown = claims.filter((c) => !known.includes(c));

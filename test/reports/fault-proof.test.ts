@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { loadRequirements } from '../../spec/requirements.ts';
 import { buildReport } from '../../reports/conformance-json.ts';
 import { checkedRequirements, listingErrors } from '../../faults/harness/checked.ts';
-import { faultsProving, withFaultProof } from '../../faults/harness/proof.ts';
+import { faultsProving, withFaultProof } from '../../reports/fault-proof.ts';
 import { renderHtml } from '../../reports/html/render.ts';
 import { faultCatalog } from '../../faults/catalog.ts';
-import { syntheticReport } from '../reports/synthetic.ts';
-import { fault } from './helpers.ts';
+import { syntheticReport } from './synthetic.ts';
+import { fault } from '../faults/helpers.ts';
 
 const FAULTS_HERE = [fault('CAP-PUT-201'), fault('CAP-PUT-201:twice', 'wfm', ['CAP-PUT-201', 'CAP-PUT-200'])];
 

@@ -1,6 +1,6 @@
 // `wfmck run --sign` / `--signing-key`: the key is loaded before anything runs (a bad key file is a usage error at
 // once, not after the run), and the folder is signed after Playwright exits, when the reporter has written everything.
-import type { Config } from '../run/config.ts';
+import type { Config } from '../run/options/config.ts';
 import { generateSigningKey, loadSigningKey, type SigningKey } from '../reports/signing/keys.ts';
 import { signReport } from '../reports/signing/sign-report.ts';
 

@@ -1,5 +1,5 @@
-// Whether a process still runs, by its pid: the lock's stale entries (run/shared-lock.ts) and a command's parent
-// without /proc (run/watchdog.ts) ask the same question.
+// Whether a process still runs, by its pid: the lock's stale entries (run/processes/shared-lock.ts) and a command's parent
+// without /proc (run/processes/watchdog.ts) ask the same question.
 
 /** Signal 0 tests without signalling; EPERM means it exists, owned by someone else. */
 export function processAlive(pid: number): boolean {

@@ -1,6 +1,6 @@
 // The targets a run names, installed as the named hosts of the network policy (spec/network-policy.ts) in each process
 // that sends traffic: the `wfmck run` process (preflight, outage watch), Playwright's runner and every worker.
-import { nameTargets, remoteNotice } from '../spec/network-policy.ts';
+import { nameTargets, remoteNotice } from '../../spec/network-policy.ts';
 import type { RunContext } from './context.ts';
 
 /** Every URL the user named as a target (flag, env, YAML): the config's and the run context's targets alike. */

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { heapGrowthPercent } from '../../run/heap-growth.ts';
+import { heapGrowthPercent } from '../../simulators/fleet/heap-growth.ts';
 
 const run = promisify(execFile);
-const module = fileURLToPath(new URL('../../run/heap-growth.ts', import.meta.url));
+const module = fileURLToPath(new URL('../../simulators/fleet/heap-growth.ts', import.meta.url));
 
 const CHILD = `
 const { boundHeapGrowth } = await import(${JSON.stringify(module)});

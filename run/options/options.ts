@@ -1,5 +1,5 @@
 // The option registry's machinery: an option is one definition (flag, placeholder, env name, YAML key, check, doc);
-// commands compose them (run/option-sets.ts) and get their argv parsed and their --help written from the same list.
+// commands compose them (run/options/option-sets.ts) and get their argv parsed and their --help written from the same list.
 // Every bad option or value is a UsageError `<option>: <what is wrong>`; no Node error code reaches the user.
 import { checked, type Parse } from './args.ts';
 import { UsageError } from './usage.ts';

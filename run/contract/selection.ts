@@ -2,7 +2,7 @@
 // `--last-failed`) turned into one Playwright grep over the requirement ids every test title starts with.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Level, Requirement } from '../spec/requirements.ts';
+import type { Level, Requirement } from '../../spec/requirements.ts';
 
 /** `--level` words: MUST and SHOULD take their NOT forms with them (a mandatory prohibition is a MUST). */
 export const LEVEL_WORDS = ['MUST', 'SHOULD', 'MAY'] as const;

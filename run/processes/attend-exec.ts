@@ -1,5 +1,5 @@
 // Attended mode with the operator's command (`wfmck run --persona device --attend-exec 'CMD {folder}'`): the operator
-// side of run/attended-client.ts's folder protocol. For each check folder that appears under <out>/attend/ (once its
+// side of run/processes/attended-client.ts's folder protocol. For each check folder that appears under <out>/attend/ (once its
 // client.json is there) the command runs with {folder} replaced by the folder's path, shell-quoted; its output is
 // printed line by line behind the folder's number, and its exit noted. The command stops its client at `done`, as
 // `wfmck client {folder}` does; one still running when the run ends is stopped.
@@ -84,7 +84,7 @@ export function startAttendExec(o: AttendExecOptions): AttendExec {
   const scan = () => {
     if (!existsSync(o.dir)) return;
     for (const name of readdirSync(o.dir).sort()) {
-      // client.json is written last (run/attended-client.ts): with it, the folder is complete.
+      // client.json is written last (run/processes/attended-client.ts): with it, the folder is complete.
       if (!running.has(name) && existsSync(join(o.dir, name, 'client.json'))) start(name);
     }
   };

@@ -1,6 +1,6 @@
 // Which faults prove a requirement's checks (they make them fail), and which checked requirements no fault proves. Pure.
-import type { FaultProof, RequirementResult } from '../../reports/matrix.ts';
-import type { FaultEntry } from '../catalog.ts';
+import type { FaultProof, RequirementResult } from './matrix.ts';
+import type { FaultEntry } from '../faults/catalog.ts';
 
 /** The faults whose `breaks` names this requirement, in catalog order. */
 export function faultsProving(id: string, faults: readonly FaultEntry[]): FaultProof[] {

@@ -2,9 +2,9 @@
 // load then run on separate cores, as they would against a real WFM, and the services' CPU is measured apart.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { loadIssued, type Issued } from '../protocol/pki.ts';
-import type { Hook } from '../reference/admin.ts';
-import type { Profile } from '../spec/profile.ts';
+import { loadIssued, type Issued } from '../../protocol/pki.ts';
+import type { Hook } from '../../reference/admin.ts';
+import type { Profile } from '../../spec/profile.ts';
 import type { ChildMessage, ParentMessage, Ready } from './embedded-child.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,13 +1,13 @@
-// Value checks shared by every option and setting (run/options.ts, run/config.ts). Each takes a raw value (a flag's
+// Value checks shared by every option and setting (run/options/options.ts, run/options/config.ts). Each takes a raw value (a flag's
 // string, an env variable, a YAML node) and the folder relative paths are read from, and returns the checked value or
 // throws an Error saying what is wrong; the caller names the option (`--wfm: ...`). A check that names the option
 // itself (the loopback rule of spec/loopback.ts) is given its label.
 import { existsSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { delimiter, resolve } from 'node:path';
-import { isLoopbackHost, LISTEN_RULE, offLoopback } from '../spec/loopback.ts';
-import { parseTargetUrl } from '../spec/network-policy.ts';
-import { parseShard } from '../simulators/fleet/shard.ts';
+import { isLoopbackHost, LISTEN_RULE, offLoopback } from '../../spec/loopback.ts';
+import { parseTargetUrl } from '../../spec/network-policy.ts';
+import { parseShard } from '../../simulators/fleet/shard.ts';
 
 export type Parse = (raw: unknown, base: string, label: string) => unknown;
 

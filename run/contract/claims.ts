@@ -2,7 +2,7 @@
 // to one area (a registry's pull, push, content discovery; a WFM's onboarding, status, desired state ...). A run that
 // names claims judges those areas only; every other requirement is `skip: not-claimed`, never a gap, so a registry
 // that serves only what it claims can be conformant for exactly that, and the report says which areas it claimed.
-import type { Observer, Requirement } from '../spec/requirements.ts';
+import type { Observer, Requirement } from '../../spec/requirements.ts';
 
 export interface ClaimArea {
   name: string;

@@ -1,5 +1,5 @@
 // A process of the kit never outlives the process that started it. Two ways to notice that it went away:
-// - the Playwright runner (cli/playwright-process.ts): `wfmck run` hands it a pipe on fd 3 and never writes to it; when
+// - the Playwright runner (run/processes/playwright-process.ts): `wfmck run` hands it a pipe on fd 3 and never writes to it; when
 //   wfmck dies, however it dies (SIGKILL too), the pipe closes, and the runner kills its own process group, workers
 //   included: a run never outlives wfmck to judge services that are gone;
 // - the long-running commands (serve, fleet, client, run, faults): their parent's pid is polled, because wrappers such

@@ -4,7 +4,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENVELOPE_FILE } from '../../run/context.ts';
+import { ENVELOPE_FILE } from '../../run/contract/context.ts';
 import { listedEvidenceFiles } from '../evidence-files.ts';
 import { JSON_FILE } from '../requirement-reporter.ts';
 import { IN_TOTO_PAYLOAD_TYPE, envelopeVerifies, keyIdOf, parseEnvelope, type Envelope } from './dsse.ts';

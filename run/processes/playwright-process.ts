@@ -4,7 +4,7 @@
 // the whole group if that takes too long. If wfmck itself dies (SIGKILL), the runner sees the watchdog pipe close and
 // kills its group (playwright.config.ts): no process outlives `wfmck run`.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { WATCHDOG_ENV, WATCHDOG_FD } from '../run/watchdog.ts';
+import { WATCHDOG_ENV, WATCHDOG_FD } from './watchdog.ts';
 
 /** How long Playwright gets to stop gracefully (reporters included) before its group is killed. */
 export const STOP_GRACE_MS = 30_000;

@@ -3,10 +3,10 @@
 // The run layer composes it from the reference registry; the suites see only its URL and its log.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { withRewrites, on } from '../reference/faults/rewrite.ts';
-import { createRegistryHandler, RegistryStore } from '../reference/registry/server.ts';
-import { TOKEN_PATH } from '../reference/registry/token-auth.ts';
-import type { RecordedPull } from '../spec/rules/wfm-retrieval.ts';
+import { withRewrites, on } from '../../reference/faults/rewrite.ts';
+import { createRegistryHandler, RegistryStore } from '../../reference/registry/server.ts';
+import { TOKEN_PATH } from '../../reference/registry/token-auth.ts';
+import type { RecordedPull } from '../../spec/rules/wfm-retrieval.ts';
 
 /** Where the watched registry's authentication service answers (the realm of its challenges). */
 export const WATCHED_TOKEN_PATH = TOKEN_PATH;

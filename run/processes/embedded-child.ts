@@ -1,10 +1,10 @@
 // The embedded default in a process of its own, driven over IPC by embedded-process.ts: `start` -> `ready` (URLs, the
 // kit CA, the device CA and its key), `hook` -> `hooked` (a P5 hook run here), `cpu` -> `cpu`. The parent going away
 // (even killed) takes the services with it.
-import { loadIssued } from '../protocol/pki.ts';
-import type { Profile } from '../spec/profile.ts';
+import { loadIssued } from '../../protocol/pki.ts';
+import type { Profile } from '../../spec/profile.ts';
 import { startEmbedded, type Embedded } from './embedded.ts';
-import { peakRssBytes } from '../simulators/fleet/peak-rss.ts';
+import { peakRssBytes } from '../../simulators/fleet/peak-rss.ts';
 
 export interface StartMessage {
   type: 'start';
