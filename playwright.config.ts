@@ -1,34 +1,20 @@
 // Playwright Test configuration of the conformance suites. `wfmck run` passes the RunContext in WFMCK_CONTEXT;
 // a plain `npx playwright test` gets one from run/processes/global-setup.ts, in the same output folder.
 import { defineConfig, type ReporterDescription } from '@playwright/test';
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { conformanceReporters } from './reports/reporters.ts';
 import { watchParent } from './run/processes/watchdog.ts';
-import { PERSONA, suiteSelection, type Persona } from './run/contract/personas.ts';
+import { PERSONA, suiteSelection } from './run/contract/personas.ts';
+import { readRunContext } from './run/contract/read-context.ts';
 
 // Under `wfmck run`: die with it (its pipe on fd 3 closes when it does).
 watchParent();
 
 const root = dirname(fileURLToPath(import.meta.url));
 
-/** The parts of the run context this file needs; none before `wfmck run` or global setup wrote it. */
-function readContext():
-  | {
-      persona?: Persona;
-      outDir: string;
-      attend?: { timeoutMs: number };
-      shard?: { blobDir?: string };
-      reporter?: string;
-      timeoutScale?: number;
-    }
-  | undefined {
-  const file = process.env.WFMCK_CONTEXT;
-  return file ? (JSON.parse(readFileSync(file, 'utf8')) as NonNullable<ReturnType<typeof readContext>>) : undefined;
-}
-
-const context = readContext();
+/** None before `wfmck run` or global setup wrote it (a plain `npx playwright test`). */
+const context = readRunContext();
 
 /** The suites of what the persona judges (run/contract/personas.ts): a device client is no service, so only suites/device. */
 const persona = context?.persona ?? PERSONA;

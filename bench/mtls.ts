@@ -2,7 +2,7 @@
 // process holds against the reference WFM (in its own process: `wfmck serve --edition miaf`), and how many
 // handshakes per second it makes. Devices spread over loopback source addresses; each polls every pollSeconds to stay
 // connected, as a fleet device does.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
@@ -77,35 +77,10 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
   const floor = await measureTlsFloor(attempted, s.concurrency);
   const server = spawn(process.execPath, [`${root}bin/wfmck.mjs`, 'serve', '--edition', 'miaf'], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
-    const first = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: server.stdout! }).once('line', resolve);
-      server.once('exit', (code) => reject(new Error(`wfmck serve exited ${code}`)));
-    });
-    const info = JSON.parse(first) as {
-      wfm: string;
-      admin: string;
-      adminToken: string;
-      caFile: string;
-      deviceCaCertFile: string;
-      deviceCaKeyFile: string;
-      trustDomain: string;
-      wfmId: string;
-    };
+    const info = await serveInfo(server);
     const ca = await readFile(info.caFile, 'utf8');
-    const deviceCa = await loadIssued(await readFile(info.deviceCaCertFile, 'utf8'), await readFile(info.deviceCaKeyFile, 'utf8'));
-    const svidCa = svidCaOf(deviceCa, info.trustDomain);
     const identity = { trustDomain: info.trustDomain, vendor: 'platform', wfmId: info.wfmId };
-
-    const t0 = performance.now();
-    const svids = [];
-    // Minted as a fleet mints them: issueSvid's leaf, natively.
-    const mint = nativeSvidIssuer(svidCa);
-    for (let i = 0; i < attempted; i++) {
-      const svid = mint(clientSpiffeId({ ...identity, clientId: `bench-${i}` }));
-      await admit(info, svid.spiffeId);
-      svids.push(svid);
-    }
-    const mintSeconds = (performance.now() - t0) / 1000;
+    const { svids, mintSeconds } = await mintSvids(info, identity, attempted);
 
     global.gc?.();
     const before = process.memoryUsage();
@@ -123,52 +98,7 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
         localAddress: `127.0.0.${(i % s.sources) + 1}`,
       }),
     );
-    const poll = async (device: Transport): Promise<boolean> => {
-      try {
-        const res = await device.request({ method: 'GET', url: '/api/v1/deployments' });
-        return res.status === 200 || res.status === 304;
-      } catch {
-        return false;
-      }
-    };
-    const POLL_MS = s.pollSeconds * 1000;
-    const t1 = performance.now();
-    let next = 0;
-    let done = 0;
-    let connected = 0;
-    let firstSeconds: number | undefined;
-    let firstConnected = 0;
-    const firstDevices = Math.min(attempted, FIRST_DEVICES);
-    let stopAt = Infinity;
-    const up = new Array<boolean>(devices.length).fill(false);
-    const polling: Promise<void>[] = [];
-    // A fleet device polls on its own clock from the moment it is connected: its connection stays in use (the
-    // reference WFM closes an mTLS connection idle 65 s) while the rest of the fleet is still joining. A poll that
-    // fails marks the device dropped for good.
-    const keepPolling = async (i: number) => {
-      while (up[i] && performance.now() < stopAt) {
-        await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, stopAt - performance.now()))));
-        if (performance.now() >= stopAt) break;
-        up[i] = await poll(devices[i]!);
-        if (!up[i]) await devices[i]!.close().catch(() => undefined);
-      }
-    };
-    await Promise.all(
-      Array.from({ length: s.concurrency }, async () => {
-        while (next < devices.length) {
-          const i = next++;
-          up[i] = await poll(devices[i]!);
-          if (up[i]) connected++;
-          else await devices[i]!.close().catch(() => undefined);
-          if (++done === firstDevices) [firstSeconds, firstConnected] = [(performance.now() - t1) / 1000, connected];
-          polling.push(keepPolling(i));
-        }
-      }),
-    );
-    const connectSeconds = (performance.now() - t1) / 1000;
-    // Hold: every device goes on polling every POLL_MS until holdSeconds after the last one connected.
-    stopAt = performance.now() + s.holdSeconds * 1000;
-    await Promise.all(polling);
+    const { connected, connectSeconds, firstSeconds, firstConnected, firstDevices, up } = await connectAndHold(devices, s, attempted);
     global.gc?.();
     const after = process.memoryUsage();
     const held = up.filter(Boolean).length;
@@ -191,6 +121,96 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
   } finally {
     server.kill('SIGTERM');
   }
+}
+
+/** The JSON line `wfmck serve` prints once its services listen. */
+interface ServeInfo {
+  wfm: string;
+  admin: string;
+  adminToken: string;
+  caFile: string;
+  deviceCaCertFile: string;
+  deviceCaKeyFile: string;
+  trustDomain: string;
+  wfmId: string;
+}
+
+async function serveInfo(server: ChildProcess): Promise<ServeInfo> {
+  const first = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: server.stdout! }).once('line', resolve);
+    server.once('exit', (code) => reject(new Error(`wfmck serve exited ${code}`)));
+  });
+  return JSON.parse(first) as ServeInfo;
+}
+
+/** One SVID per device from the served device CA, admitted by the WFM's hook; timed apart from the connections. */
+async function mintSvids(info: ServeInfo, identity: { trustDomain: string; vendor: string; wfmId: string }, attempted: number) {
+  const deviceCa = await loadIssued(await readFile(info.deviceCaCertFile, 'utf8'), await readFile(info.deviceCaKeyFile, 'utf8'));
+  const svidCa = svidCaOf(deviceCa, info.trustDomain);
+  const t0 = performance.now();
+  const svids = [];
+  // Minted as a fleet mints them: issueSvid's leaf, natively.
+  const mint = nativeSvidIssuer(svidCa);
+  for (let i = 0; i < attempted; i++) {
+    const svid = mint(clientSpiffeId({ ...identity, clientId: `bench-${i}` }));
+    await admit(info, svid.spiffeId);
+    svids.push(svid);
+  }
+  return { svids, mintSeconds: (performance.now() - t0) / 1000 };
+}
+
+/**
+ * Connects the devices, `concurrency` handshakes at a time, each polling from the moment it is up, then holds them
+ * all polling for holdSeconds; `up` says which were still answering at the end.
+ */
+async function connectAndHold(devices: Transport[], s: MtlsSettings, attempted: number) {
+  const poll = async (device: Transport): Promise<boolean> => {
+    try {
+      const res = await device.request({ method: 'GET', url: '/api/v1/deployments' });
+      return res.status === 200 || res.status === 304;
+    } catch {
+      return false;
+    }
+  };
+  const POLL_MS = s.pollSeconds * 1000;
+  const t1 = performance.now();
+  let next = 0;
+  let done = 0;
+  let connected = 0;
+  let firstSeconds: number | undefined;
+  let firstConnected = 0;
+  const firstDevices = Math.min(attempted, FIRST_DEVICES);
+  let stopAt = Infinity;
+  const up = new Array<boolean>(devices.length).fill(false);
+  const polling: Promise<void>[] = [];
+  // A fleet device polls on its own clock from the moment it is connected: its connection stays in use (the
+  // reference WFM closes an mTLS connection idle 65 s) while the rest of the fleet is still joining. A poll that
+  // fails marks the device dropped for good.
+  const keepPolling = async (i: number) => {
+    while (up[i] && performance.now() < stopAt) {
+      await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, stopAt - performance.now()))));
+      if (performance.now() >= stopAt) break;
+      up[i] = await poll(devices[i]!);
+      if (!up[i]) await devices[i]!.close().catch(() => undefined);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: s.concurrency }, async () => {
+      while (next < devices.length) {
+        const i = next++;
+        up[i] = await poll(devices[i]!);
+        if (up[i]) connected++;
+        else await devices[i]!.close().catch(() => undefined);
+        if (++done === firstDevices) [firstSeconds, firstConnected] = [(performance.now() - t1) / 1000, connected];
+        polling.push(keepPolling(i));
+      }
+    }),
+  );
+  const connectSeconds = (performance.now() - t1) / 1000;
+  // Hold: every device goes on polling every POLL_MS until holdSeconds after the last one connected.
+  stopAt = performance.now() + s.holdSeconds * 1000;
+  await Promise.all(polling);
+  return { connected, connectSeconds, firstSeconds, firstConnected, firstDevices, up };
 }
 
 async function admit(info: { admin: string; adminToken: string }, spiffeId: string): Promise<void> {

@@ -10,7 +10,9 @@ import type { SuiteMeasurement } from './suite-time.ts';
 import type { MtlsMeasurement } from './mtls.ts';
 import type { FloorMeasurement } from './floors.ts';
 import type { FleetMeasurement } from './fleets.ts';
-import { format, judge, round, type Target } from './targets.ts';
+import { format, round, type Target } from './targets.ts';
+import { derivedFigures } from './derived-figures.ts';
+import { benchTargets, fleetName } from './bench-targets.ts';
 
 export const BENCH_FILE = 'bench.json';
 
@@ -95,226 +97,10 @@ export function benchReport(
   m: Partial<Measurements>,
   run: { quick: boolean; startedAt: Date; wallSeconds: number; machine: Machine },
 ): BenchReport {
+  const d = derivedFigures(m, run.machine.cpus);
+  const { ratios, perDevice, allFloorRatios } = d;
   const rr = m.requestRate;
-  const base = rr?.autocannon.requestsPerSecond ?? 0;
-  const ratios = rr && {
-    signingOff: base > 0 ? round(rr.fleetUnsigned.requestsPerSecond / base, 2) : 0,
-    signingOn: base > 0 ? round(rr.fleetSigned.requestsPerSecond / base, 2) : 0,
-  };
   const ob = m.onboarding;
-  const perDevice = ob && (ob.requests > 0 ? round((ob.wfmCpuMsPer1000 * ob.requests) / 1000 / Math.max(1, ob.reporting), 2) : 0);
-  const f = m.floors;
-  const floorRatios = f && {
-    kitSignOverNativeSign: f.nativeSignUs > 0 ? round(f.kitSignUs / f.nativeSignUs, 2) : 0,
-    ...(perDevice !== undefined && {
-      wfmOnboardingOverNativeChecks:
-        f.nativeVerifyUs + f.nativeX509Us > 0 ? round((perDevice * 1000) / (f.nativeVerifyUs + f.nativeX509Us), 2) : 0,
-    }),
-  };
-  const bareUs = rr?.bareServer.wfmCpuMsPer1000 ?? 0;
-  const onboardingExchangeFloorUs = f && bareUs > 0 ? round(3 * bareUs + 3 * f.nativeVerifyUs + f.nativeKeyImportUs, 1) : undefined;
-  const exchangeFloorRatios = rr &&
-    bareUs > 0 && {
-      wfmPutOverBareServer: round(rr.autocannon.wfmCpuMsPer1000 / bareUs, 2),
-      ...(onboardingExchangeFloorUs !== undefined && {
-        onboardingExchangeFloorUs,
-        ...(perDevice !== undefined && { wfmOnboardingOverExchangeFloor: round((perDevice * 1000) / onboardingExchangeFloorUs, 2) }),
-      }),
-    };
-  const cpus = run.machine.cpus > 0 ? run.machine.cpus : 1;
-  // Signing adds one native sign (client) and one native verify (WFM) per request, on the same cores as the rest.
-  const signedRateBound =
-    f && rr && rr.fleetUnsigned.requestsPerSecond > 0
-      ? 1 / (1 / rr.fleetUnsigned.requestsPerSecond + (f.nativeSignUs + f.nativeVerifyUs) / 1e6 / cpus)
-      : undefined;
-  const clientRatios = rr && {
-    ...(rr.autocannon.clientCpuMsPer1000 > 0 && {
-      clientCpuUnsignedOverAutocannon: round(rr.fleetUnsigned.clientCpuMsPer1000 / rr.autocannon.clientCpuMsPer1000, 2),
-    }),
-    // ms per 1,000 requests = µs per request.
-    // Judged against the unsigned fleet at the signed fleet's own rate: the same work but the signature, at the same
-    // answers per event-loop wake-up. The ratio against the full-rate unsigned cost is kept beside it.
-    ...(f &&
-      rr.fleetUnsignedAtSignedRate.clientCpuMsPer1000 > 0 && {
-        clientCpuSignedOverUnsignedPlusSign: round(
-          rr.fleetSigned.clientCpuMsPer1000 / (rr.fleetUnsignedAtSignedRate.clientCpuMsPer1000 + f.nativeSignUs),
-          2,
-        ),
-      }),
-    ...(f &&
-      rr.fleetUnsigned.clientCpuMsPer1000 > 0 && {
-        clientCpuSignedOverFullRateUnsignedPlusSign: round(
-          rr.fleetSigned.clientCpuMsPer1000 / (rr.fleetUnsigned.clientCpuMsPer1000 + f.nativeSignUs),
-          2,
-        ),
-      }),
-    ...(signedRateBound !== undefined && {
-      signedRateBound: Math.round(signedRateBound),
-      signedRateOverBound: round(rr.fleetSigned.requestsPerSecond / signedRateBound, 2),
-    }),
-  };
-  const allFloorRatios = (floorRatios || (clientRatios && Object.keys(clientRatios).length > 0)) && {
-    ...floorRatios,
-    ...clientRatios,
-    ...exchangeFloorRatios,
-  };
-  const targets: Target[] = [];
-  if (rr && ratios) {
-    targets.push(
-      judge(
-        'request-rate-ratio',
-        `PUT capabilities, signing off: fleet / autocannon (${rr.settings.connections} connections)`,
-        ratios.signingOff,
-        '',
-        '>=',
-        1.0,
-      ),
-      judge(
-        'request-rate-ratio-signed',
-        'PUT capabilities, fleet signing (RFC 9421) / autocannon unsigned',
-        ratios.signingOn,
-        '',
-        '>=',
-        0.9,
-      ),
-    );
-  }
-  if (m.memory)
-    targets.push(
-      judge(
-        'heap-per-device',
-        `heap per simulated device, ${m.memory.devices.toLocaleString('en')} alive in one process`,
-        m.memory.heapBytesPerDevice,
-        'B',
-        '<=',
-        4096,
-      ),
-    );
-  if (ob)
-    targets.push(
-      judge(
-        'onboarding-rate',
-        `onboarding, ${ob.settings.devices.toLocaleString('en')} devices, signatures on`,
-        ob.devicesPerSecond,
-        'devices/s',
-        '>=',
-        2000,
-      ),
-    );
-  if (m.suite) {
-    const suiteName = m.suite.grep
-      ? `wfmck run --grep ${m.suite.grep} (quick: not the default suite)`
-      : 'default wfmck run on the embedded default';
-    targets.push(judge('suite-time', suiteName, m.suite.seconds, 's', '<', 120));
-  }
-  if (floorRatios) {
-    targets.push(
-      judge(
-        'kit-sign-floor',
-        "the kit's RFC 9421 signing of one request / a native P-256 sign",
-        floorRatios.kitSignOverNativeSign,
-        'x',
-        '<=',
-        1.5,
-      ),
-    );
-    if (floorRatios.wfmOnboardingOverNativeChecks !== undefined)
-      targets.push(
-        judge(
-          'onboarding-cpu-floor',
-          'reference WFM CPU per onboarding / (native verify + certificate parse and issuer check)',
-          floorRatios.wfmOnboardingOverNativeChecks,
-          'x',
-          '<=',
-          1.5,
-        ),
-      );
-  }
-  if (clientRatios?.clientCpuUnsignedOverAutocannon !== undefined)
-    targets.push(
-      judge(
-        'client-cpu-unsigned',
-        "the fleet's client CPU per unsigned PUT / autocannon's",
-        clientRatios.clientCpuUnsignedOverAutocannon,
-        'x',
-        '<=',
-        1.5,
-      ),
-    );
-  if (clientRatios?.clientCpuSignedOverUnsignedPlusSign !== undefined)
-    targets.push(
-      judge(
-        'client-cpu-signed',
-        "the signing fleet's client CPU per PUT / (its unsigned CPU per PUT at the same rate + a native sign)",
-        clientRatios.clientCpuSignedOverUnsignedPlusSign,
-        'x',
-        '<=',
-        1.3,
-      ),
-    );
-  if (clientRatios?.signedRateOverBound !== undefined)
-    targets.push(
-      judge(
-        'signed-rate-floor',
-        'signed fleet PUT rate / the rate the unsigned rate and native sign + verify allow',
-        clientRatios.signedRateOverBound,
-        'x',
-        '>=',
-        0.9,
-      ),
-    );
-  if (m.mtls) {
-    const t = m.mtls;
-    targets.push(
-      judge(
-        'mtls-held',
-        `mTLS devices held by one process (miaf, each its own SVID and connection)`,
-        t.heldConcurrently,
-        'devices',
-        '>=',
-        t.settings.devices,
-      ),
-      judge(
-        'mtls-rss-per-device',
-        `RSS per held mTLS device, ${t.heldConcurrently.toLocaleString('en')} held`,
-        t.rssBytesPerDevice,
-        'B',
-        '<=',
-        50_000,
-      ),
-      judge(
-        'mtls-handshakes',
-        'mTLS handshakes per second (SVID, first GET), the WFM in its own process',
-        t.handshakesPerSecond,
-        '/s',
-        '>=',
-        600,
-      ),
-    );
-  }
-  if (m.acceptanceFleet) {
-    const a = m.acceptanceFleet;
-    targets.push(
-      judge('acceptance-fleet-start', `${fleetName(a)}: start to all reporting (start phase)`, a.startPhaseSeconds, 's', '<=', 10),
-    );
-  }
-  if (m.liveFleet) {
-    const l = m.liveFleet;
-    const name = fleetName(l);
-    targets.push(
-      judge('live-fleet-reporting', `${name}: clients reporting at the end`, l.reporting, 'clients', '>=', l.clients),
-      judge('live-fleet-unexpected', `${name}: unexpected answers and transport errors`, l.unexpected + l.transportErrors, '', '<=', 0),
-      judge(
-        'live-fleet-held',
-        `${name}: seconds held after the last start, polling every ${l.settings.tickInterval} s`,
-        l.heldSeconds,
-        's',
-        '>=',
-        Math.min(300, l.settings.duration / 2),
-      ),
-      judge('live-fleet-rss', `${name}: the fleet process's peak RSS`, l.fleetPeakRssMiB, 'MiB', '<=', 1024),
-    );
-  }
   return {
     kind: 'wfmck-bench',
     version: 1,
@@ -333,14 +119,9 @@ export function benchReport(
         },
       }),
     },
-    targets,
+    targets: benchTargets(m, d),
     notes: notes(m, run.machine, perDevice),
   };
-}
-
-function fleetName(f: FleetMeasurement): string {
-  const s = f.settings;
-  return `fleet of ${f.devices.toLocaleString('en')} devices (${s.devices.toLocaleString('en')} plain, ${s.seeThruGateways} see-thru and ${s.opaqueGateways} opaque gateways of ${s.children})`;
 }
 
 function notes(m: Partial<Measurements>, machine: Machine, onboardingMsPerDevice: number | undefined): string[] {

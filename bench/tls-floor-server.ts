@@ -1,6 +1,7 @@
 // The bare side of the TLS floor (tls-floor.ts): a Node TLS 1.3 server that asks for a client certificate, verifies
 // its chain with OpenSSL and answers one byte, with no HTTP and no SVID rules. Its CPU is read over IPC.
 import { createServer } from 'node:tls';
+import { startListening } from '../protocol/listen.ts';
 
 export interface FloorServerStart {
   cert: string;
@@ -17,10 +18,7 @@ process.once('message', (start: FloorServerStart) => {
     },
   );
   server.on('tlsClientError', () => undefined);
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.send!({ port: typeof address === 'object' && address ? address.port : 0 });
-  });
+  void startListening(server, { scheme: 'tls' }).then(({ port }) => process.send!({ port }));
   process.on('message', (m) => {
     if (m !== 'cpu') return;
     const { user, system } = process.cpuUsage();

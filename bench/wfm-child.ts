@@ -1,9 +1,8 @@
 // The reference WFM alone in its own process, so its CPU time (process.cpuUsage) is the target's and never the
 // client's. Driven over IPC by wfm-process.ts: `start` -> `ready {url}`, `cpu` -> `cpu {user, system}`.
 // With `bare`, the same process serves a bare node:https listener instead: the floor of one exchange.
-import { once } from 'node:events';
 import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { startListening } from '../protocol/listen.ts';
 import { startWfm } from '../reference/wfm/server.ts';
 import { resolveProfile, type Profile } from '../spec/profile.ts';
 
@@ -59,10 +58,9 @@ async function startBare(tls: StartMessage['tls']): Promise<{ url: string; close
       res.end(answer);
     });
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  const { url } = await startListening(server, { scheme: 'https' });
   return {
-    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

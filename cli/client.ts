@@ -5,14 +5,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import { ANSWER_FILE, DONE_FILE, STARTED_FILE } from '../run/processes/attended-client.ts';
-import {
-  diskKey,
-  startClientAnswer,
-  startClientRunner,
-  type ClientDisk,
-  type RunningClient,
-  type StartClientInput,
-} from '../simulators/client-runner.ts';
+import { diskKey, startClientRunner, type ClientDisk, type RunningClient } from '../simulators/client-runner.ts';
+import { startClientAnswer, type StartClientInput } from '../simulators/client-contract.ts';
 import { EXIT_OK, InputError, UsageError } from '../run/options/usage.ts';
 import { path } from '../run/options/args.ts';
 import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';

@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startEmbeddedProcess, type EmbeddedProcess } from '../run/processes/embedded-process.ts';
-import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT, heapGrowthPercent } from '../simulators/fleet/heap-growth.ts';
+import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT } from '../simulators/fleet/heap-growth.ts';
 import { createRootCa, loadIssued, type Issued } from '../protocol/pki.ts';
 import { credentialCache, tightenCache, type Tightened } from '../simulators/fleet/cert-cache.ts';
 import {
@@ -25,26 +25,15 @@ import { fleetSummary, writeSummary, type FleetSummary } from '../simulators/fle
 import { latencyLines } from '../simulators/fleet/progress.ts';
 import { thresholdLines } from '../simulators/fleet/thresholds.ts';
 import { unreachable } from '../simulators/fleet/target.ts';
-import { resolveProfile, type Edition } from '../spec/profile.ts';
-import { nameTargets, parseTargetUrl, remoteNotice } from '../spec/network-policy.ts';
+import { resolveProfile, type Edition, type Profile } from '../spec/profile.ts';
+import { nameTargets, remoteNotice } from '../spec/network-policy.ts';
 import { EXIT_FAIL, EXIT_OK, UsageError } from '../run/options/usage.ts';
-import { file, oneOf, path as pathOption, text, type Parse } from '../run/options/args.ts';
-import { helpText, parseCommand, type CommandSpec, type Option } from '../run/options/options.ts';
-import { CA_FILE, DEVICE_CA, EDITION, OUT, pinsOf, RESOLVE, SEED, SPIFFE, VENDOR, WFM } from '../run/options/option-sets.ts';
+import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
+import { pinsOf } from '../run/options/option-sets.ts';
+import { FLEET_GROUPS } from '../run/options/fleet-settings.ts';
 import { installPins } from '../protocol/pinned-lookup.ts';
 import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
-import { signalExitCode } from '../run/processes/playwright-process.ts';
-
-/** A fleet setting: its flag, and its key in --fleet-file; simulators/fleet/spec.ts checks both the same way. */
-const setting = (flag: string, value: string, key: keyof FleetSpec, doc: string): Option => ({ flag, value, key, doc });
-
-/** `oci://HOST[:PORT]/NAME:REVISION` of a published compose component; its registry is a target the user names. */
-const componentRef: Parse = (raw, _base, label) => {
-  const component = parseComponentRef(text(raw));
-  if (!component) throw new Error(`"${String(raw)}" is not oci://HOST[:PORT]/NAME:REVISION`);
-  parseTargetUrl(component.repository.replace(/^oci:/, 'https:'), label);
-  return component;
-};
+import { signalExitCode } from '../run/processes/signals.ts';
 
 export const SPEC: CommandSpec = {
   name: 'fleet',
@@ -58,128 +47,7 @@ it cleanly and still write the summary (interrupted: true), as does the end of t
 when every device onboarded and reported with nothing unexpected and every --threshold held, 1 otherwise (a target
 that accepts connections but hangs or answers garbage included), 2 for usage errors and a target that refuses
 connections, 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP. It ends with p50/p95/p99 per endpoint.`,
-  groups: [
-    {
-      title: 'fleet (a --fleet-file YAML mapping takes the same settings by their key; flags win over the file)',
-      keyTitle: 'fleet-file key',
-      options: [
-        setting('devices', 'N', 'devices', 'plain devices (default 10)'),
-        setting('see-thru-gateways', 'N', 'seeThruGateways', 'see-thru gateways (default 0)'),
-        setting('opaque-gateways', 'N', 'opaqueGateways', 'opaque gateways (default 0)'),
-        setting('children', 'N', 'children', 'children per gateway (default 2)'),
-        setting('depth', 'N', 'depth', 'see-thru levels below a gateway, 2 = gw/mid/leaf (default 1)'),
-        setting('hosts-workloads', 'R', 'hostsWorkloads', 'share of see-thru gateways that host workloads, 0..1 (default 0.5)'),
-        setting('faults', 'LIST', 'faults', 'fault mix, e.g. crashingContainer=0.05,flappingCapabilities=0.1'),
-        { ...SEED, key: 'seed', parse: undefined, doc: 'data and fault seed (default: random, echoed in the summary)' },
-        setting('shard', 'i/n', 'shard', 'run only top-level devices k with k mod n = i-1 (default 1/1)'),
-        setting('id-prefix', 'TEXT', 'idPrefix', 'first part of every deviceId (default wfmck)'),
-        setting('quantity-format', 'F', 'quantityFormat', 'spaced ("16 Gi") or compact ("16Gi"), profile P8 (default spaced)'),
-        setting(
-          'deployments',
-          'N',
-          'deployments',
-          'deployments per workload-hosting device, plus N "<gateway>/*" per see-thru gateway with hosting devices behind it (default 1 on the embedded default or with --hook-assign-deployment, else 0)',
-        ),
-        setting(
-          'time-scale',
-          'X',
-          'timeScale',
-          'multiplies simulated waits: a 5-minute compose timeout (unhealthyContainer) takes 300 ms at the default (default 0.001)',
-        ),
-      ],
-      note: `Faults: crashingContainer and unhealthyContainer fail a device's deployments (an expected outcome, counted in
-failedByFault); stateLoss makes a device resynchronise; clockSkewSeconds shifts its signatures' created by up to
-±55 s, inside the reference's tolerance (60 s ahead, 300 s old), so a correct WFM accepts every device.`,
-    },
-    {
-      title: 'load',
-      keyTitle: 'fleet-file key',
-      options: [
-        setting('rate', 'N', 'rate', 'requests per second across the fleet, 0 = no limit (default 0)'),
-        setting('burst', 'N', 'burst', 'token bucket size (default 50)'),
-        setting('duration', 'S', 'duration', 'seconds devices keep ticking after the run starts (default 10)'),
-        setting('tick-interval', 'S', 'tickInterval', 'seconds between two ticks of one device (default 1)'),
-        setting('concurrency', 'N', 'concurrency', 'devices starting or ticking at once (default 64)'),
-        setting('timeout', 'MS', 'timeout', 'one request, body included, before WFMCK_E_TIMEOUT (default 10000)'),
-        setting(
-          'stages',
-          'LIST',
-          'stages',
-          'ramp the starts: DURATION:DEVICES,... (e.g. 30s:100,2m:1000): started devices rise linearly to each target over its stage; past the last stage the rest start (default: as fast as --concurrency allows)',
-        ),
-        {
-          flag: 'metrics-out',
-          value: 'FILE',
-          doc: 'write a JSON line of interval figures every 5 s and at the end (requests, req/s, unexpected, transport errors, p50/p95/p99, clients, RSS with the heap and external memory in it)',
-          parse: pathOption,
-        },
-        {
-          ...setting(
-            'threshold',
-            'EXPR',
-            'thresholds',
-            'pass/fail threshold, repeatable: [ENDPOINT:]p50|p95|p99|max|mean<N ms|s (without an endpoint, every endpoint), or errors<N% / errors<N (unexpected answers and transport errors); exit 1 when one fails',
-          ),
-          multiple: true,
-        },
-        { flag: 'fleet-file', value: 'FILE', doc: 'YAML file with any of the settings above, by their key', parse: file },
-        {
-          flag: 'heap-growth',
-          value: 'PCT',
-          doc: `how far the fleet's heap may grow past what is live before a full GC, in percent; 0 = V8's own (up to several times; 100,000 devices then passed 1.4 GB) (default ${DEFAULT_HEAP_GROWTH_PERCENT})`,
-          parse: heapGrowthPercent,
-        },
-      ],
-    },
-    {
-      title: 'target',
-      options: [
-        { ...WFM, doc: 'WFM base URL; needs --device-ca-cert and --device-ca-key' },
-        { ...CA_FILE, doc: "PEM of the CA of the WFM's TLS certificate" },
-        RESOLVE,
-        {
-          ...EDITION,
-          doc: 'seed (default: onboarding and signatures) or miaf (P10: each device its own X.509-SVID from the device CA, one mutual-TLS connection per device, no onboarding)',
-        },
-        ...SPIFFE.map((o) => ({ ...o, doc: `miaf with --wfm: ${o.doc.replace(/^miaf: /, '')}` })),
-        {
-          flag: 'svid-key',
-          value: 'K',
-          doc: "miaf: key of each device's SVID: P-256 (default, mandatory to implement), P-384, Ed25519, RSA-3072",
-          parse: oneOf(...SVID_KEY_ALGORITHMS),
-        },
-        {
-          flag: 'source-addresses',
-          value: 'N',
-          doc: "miaf: connect from 127.0.0.1 .. 127.0.0.N, round robin, so one connection per device is not capped by one address's ephemeral ports (default: one per 16,000 devices, at least 2)",
-          parse: sourceCount,
-        },
-        ...DEVICE_CA.map((o, i) => ({
-          ...o,
-          doc: i === 0 ? 'a CA the WFM trusts for device certificates (as written by wfmck serve --state-dir)' : 'its private key',
-        })),
-        VENDOR,
-        {
-          flag: 'hook-assign-deployment',
-          value: 'CMD',
-          doc: 'P5 assignDeployment hook of the --wfm (JSON on stdin, {deploymentId} on stdout)',
-        },
-        {
-          flag: 'component',
-          value: 'REF',
-          doc: 'what that hook assigns: oci://HOST[:PORT]/NAME:REVISION, a published compose component',
-          parse: componentRef,
-        },
-        {
-          flag: 'cert-cache',
-          value: 'DIR',
-          doc: "keep each device's key and certificate (or SVID) in DIR, per device CA, and reuse them on the next start instead of minting (files 0600); a device keeps its identity, so a --wfm that kept the last run's devices answers their first PUT 200, which counts as held",
-          parse: pathOption,
-        },
-        { ...OUT, doc: 'where fleet-summary.json goes (default reports/out/fleet-<timestamp>)' },
-      ],
-    },
-  ],
+  groups: FLEET_GROUPS,
 };
 
 /** What stops a fleet cleanly: Ctrl-C, a kill, the terminal closing (and, through run/processes/watchdog.ts, its parent going away). */
@@ -189,25 +57,16 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const DEVICES_PER_SOURCE = 16_000;
 
 export async function run(argv: string[]): Promise<number> {
-  const { help, values } = parseCommand(SPEC, argv);
+  const { help, values, spelling } = parseCommand(SPEC, argv);
   if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   installPins(pinsOf(values));
-  const flags: Record<string, unknown> = {};
-  const flagOf: Record<string, string> = {};
-  for (const o of SPEC.groups.flatMap((g) => g.options).filter((x) => x.key))
-    [flags[o.key!], flagOf[o.key!]] = [values[o.flag!], `--${o.flag}`];
-  const fromFile = typeof values['fleet-file'] === 'string' ? await loadFleetFile(values['fleet-file']) : {};
-  const spec = resolveFleetSpec(
-    fromFile,
-    parseFleetInput(flags, (key) => flagOf[key] ?? key),
-  );
+  const spec = await fleetSpecOf(values, spelling);
   boundHeapGrowth((values['heap-growth'] as number | undefined) ?? DEFAULT_HEAP_GROWTH_PERCENT);
   const out = resolve(str(values.out) ?? join('reports', 'out', `fleet-${new Date().toISOString().replace(/[:.]/g, '-')}`));
-  const vendor = str(values.vendor);
   const edition = values.edition as Edition | undefined;
   const svidKey = values['svid-key'] as (typeof SVID_KEY_ALGORITHMS)[number] | undefined;
   const profile = resolveProfile({
-    vendor,
+    vendor: str(values.vendor),
     quantityFormat: spec.quantityFormat,
     ...(edition && { edition }),
     ...(svidKey && { svidKeyAlgorithm: svidKey }),
@@ -218,36 +77,7 @@ export async function run(argv: string[]): Promise<number> {
     const notice = tightenedNotice(cache, await tightenCache(cache));
     if (notice) process.stderr.write(`${notice}\n`);
   }
-
-  let embedded: EmbeddedProcess | undefined;
-  let target: FleetTarget;
-  const wfm = str(values.wfm);
-  if (wfm !== undefined) {
-    const deployments = foreignDeployments(spec, values);
-    target = { ...(await foreignTarget(wfm, values)), profile, ...(deployments ? { deployments } : {}) };
-    if (profile.edition === 'miaf') {
-      const trustDomain = str(values['trust-domain']);
-      const wfmId = str(values['wfm-id']);
-      if (!trustDomain || !wfmId)
-        throw new UsageError(
-          '--edition: miaf with --wfm needs --trust-domain and --wfm-id (the WFM is spiffe://<td>/<vendor>/wfm/<wfm-id>)',
-        );
-      target.spiffe = { trustDomain, wfmId };
-    }
-  } else {
-    const without = ['hook-assign-deployment', 'component'].find((f) => values[f] !== undefined);
-    if (without) throw new UsageError(`--${without}: goes with --wfm (the embedded default assigns its own sample deployments)`);
-    // With a cert cache, the embedded WFM trusts a device CA kept in it, so the devices' cached certificates stay good.
-    const deviceCa = cache !== undefined && profile.edition === 'seed' ? await keptDeviceCa(cache) : undefined;
-    // In a process of its own: the services' work and the fleet's run on separate cores, and are measured apart.
-    embedded = await startEmbeddedProcess({ profile, ...(deviceCa && { deviceCa }) });
-    target = { wfm: embedded.wfm, ca: embedded.caPem, deviceCa: embedded.deviceCa, profile };
-    const admit = embedded.hooks['admitClient'];
-    if (embedded.spiffe && admit) target.spiffe = { ...embedded.spiffe, admit: async (spiffeId) => void (await admit({ spiffeId })) };
-    if ((spec.deployments ?? 1) > 0)
-      target.deployments = await sampleDeployments(embedded.registry, embedded.caPem, profile.vendor, embedded.hooks['assignDeployment']!);
-  }
-
+  const { target, embedded } = await targetOf(spec, values, profile, cache);
   if (cache !== undefined) target.certCache = cache;
   if (profile.edition === 'miaf') target.sourceAddresses = sourceAddresses(values['source-addresses'] as number | undefined, spec.devices);
   const stop = new AbortController();
@@ -296,6 +126,55 @@ export async function run(argv: string[]): Promise<number> {
     for (const signal of STOP_SIGNALS) process.off(signal, interrupt);
     await embedded?.close();
   }
+}
+
+/** The fleet's settings: --fleet-file, then the flags over it (named in errors as they were spelled: --faults stays --faults). */
+async function fleetSpecOf(values: Record<string, unknown>, spelling: Map<string, string>): Promise<FleetSpec> {
+  const flags: Record<string, unknown> = {};
+  const flagOf: Record<string, string> = {};
+  for (const o of SPEC.groups.flatMap((g) => g.options).filter((x) => x.key))
+    [flags[o.key!], flagOf[o.key!]] = [values[o.flag!], spelling.get(o.flag!) ?? `--${o.flag}`];
+  const fromFile = typeof values['fleet-file'] === 'string' ? await loadFleetFile(values['fleet-file']) : {};
+  return resolveFleetSpec(
+    fromFile,
+    parseFleetInput(flags, (key) => flagOf[key] ?? key),
+  );
+}
+
+/** The WFM the fleet loads: the --wfm named, or the embedded default started in a process of its own. */
+async function targetOf(
+  spec: FleetSpec,
+  values: Record<string, unknown>,
+  profile: Profile,
+  cache: string | undefined,
+): Promise<{ target: FleetTarget; embedded?: EmbeddedProcess }> {
+  const wfm = str(values.wfm);
+  if (wfm !== undefined) {
+    const deployments = foreignDeployments(spec, values);
+    const target: FleetTarget = { ...(await foreignTarget(wfm, values)), profile, ...(deployments ? { deployments } : {}) };
+    if (profile.edition === 'miaf') {
+      const trustDomain = str(values['trust-domain']);
+      const wfmId = str(values['wfm-id']);
+      if (!trustDomain || !wfmId)
+        throw new UsageError(
+          '--edition: miaf with --wfm needs --trust-domain and --wfm-id (the WFM is spiffe://<td>/<vendor>/wfm/<wfm-id>)',
+        );
+      target.spiffe = { trustDomain, wfmId };
+    }
+    return { target };
+  }
+  const without = ['hook-assign-deployment', 'component'].find((f) => values[f] !== undefined);
+  if (without) throw new UsageError(`--${without}: goes with --wfm (the embedded default assigns its own sample deployments)`);
+  // With a cert cache, the embedded WFM trusts a device CA kept in it, so the devices' cached certificates stay good.
+  const deviceCa = cache !== undefined && profile.edition === 'seed' ? await keptDeviceCa(cache) : undefined;
+  // In a process of its own: the services' work and the fleet's run on separate cores, and are measured apart.
+  const embedded = await startEmbeddedProcess({ profile, ...(deviceCa && { deviceCa }) });
+  const target: FleetTarget = { wfm: embedded.wfm, ca: embedded.caPem, deviceCa: embedded.deviceCa, profile };
+  const admit = embedded.hooks['admitClient'];
+  if (embedded.spiffe && admit) target.spiffe = { ...embedded.spiffe, admit: async (spiffeId) => void (await admit({ spiffeId })) };
+  if ((spec.deployments ?? 1) > 0)
+    target.deployments = await sampleDeployments(embedded.registry, embedded.caPem, profile.vendor, embedded.hooks['assignDeployment']!);
+  return { target, embedded };
 }
 
 /** One line for the whole cache, however many files it tightened (a fleet may reuse 100,000 of them). */
@@ -371,12 +250,6 @@ async function readText(file: string, flag: string): Promise<string> {
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
-}
-
-function sourceCount(raw: unknown): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 254) throw new Error(`must be a whole number from 1 to 254, not ${JSON.stringify(raw)}`);
-  return n;
 }
 
 /** 127.0.0.1 .. 127.0.0.N: Linux answers the whole of 127.0.0.0/8 on the loopback interface. */

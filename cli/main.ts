@@ -35,6 +35,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
     summary: 'prove every check can fail: run the suites against each fault of the reference services (faults.json)',
     load: () => import('./faults.ts'),
   },
+  coverage: {
+    summary: 'print spec/coverage.txt: each requirement, the tests that check it, the faults that prove them (--write, --check)',
+    load: () => import('./coverage.ts'),
+  },
   publish: {
     summary: 'build an application package or compose component from a folder (§2.7) and push it to a registry',
     load: () => import('./publish.ts'),

@@ -7,9 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareRun } from '../run/processes/global-setup.ts';
-import { RUN_OPTIONS, namesTargets, resolveConfig, type Config } from '../run/options/config.ts';
-import { failedIds, lastRun, selectionGrep } from '../run/contract/selection.ts';
-import { loadRequirements } from '../spec/requirements.ts';
+import { RUN_OPTIONS, configOf, namesTargets, type Config } from '../run/options/config.ts';
+import { failedIds, lastRun } from '../run/contract/selection.ts';
 import { helpText, parseArgv, type CommandSpec } from '../run/options/options.ts';
 import { playwrightNodeArgs } from '../run/processes/playwright-launch.ts';
 import type { RunContext } from '../run/contract/context.ts';
@@ -22,7 +21,8 @@ import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from '../run/options/usage
 import { checkConfiguration, probeTargets } from './preflight.ts';
 import { checkHookScript } from './hook-scripts.ts';
 import { runStop } from '../run/contract/hook-failures.ts';
-import { catchSignals, runPlaywrightProcess, signalExitCode, type Signals } from '../run/processes/playwright-process.ts';
+import { PLAYWRIGHT_SIGNALS, runPlaywrightProcess } from '../run/processes/playwright-process.ts';
+import { catchSignals, signalExitCode, type Signals } from '../run/processes/signals.ts';
 import { writeInterruptedReport } from '../reports/write-report.ts';
 import { folderWriteProblem, reasonOf } from '../reports/safe-write.ts';
 import type { ConformanceReport } from '../reports/conformance-json.ts';
@@ -51,15 +51,12 @@ a kit error or a run that judged nothing; 130, 143 or 129 when stopped by SIGINT
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 export async function run(argv: string[]): Promise<number> {
+  // One parse of argv: --help, --list and --last-failed are read from it, and the config is built from it once.
   const parsed = parseArgv(argv, RUN_OPTIONS, false);
   if (parsed.help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
-  const again = parsed.flags.has('last-failed') ? lastFailed(argv) : undefined;
+  const again = parsed.flags.has('last-failed') ? lastFailed() : undefined;
   if (again && 'nothing' in again) return (say(again.nothing), EXIT_OK);
-  const config = resolveConfig(again?.argv ?? argv, process.env, process.cwd());
-  config.grep = selectionGrep(
-    { grep: config.grep, levels: config.levels, sections: config.sections, ...(again && { ids: again.ids }) },
-    loadRequirements(),
-  );
+  const config = configOf(parsed, process.env, process.cwd(), { ...(again && { again }) });
   if (parsed.flags.has('list')) return listChecks(config);
   // Persona device: the kit is the WFM, identity role and registry; the client under test comes through startClient.
   if (config.persona === 'device' && namesTargets(config))
@@ -83,7 +80,7 @@ export async function run(argv: string[]): Promise<number> {
   if (remote) process.stderr.write(`wfmck run: ${remote}\n`);
   await probeTargets(config);
   // From here on a signal never kills wfmck outright: the embedded services stop and the reporter finishes.
-  const signals = catchSignals();
+  const signals = catchSignals(PLAYWRIGHT_SIGNALS);
   let code: number | null = null;
   let selfCheck = false;
   try {
@@ -161,13 +158,13 @@ function isSelfCheck(context: RunContext): boolean {
  * `--last-failed`: the newest run under reports/out that left its replay.yaml, and the requirements it failed; the
  * replay configuration comes first, so any setting given now still wins over it.
  */
-function lastFailed(argv: readonly string[]): { argv: string[]; ids: string[] } | { nothing: string } {
+function lastFailed(): { configFile: string; ids: string[] } | { nothing: string } {
   const dir = lastRun(resolve('reports', 'out'));
   if (dir === undefined) throw new UsageError('--last-failed: no earlier run under reports/out left its conformance.json and replay.yaml');
   const ids = failedIds(dir);
   if (ids.length === 0) return { nothing: `--last-failed: the newest run (${dir}) failed no requirement: nothing to run again` };
   say(`--last-failed: the ${ids.length} requirement${ids.length === 1 ? '' : 's'} ${dir} failed: ${ids.join(', ')}`);
-  return { argv: ['--config', join(dir, REPLAY_FILE), ...argv.filter((a) => a !== '--last-failed')], ids };
+  return { configFile: join(dir, REPLAY_FILE), ids };
 }
 
 /**

@@ -1,11 +1,11 @@
 // Native signs and verifies run back to back, once per turn of the event loop, instead of one inside each request's
 // own work. P-256's precomputed tables stay in the CPU's caches across a batch; between a request's parsing, TLS and
-// garbage, they are evicted. Measured on this 2-core machine (docs/scale.md, "Native crypto in batches"): a P-256
+// garbage, they are evicted. Measured on this 2-core machine (docs/history.md, "Native crypto in batches"): a P-256
 // verify 67 µs back to back, 88 µs after touching 256 KB of other memory, 114 µs after 1 MB; a sign 27, 36 and 46 µs.
 //
 // A batch runs at most BATCH_LIMIT operations; the rest run in the next turn. Every answer of a batch waits for its
 // last operation, so 64 onboardings read in one turn held each other's answers ~6 ms, while the process at the other
-// end had nothing to do; both then worked in turns, ~18% of two cores idle (docs/scale.md, "A batch limit").
+// end had nothing to do; both then worked in turns, ~18% of two cores idle (docs/history.md, "A batch limit").
 
 interface Job {
   op: () => unknown;

@@ -1,7 +1,6 @@
 // The admin API of the embedded default: every hook of profiles.md P5 as `POST /hooks/<name>` with JSON in and out.
-import { urlHostPart } from './url-host.ts';
+import { startListening } from '../protocol/listen.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { guardServer, jsonError } from './server-guards.ts';
 
@@ -25,14 +24,9 @@ export async function startAdmin(
     handle(req, res, hooks, token).catch((err: Error) => send(res, 500, { error: `admin: ${err.message}` }));
   });
   guardServer(server, { requestTimeoutMs: 10_000, errorBody: jsonError('admin') });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve);
-  });
-  const { port, address } = server.address() as AddressInfo;
-  const host = urlHostPart(address, opts.hostnames);
+  const { url } = await startListening(server, { scheme: 'http', ...opts });
   return {
-    url: `http://${host}:${port}`,
+    url,
     token,
     close: () =>
       new Promise((resolve) => {

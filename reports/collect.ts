@@ -97,47 +97,64 @@ export function recordOf(test: CaseLike, opts: CollectOptions, problems: string[
     }
     case 'interrupted':
       return { ...at('skip'), ...interrupted, reason: 'interrupted before it finished' };
-    default: {
-      let text =
-        result.errors
-          .map((e) => e.message ?? e.value ?? '')
-          .filter(Boolean)
-          .join('\n\n') || `test ${result.status}`;
-      // Out of time: the target's fault only when it was late (reports/timed-out.ts); else the run's, a kit error.
-      const timedOut = result.status === 'timedOut' ? readTimedOut(evidenceOf(result, title, []), firstLine(text)) : undefined;
-      if (timedOut !== undefined && 'slowRun' in timedOut)
-        return {
-          ...at('error'),
-          errorCode: 'WFMCK_E_SLOW_RUN',
-          reason: `WFMCK_E_SLOW_RUN: ${firstLine(timedOut.slowRun)}`,
-          error: { message: trim(timedOut.slowRun) },
-          ...withEvidence(),
-        };
-      if (timedOut !== undefined) text = `${timedOut.line}\n\n${text}`;
-      // judgeAs: the ids whose own check failed; the others it cut short are blocked by the first of them.
-      const failed = requirementIds.filter((id) => annotations.some((a) => a.type === FAILED_ANNOTATION && a.description === id));
-      // expectEach, judgeAs: the ids whose own check held (and never failed) before the test failed on another.
-      const held = requirementIds.filter(
-        (id) => !failed.includes(id) && annotations.some((a) => a.type === HELD_ANNOTATION && a.description === id),
-      );
-      const cutShort = failed.length > 0 ? requirementIds.filter((id) => !failed.includes(id) && !held.includes(id)) : [];
-      const failure = failureOf(
-        text,
-        failed[0] ?? requirementIds.find((id) => !held.includes(id)) ?? requirementIds[0],
-        opts.runSeed,
-        opts.allIds,
-        opts.replayConfig,
-      );
-      return {
-        ...at('fail'),
-        reason: reasonLine(failure.message),
-        error: failure,
-        ...withEvidence(failure.message, timedOut?.late.id),
-        ...(held.length > 0 && { held }),
-        ...(cutShort.length > 0 && { cutShort: { ids: cutShort, by: failed[0]! } }),
-      };
-    }
+    default:
+      return failedRecord({ result, requirementIds, annotations, title, opts, at, withEvidence });
   }
+}
+
+type RecordBase = Pick<TestRecord, 'requirementIds' | 'title' | 'file' | 'line' | 'status' | 'durationMs'>;
+
+/** What recordOf hands the failure branch: the last result, its ids and notes, and how a record starts and gets evidence. */
+interface Failing {
+  result: ResultLike;
+  requirementIds: string[];
+  annotations: Annotation[];
+  title: string;
+  opts: CollectOptions;
+  at(status: TestStatus): RecordBase;
+  withEvidence(message?: string, brokeAt?: string): Partial<TestRecord>;
+}
+
+/** A test that failed or ran out of time: a slow run is a kit error; else the failure, with what held and what it cut short. */
+function failedRecord({ result, requirementIds, annotations, title, opts, at, withEvidence }: Failing): TestRecord {
+  let text =
+    result.errors
+      .map((e) => e.message ?? e.value ?? '')
+      .filter(Boolean)
+      .join('\n\n') || `test ${result.status}`;
+  // Out of time: the target's fault only when it was late (reports/timed-out.ts); else the run's, a kit error.
+  const timedOut = result.status === 'timedOut' ? readTimedOut(evidenceOf(result, title, []), firstLine(text)) : undefined;
+  if (timedOut !== undefined && 'slowRun' in timedOut)
+    return {
+      ...at('error'),
+      errorCode: 'WFMCK_E_SLOW_RUN',
+      reason: `WFMCK_E_SLOW_RUN: ${firstLine(timedOut.slowRun)}`,
+      error: { message: trim(timedOut.slowRun) },
+      ...withEvidence(),
+    };
+  if (timedOut !== undefined) text = `${timedOut.line}\n\n${text}`;
+  // judgeAs: the ids whose own check failed; the others it cut short are blocked by the first of them.
+  const failed = requirementIds.filter((id) => annotations.some((a) => a.type === FAILED_ANNOTATION && a.description === id));
+  // expectEach, judgeAs: the ids whose own check held (and never failed) before the test failed on another.
+  const held = requirementIds.filter(
+    (id) => !failed.includes(id) && annotations.some((a) => a.type === HELD_ANNOTATION && a.description === id),
+  );
+  const cutShort = failed.length > 0 ? requirementIds.filter((id) => !failed.includes(id) && !held.includes(id)) : [];
+  const failure = failureOf(
+    text,
+    failed[0] ?? requirementIds.find((id) => !held.includes(id)) ?? requirementIds[0],
+    opts.runSeed,
+    opts.allIds,
+    opts.replayConfig,
+  );
+  return {
+    ...at('fail'),
+    reason: reasonLine(failure.message),
+    error: failure,
+    ...withEvidence(failure.message, timedOut?.late.id),
+    ...(held.length > 0 && { held }),
+    ...(cutShort.length > 0 && { cutShort: { ids: cutShort, by: failed[0]! } }),
+  };
 }
 
 /** What the matcher expected, as its failure text prints it ("Expected: 201"): display only, it marks an exchange. */

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError } from '@playwright/test/reporter';
 import { loadRequirements, type Requirement } from '../spec/requirements.ts';
 import type { RunContext } from '../run/contract/context.ts';
+import { readRunContext } from '../run/contract/read-context.ts';
 import { buildReport, fallbackMeta, metaFromContext, type ConformanceReport, type RunMeta } from './conformance-json.ts';
 import { recordOf } from './collect.ts';
 import { stripAnsi } from './failure.ts';
@@ -151,11 +152,10 @@ export default class RequirementReporter implements Reporter {
   }
 
   private readContext(file: string | undefined): RunContext | undefined {
-    if (!file) return undefined;
     try {
-      return JSON.parse(readFileSync(file, 'utf8')) as RunContext;
+      return readRunContext(file);
     } catch (e) {
-      this.problems.push(`run context ${file} unreadable (${(e as Error).message}); metadata is minimal`);
+      this.problems.push(`${(e as Error).message}; metadata is minimal`);
       return undefined;
     }
   }

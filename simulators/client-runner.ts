@@ -3,9 +3,10 @@
 import { X509Certificate, createHash, createPrivateKey } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describeDevice } from './data/describe.ts';
-import { DeviceApiClient } from './device-api.ts';
-import { createDevice, createSeeThruGateway, type ChangeableDevice } from './device/driver.ts';
-import type { DeviceKind } from './device/types.ts';
+import type { ChangeableDevice, SeeThruGateway } from './device/driver.ts';
+import type { DeviceDescription, DeviceKind } from './device/types.ts';
+import type { ClientDecisions } from './device/decisions/index.ts';
+import { deviceClient, seeThruGatewayClient, type DeviceClientParts } from './device-client.ts';
 import { registryPool } from './registry-pool.ts';
 import { algorithmForKey } from '../protocol/signing.ts';
 import { createTransport, type UndiciTransport } from './transport/undici-transport.ts';
@@ -18,39 +19,7 @@ import { clientVariant } from './faults/index.ts';
 import { anchoredAgent, startBundleClient } from './client-trust-bundle.ts';
 import type { CachedBundle } from './device/trust-bundle-client.ts';
 import type { MachineState } from './device/machine.ts';
-
-/** What startClient gets (P5-style hook input of the device persona); the kit minted the credentials for this run. */
-export interface StartClientInput {
-  /** Base URL of the WFM the client must use. */
-  wfm: string;
-  /** PEM of the CA of the services' TLS certificates. */
-  caPem: string;
-  /** The client's certificate (seed: its device certificate; miaf: its X.509-SVID chain) and key, PEM. */
-  certPem: string;
-  keyPem: string;
-  edition: Edition;
-  vendor: string;
-  /** miaf: the WFM's SPIFFE ID, which the client checks. */
-  wfmSpiffeId?: string;
-  /** What the kit would like to see; a real client may be what it is (checks that need a kind skip otherwise). */
-  kind?: DeviceKind;
-  /** Seed of the simulated device's data. */
-  seed?: number;
-  /** §4.5: the discovery document's URL, from operator configuration (the client fetches its trust bundle from it). */
-  discoveryUrl?: string;
-  /** §4.5: the trust bundle URI from operator configuration, used without a discovery document. */
-  trustBundleUri?: string;
-  /** §4.6 rule 4: the operator-configured refresh interval of the trust bundle, in seconds. */
-  bundleRefreshSeconds?: number;
-  /**
-   * Absent on a client's first start. Otherwise the kit stopped this client (same credentials) and starts it again:
-   * `keep-state` as after a reboot, with whatever it keeps on its disk (its deployments, its cached trust bundle);
-   * `lose-state` as after it lost its local state (§2.4.1 rule 6): wipe it first.
-   */
-  restart?: 'keep-state' | 'lose-state';
-  /** The kit's own simulator only: client faults (faults/catalog.yaml, implemented in simulators/faults/) that break one rule each. */
-  faults?: string[];
-}
+import type { StartClientInput } from './client-contract.ts';
 
 /**
  * The simulated client's disk, kept by whoever starts it (the embedded hooks keep one per certificate in memory):
@@ -78,15 +47,6 @@ export interface RunningClient {
   /** What the device reports changes (its memory): it sends its capabilities again (§2.1). */
   changeCapabilities(): Promise<void>;
   stop(): Promise<void>;
-}
-
-/** What a startClient hook answers for a running client (besides its handle): its id, kind, and an opaque gateway's word. */
-export function startClientAnswer(client: RunningClient): Record<string, unknown> {
-  return {
-    deviceId: client.deviceId,
-    kind: client.kind,
-    ...(client.opaque && { children: client.opaque.children, deploymentTypes: client.opaque.deploymentTypes }),
-  };
 }
 
 /** The name a client's disk is kept under: its certificate, which a restart gives it again. */
@@ -123,6 +83,56 @@ export async function startClientRunner(input: StartClientInput, disk: ClientDis
     spiffeUri,
     disk.bundle,
   );
+  const { transport, anchored } = wfmConnection(input, d, trust);
+  const signer = clientSigner(input.keyPem, der, d, profile.signatureAlgorithm);
+  const clientId = spiffe?.role === 'client' ? spiffe.clientId : undefined;
+  const kind = input.kind ?? 'plain';
+  const desc = describeDevice(input.seed ?? 1, 1, kind, {
+    idPrefix: `cut${createHash('sha256').update(der).digest('hex').slice(0, 8)}`,
+    ...(kind === 'see-thru-gateway' && { hostsWorkloads: true }),
+  });
+  const registries = registryPool((origin) => createTransport({ baseUrl: origin, ca: input.caPem }), 'the client under test');
+  const unsigned = d.unsignedRequests;
+  const parts: DeviceClientParts = {
+    transport,
+    certificateDer: der,
+    signer,
+    ...(unsigned && { unsigned }),
+    registry: registries.client,
+    profile,
+    timeScale: 0.001,
+    decisions: d,
+    ...(clientId && { clientId }),
+    ...(disk.machine && { restored: disk.machine }),
+  };
+  const gateway = kind === 'see-thru-gateway' ? seeThruGatewayClient(desc, parts) : undefined;
+  const device: ChangeableDevice = gateway ?? deviceClient(desc, parts);
+  const serially = oneStepAtATime();
+  const stopping = new AbortController();
+  const loop = runUntilStopped(device, trust?.client, serially, stopping.signal, desc.id);
+  return runningClient(desc, device, gateway, serially, async () => {
+    stopping.abort();
+    await loop;
+    // What it keeps on its disk (a faulty client may keep its trust bundle in memory only).
+    disk.machine = device.snapshot();
+    const cached = trust?.client.snapshot();
+    if (cached && d.cachesBundleOnDisk) disk.bundle = cached;
+    await transport.close();
+    await registries.close();
+    await trust?.close();
+    await anchored?.close();
+  });
+}
+
+/**
+ * The client's connection to the WFM. miaf: mutual TLS with its SVID, checking the WFM's SPIFFE ID as its decisions
+ * say; with a trust bundle, the WFM's SVID is validated against the bundle's anchors at every handshake (§4.6).
+ */
+function wfmConnection(
+  input: StartClientInput,
+  d: ClientDecisions,
+  trust: ReturnType<typeof startBundleClient>,
+): { transport: UndiciTransport; anchored?: ReturnType<typeof anchoredAgent> } {
   const mtls =
     input.edition === 'miaf'
       ? {
@@ -132,64 +142,66 @@ export async function startClientRunner(input: StartClientInput, disk: ClientDis
           ...(d.maxTlsVersion && { maxTlsVersion: d.maxTlsVersion }),
         }
       : undefined;
-  // miaf with a trust bundle: the WFM's SVID is validated against the bundle's anchors at every handshake (§4.6).
   const anchored = mtls && trust ? anchoredAgent(() => trust.client.anchors?.map((a) => a.certificate.toString('pem')), mtls) : undefined;
-  const transport: UndiciTransport = createTransport({
+  const transport = createTransport({
     baseUrl: input.wfm,
     honourRetryAfter: d.honoursRetryAfter,
     ...(anchored ? { dispatcher: anchored } : { ca: input.caPem, connections: 1, ...mtls }),
   });
-  const privateKey = createPrivateKey(input.keyPem);
+  return { transport, ...(anchored && { anchored }) };
+}
+
+/** P3: the client's signer, its keyid a hash of its certificate (which hash, and what it omits, are its decisions). */
+function clientSigner(keyPem: string, der: Buffer, d: ClientDecisions, fallback: RequestSigner['algorithm']): RequestSigner {
   const omit = d.signatureOmits;
-  const signer: RequestSigner = {
+  return {
     keyId: createHash(d.keyIdHash).update(der).digest('hex'),
-    privateKey,
-    algorithm: algorithmForKey(new X509Certificate(der).publicKey) ?? profile.signatureAlgorithm,
+    privateKey: createPrivateKey(keyPem),
+    algorithm: algorithmForKey(new X509Certificate(der).publicKey) ?? fallback,
     ...(omit && { omit }),
   };
-  const clientId = spiffe?.role === 'client' ? spiffe.clientId : undefined;
-  const unsigned = d.unsignedRequests;
-  const api = new DeviceApiClient({ transport, profile, signer, ...(clientId && { clientId }), ...(unsigned && { unsigned }) });
-  const kind = input.kind ?? 'plain';
-  const desc = describeDevice(input.seed ?? 1, 1, kind, {
-    idPrefix: `cut${createHash('sha256').update(der).digest('hex').slice(0, 8)}`,
-    ...(kind === 'see-thru-gateway' && { hostsWorkloads: true }),
-  });
-  const registries = registryPool((origin) => createTransport({ baseUrl: origin, ca: input.caPem }), 'the client under test');
-  const env = {
-    api,
-    registry: registries.client,
-    profile,
-    certificate: der.toString('base64'),
-    timeScale: 0.001,
-    decisions: d,
-    ...(clientId && { clientId }),
-    ...(disk.machine && { restored: disk.machine }),
-  };
-  const gateway = kind === 'see-thru-gateway' ? createSeeThruGateway(desc, env) : undefined;
-  const device: ChangeableDevice = gateway ?? createDevice(desc, env);
-  // One step of the machine at a time: a child's departure waits for the tick in flight, and the next tick for it.
+}
+
+/** One step of the machine at a time: a child's departure waits for the tick in flight, and the next tick for it. */
+function oneStepAtATime(): <T>(step: () => Promise<T>) => Promise<T> {
   let turn: Promise<unknown> = Promise.resolve();
-  const serially = <T>(step: () => Promise<T>): Promise<T> => {
+  return <T>(step: () => Promise<T>): Promise<T> => {
     const next = turn.then(step);
     turn = next.catch(() => undefined);
     return next;
   };
-  const stopping = new AbortController();
-  const loop = (async () => {
-    try {
-      // §4.6: the trust bundle first, then on its own cadence between ticks.
-      if (trust) await serially(() => trust.client.refresh());
-      await serially(() => device.start());
-      while (!stopping.signal.aborted) {
-        await delay(TICK_MS, undefined, { signal: stopping.signal }).catch(() => undefined);
-        if (trust && !stopping.signal.aborted) await serially(() => trust.client.refreshIfDue());
-        if (!stopping.signal.aborted) await serially(() => device.tick());
-      }
-    } catch (err) {
-      if (!stopping.signal.aborted) console.error(`client under test ${desc.id}: ${(err as Error).message}`);
+}
+
+/** §4.6: the trust bundle first, then the device's start, then a tick (and the bundle on its own cadence) every TICK_MS. */
+async function runUntilStopped(
+  device: ChangeableDevice,
+  bundle: { refresh(): Promise<unknown>; refreshIfDue(): Promise<unknown> } | undefined,
+  serially: ReturnType<typeof oneStepAtATime>,
+  stopped: AbortSignal,
+  id: string,
+): Promise<void> {
+  try {
+    if (bundle) await serially(() => bundle.refresh());
+    await serially(() => device.start());
+    while (!stopped.aborted) {
+      await delay(TICK_MS, undefined, { signal: stopped }).catch(() => undefined);
+      if (bundle && !stopped.aborted) await serially(() => bundle.refreshIfDue());
+      if (!stopped.aborted) await serially(() => device.tick());
     }
-  })();
+  } catch (err) {
+    if (!stopped.aborted) console.error(`client under test ${id}: ${(err as Error).message}`);
+  }
+}
+
+/** The handle of a running client: what it is, the hooks that act on it, one step at a time, and its stop. */
+function runningClient(
+  desc: DeviceDescription,
+  device: ChangeableDevice,
+  gateway: SeeThruGateway | undefined,
+  serially: ReturnType<typeof oneStepAtATime>,
+  stop: () => Promise<void>,
+): RunningClient {
+  const kind = desc.kind;
   return {
     deviceId: desc.id,
     kind,
@@ -210,17 +222,6 @@ export async function startClientRunner(input: StartClientInput, disk: ClientDis
     changeCapabilities() {
       return serially(() => device.changeCapabilities());
     },
-    async stop() {
-      stopping.abort();
-      await loop;
-      // What it keeps on its disk (a faulty client may keep its trust bundle in memory only).
-      disk.machine = device.snapshot();
-      const cached = trust?.client.snapshot();
-      if (cached && d.cachesBundleOnDisk) disk.bundle = cached;
-      await transport.close();
-      await registries.close();
-      await trust?.close();
-      await anchored?.close();
-    },
+    stop,
   };
 }

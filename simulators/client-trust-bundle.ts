@@ -3,7 +3,8 @@
 import { Agent, buildConnector } from 'undici';
 import { TrustBundleClient, type CachedBundle } from './device/trust-bundle-client.ts';
 import type { ConnectionDecisions, TrustBundleDecisions } from './device/decisions/index.ts';
-import { createTransport, spiffeIdentityCheck, type SpiffeCheckLeniency, type UndiciTransport } from './transport/undici-transport.ts';
+import { createTransport, type UndiciTransport } from './transport/undici-transport.ts';
+import { spiffeIdentityCheck, type SpiffeCheckLeniency } from './transport/spiffe-identity-check.ts';
 import { lookup } from '../protocol/pinned-lookup.ts';
 
 export interface BundleSource {

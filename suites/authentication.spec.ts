@@ -39,14 +39,24 @@ function putCapabilities(
   });
 }
 
+/** A beforeEach of the signature checks: a profile that does not sign requests skips them. */
+function signaturesOnly({ profile }: { profile: Profile }) {
+  skipIf(profile.deviceAuth !== 'signature', 'disabled', 'P3: the profile does not use request signatures (deviceAuth is not `signature`)');
+}
+
+/** Trusted credentials, onboarded with a valid request. */
+async function onboarded(
+  wfm: UndiciTransport,
+  ctx: Parameters<typeof trustedCredentials>[0],
+  hooks: Parameters<typeof trustedCredentials>[1],
+  key?: KeyKind,
+) {
+  const creds = await trustedCredentials(ctx, hooks, key ? { key } : {});
+  return { creds, clientId: clientIdOf(await onboardRaw(wfm, creds)) };
+}
+
 test.describe('§5, P3: the onboarding request MUST be signed', () => {
-  test.beforeEach(({ profile }) =>
-    skipIf(
-      profile.deviceAuth !== 'signature',
-      'disabled',
-      'P3: the profile does not use request signatures (deviceAuth is not `signature`)',
-    ),
-  );
+  test.beforeEach(signaturesOnly);
 
   test(
     'AUTH-ONB-SIGNATURE SIG-MISSING-SIGNATURE-REJECTED an unsigned OnboardingRequest is refused (400, 401 or 403) and onboards nothing',
@@ -89,24 +99,7 @@ test.describe('§5, P3: the onboarding request MUST be signed', () => {
 });
 
 test.describe('P3: every Device API request is signed, with a Content-Digest when it has a body', () => {
-  test.beforeEach(({ profile }) =>
-    skipIf(
-      profile.deviceAuth !== 'signature',
-      'disabled',
-      'P3: the profile does not use request signatures (deviceAuth is not `signature`)',
-    ),
-  );
-
-  /** Trusted credentials, onboarded with a valid request. */
-  async function onboarded(
-    wfm: UndiciTransport,
-    ctx: Parameters<typeof trustedCredentials>[0],
-    hooks: Parameters<typeof trustedCredentials>[1],
-    key?: KeyKind,
-  ) {
-    const creds = await trustedCredentials(ctx, hooks, key ? { key } : {});
-    return { creds, clientId: clientIdOf(await onboardRaw(wfm, creds)) };
-  }
+  test.beforeEach(signaturesOnly);
 
   test(
     'SIG-BAD-SIGNATURE-401 a capabilities PUT whose signature does not verify: 401',
@@ -175,6 +168,10 @@ test.describe('P3: every Device API request is signed, with a Content-Digest whe
       );
     },
   );
+});
+
+test.describe('P3: the signatures the WFM verifies: trusted certificates and key algorithms', () => {
+  test.beforeEach(signaturesOnly);
 
   // Errata of SIG-UNTRUSTED-CERT-403: a certificate the WFM never onboarded is a keyid it does not know, so to it the
   // signature cannot verify (P3: 401) as much as the certificate is untrusted (403). Either answer conforms.

@@ -87,6 +87,31 @@ test.describe('§2.7 compose component manifest', () => {
   );
 
   test(
+    'COMPOSE-NO-COMPOSE-PUBLISH the artifact is not the compose-publish shape (its artifactType, one layer per file)',
+    req('COMPOSE-NO-COMPOSE-PUBLISH'),
+    async ({ registry }) => {
+      const manifest = await componentManifest(registry);
+      const shapes = [manifest.artifactType, ...(manifest.layers ?? []).map((l) => l?.mediaType)].filter((t) =>
+        String(t).startsWith('application/vnd.docker.compose.'),
+      );
+      expect(shapes, `§2.7 rule 9: no ${COMPOSE_PUBLISH_ARTIFACT} artifact or per-file compose layers`).toEqual([]);
+    },
+  );
+
+  test(
+    'VER-COMPOSE-TAG-SEMVER every compose component tag is SemVer 2.0 without a leading v',
+    req('VER-COMPOSE-TAG-SEMVER'),
+    async ({ registry }) => {
+      expect(
+        (await tags(registry)).filter((t) => !SEMVER.test(t)),
+        '§9: compose component tags are SemVer 2.0 without a leading v',
+      ).toEqual([]);
+    },
+  );
+});
+
+test.describe('§2.7 compose component manifest: the layer annotations', () => {
+  test(
     'COMPOSE-ANNOT-ON-LAYER the component annotations are set on the layer descriptor',
     req('COMPOSE-ANNOT-ON-LAYER'),
     async ({ registry }) => {
@@ -162,29 +187,6 @@ test.describe('§2.7 compose component manifest', () => {
       const oci = a['org.opencontainers.image.version'];
       if (oci !== undefined)
         expect(oci, '§2.7: image.version MUST equal component.version if set').toBe(a[registry.mt.annotation.componentVersion]);
-    },
-  );
-
-  test(
-    'COMPOSE-NO-COMPOSE-PUBLISH the artifact is not the compose-publish shape (its artifactType, one layer per file)',
-    req('COMPOSE-NO-COMPOSE-PUBLISH'),
-    async ({ registry }) => {
-      const manifest = await componentManifest(registry);
-      const shapes = [manifest.artifactType, ...(manifest.layers ?? []).map((l) => l?.mediaType)].filter((t) =>
-        String(t).startsWith('application/vnd.docker.compose.'),
-      );
-      expect(shapes, `§2.7 rule 9: no ${COMPOSE_PUBLISH_ARTIFACT} artifact or per-file compose layers`).toEqual([]);
-    },
-  );
-
-  test(
-    'VER-COMPOSE-TAG-SEMVER every compose component tag is SemVer 2.0 without a leading v',
-    req('VER-COMPOSE-TAG-SEMVER'),
-    async ({ registry }) => {
-      expect(
-        (await tags(registry)).filter((t) => !SEMVER.test(t)),
-        '§9: compose component tags are SemVer 2.0 without a leading v',
-      ).toEqual([]);
     },
   );
 });

@@ -59,7 +59,9 @@ test.describe('§2.2 See-thru gateways: the gateway first, each child on its own
       );
     },
   );
+});
 
+test.describe('§2.2 See-thru gateways: hosting, children as devices, the hierarchy from the path', () => {
   test(
     'GW-NONHOSTING-ACCEPTED the identity-only document of a non-hosting see-thru gateway is accepted: 201',
     req('GW-NONHOSTING-ACCEPTED'),

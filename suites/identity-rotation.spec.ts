@@ -13,8 +13,6 @@ import { requireThat } from '../fixtures/outcome.ts';
 // Every check here rotates the anchor, which changes the bundle: none overlaps a check that reads either.
 test.use({ shared: { writes: ['trust-anchor', 'identity-documents'] } });
 
-const sorted = (xs: string[]) => [...xs].sort();
-
 /** Random begin/finish/fetch sequences against the target, each step handed to `judge`; the overlap is closed after each run. */
 async function rotationProperty(identity: IdentityTarget, hooks: Hooks, ctx: RunContext, judge: (step: Step) => void): Promise<void> {
   hooks.require('rotateTrustAnchor');
@@ -119,7 +117,9 @@ test.describe('§2.6 trust anchor rotation (P5 rotateTrustAnchor begin, then fin
       }
     },
   );
+});
 
+test.describe('§2.6 trust anchor rotation: model-based properties over random begin/finish/fetch sequences', () => {
   test(
     'BUNDLE-ROTATION-OVERLAP random begin/finish/fetch sequences: an overlap holds old and new anchors, finish leaves the new',
     req('BUNDLE-ROTATION-OVERLAP'),

@@ -146,7 +146,9 @@ test.describe('P10 client SVIDs the WFM refuses at the TLS layer (a good SVID of
       expect(refusedAtTls(r), `P10: a client of another WFM is refused at the TLS layer, got ${r.statusLine}`).toBe(true);
     },
   );
+});
 
+test.describe('P10 client SVIDs the WFM takes: DNS names beside the SPIFFE ID, key algorithms', () => {
   test(
     "SVID-NO-DNS-IDENTITY a DNS SAN beside the SPIFFE ID neither admits nor refuses: the request acts as the SPIFFE ID's client",
     req('SVID-NO-DNS-IDENTITY'),

@@ -10,6 +10,7 @@ import { RESERVED_PROBLEMS, type ProblemName } from '../spec/rules/problem-types
 import { validate } from '../spec/schemas/index.ts';
 import { digestOf } from '../spec/rules/desired-state.ts';
 import type { HttpResponse } from '../simulators/transport/types.ts';
+import type { Profile } from '../spec/profile.ts';
 import { requireThat, skipIf } from '../fixtures/outcome.ts';
 import { expectEach, type TaggedFinding } from '../fixtures/expect-each.ts';
 
@@ -55,6 +56,33 @@ async function provoke(
   ];
 }
 
+/** What each provoked error answer breaks: its status, its media type, the problem shape, its type, retryable. */
+function problemFindings(errors: [ProblemName, HttpResponse][], profile: Profile): TaggedFinding[] {
+  return errors.flatMap(([name, res]): TaggedFinding[] => {
+    const body = problemOf(res);
+    const checked = validate('ProblemDetails', body);
+    return [
+      ...(res.status !== RESERVED_PROBLEMS[name]
+        ? [{ id: 'PROBLEM-RESERVED-TYPE', message: `${name}: HTTP ${res.status}, not ${RESERVED_PROBLEMS[name]}` }]
+        : []),
+      ...(!/^application\/problem\+json\b/i.test(res.headers['content-type'] ?? '')
+        ? [{ id: 'PROBLEM-JSON', message: `${name}: Content-Type ${res.headers['content-type']}` }]
+        : []),
+      ...(!checked.ok
+        ? [{ id: 'PROBLEM-JSON', message: `${name}: not a problem: ${checked.errors.map((e) => `${e.path} ${e.message}`).join(', ')}` }]
+        : body!['status'] !== res.status
+          ? [{ id: 'PROBLEM-JSON', message: `${name}: status member ${String(body!['status'])} differs from HTTP ${res.status}` }]
+          : []),
+      ...(problemName(res, profile) !== name
+        ? [{ id: 'PROBLEM-RESERVED-TYPE', message: `${name}: type ${JSON.stringify(body?.['type'])}` }]
+        : []),
+      ...(body?.['retryable'] !== false
+        ? [{ id: 'PROBLEM-NOT-RETRYABLE', message: `${name}: retryable ${JSON.stringify(body?.['retryable'])}, not false` }]
+        : []),
+    ];
+  });
+}
+
 test.describe('P10 problem details (RFC 9457)', () => {
   test(
     'PROBLEM-JSON PROBLEM-RESERVED-TYPE PROBLEM-NOT-RETRYABLE each reserved condition answers application/problem+json with its status, its type, retryable false',
@@ -75,30 +103,7 @@ test.describe('P10 problem details (RFC 9457)', () => {
         errors.length > 0,
         'no reserved condition was answered with an error',
       );
-      const findings = errors.flatMap(([name, res]): TaggedFinding[] => {
-        const body = problemOf(res);
-        const checked = validate('ProblemDetails', body);
-        return [
-          ...(res.status !== RESERVED_PROBLEMS[name]
-            ? [{ id: 'PROBLEM-RESERVED-TYPE', message: `${name}: HTTP ${res.status}, not ${RESERVED_PROBLEMS[name]}` }]
-            : []),
-          ...(!/^application\/problem\+json\b/i.test(res.headers['content-type'] ?? '')
-            ? [{ id: 'PROBLEM-JSON', message: `${name}: Content-Type ${res.headers['content-type']}` }]
-            : []),
-          ...(!checked.ok
-            ? [{ id: 'PROBLEM-JSON', message: `${name}: not a problem: ${checked.errors.map((e) => `${e.path} ${e.message}`).join(', ')}` }]
-            : body!['status'] !== res.status
-              ? [{ id: 'PROBLEM-JSON', message: `${name}: status member ${String(body!['status'])} differs from HTTP ${res.status}` }]
-              : []),
-          ...(problemName(res, profile) !== name
-            ? [{ id: 'PROBLEM-RESERVED-TYPE', message: `${name}: type ${JSON.stringify(body?.['type'])}` }]
-            : []),
-          ...(body?.['retryable'] !== false
-            ? [{ id: 'PROBLEM-NOT-RETRYABLE', message: `${name}: retryable ${JSON.stringify(body?.['retryable'])}, not false` }]
-            : []),
-        ];
-      });
-      expectEach(findings, 'P10: every reserved condition carries its problem');
+      expectEach(problemFindings(errors, profile), 'P10: every reserved condition carries its problem');
     },
   );
 

@@ -9,11 +9,11 @@ import { req } from '../fixtures/req.ts';
 import { pushArtifact } from '../simulators/publish/push.ts';
 import { RegistryClient } from '../simulators/registry-client.ts';
 import { bearerChallenge } from '../protocol/header-params.ts';
-import { createTransport, type UndiciTransport } from '../simulators/transport/undici-transport.ts';
+import type { Transport } from '../simulators/transport/types.ts';
 import { tokenRules } from '../spec/rules/wfm-retrieval.ts';
 
 /** A token from the realm of `challenge` for `scope` (anonymous), or a failed expectation naming the answer. */
-async function tokenFor(transport: UndiciTransport, challenge: Record<string, string>, scope: string): Promise<string> {
+async function tokenFor(transport: Transport, challenge: Record<string, string>, scope: string): Promise<string> {
   const realm = new URL(challenge['realm']!);
   if (challenge['service'] !== undefined) realm.searchParams.set('service', challenge['service']);
   realm.searchParams.set('scope', scope);
@@ -29,42 +29,34 @@ registryTest.describe('§5 the registry validates tokens and enforces access con
   registryTest(
     'AUTH-REGISTRY-TOKEN no token is 401 with a Bearer challenge, a token for the repository is 200, a token for another repository is refused',
     req('AUTH-REGISTRY-TOKEN'),
-    async ({ registry, ctx, caPems, transcript, profile }, testInfo) => {
-      const transport = createTransport({
-        baseUrl: registry.url,
-        ...(caPems.length ? { ca: caPems } : {}),
-        transcript,
-        testId: testInfo.testId,
-      });
-      try {
-        const ns = ctx.targets.registryRepository ?? 'wfmck/conformance';
-        const name = `${ns}/protected/hello-app`;
-        // The kit's client follows the registry's challenge to push, as a developer with its own token would.
-        const pkg = await buildApp(`1.0.0-auth.${randomBytes(4).toString('hex')}`, registry.compose.reference, profile.vendor);
-        await pushArtifact(new RegistryClient({ transport, baseUrl: registry.url }), name, pkg);
-        const tags = `${registry.url}/v2/${name}/tags/list`;
+    async ({ registry, ctx, profile }) => {
+      // The registry fixture's transport: the test's evidence, closed by the fixture.
+      const { transport } = registry;
+      const ns = ctx.targets.registryRepository ?? 'wfmck/conformance';
+      const name = `${ns}/protected/hello-app`;
+      // The kit's client follows the registry's challenge to push, as a developer with its own token would.
+      const pkg = await buildApp(`1.0.0-auth.${randomBytes(4).toString('hex')}`, registry.compose.reference, profile.vendor);
+      await pushArtifact(new RegistryClient({ transport, baseUrl: registry.url }), name, pkg);
+      const tags = `${registry.url}/v2/${name}/tags/list`;
 
-        const anonymous = await transport.request({ method: 'GET', url: tags });
-        expect(anonymous.status, `§5: GET /v2/${name}/tags/list without a token is refused with 401`).toBe(401);
-        const challenge = bearerChallenge(anonymous.headers['www-authenticate']);
-        expect(
-          challenge?.['realm'],
-          `§5: the 401 carries WWW-Authenticate: Bearer realm=..., got ${JSON.stringify(anonymous.headers['www-authenticate'])}`,
-        ).toBeTruthy();
+      const anonymous = await transport.request({ method: 'GET', url: tags });
+      expect(anonymous.status, `§5: GET /v2/${name}/tags/list without a token is refused with 401`).toBe(401);
+      const challenge = bearerChallenge(anonymous.headers['www-authenticate']);
+      expect(
+        challenge?.['realm'],
+        `§5: the 401 carries WWW-Authenticate: Bearer realm=..., got ${JSON.stringify(anonymous.headers['www-authenticate'])}`,
+      ).toBeTruthy();
 
-        const own = await tokenFor(transport, challenge!, `repository:${name}:pull`);
-        const allowed = await transport.request({ method: 'GET', url: tags, headers: { authorization: `Bearer ${own}` } });
-        expect(allowed.status, `§5: a token for repository:${name}:pull opens GET /v2/${name}/tags/list`).toBe(200);
+      const own = await tokenFor(transport, challenge!, `repository:${name}:pull`);
+      const allowed = await transport.request({ method: 'GET', url: tags, headers: { authorization: `Bearer ${own}` } });
+      expect(allowed.status, `§5: a token for repository:${name}:pull opens GET /v2/${name}/tags/list`).toBe(200);
 
-        const other = await tokenFor(transport, challenge!, `repository:${registry.app.repository}:pull`);
-        const denied = await transport.request({ method: 'GET', url: tags, headers: { authorization: `Bearer ${other}` } });
-        expect(
-          [401, 403],
-          `§5: a token for repository:${registry.app.repository}:pull does not open ${name} (got ${denied.status})`,
-        ).toContain(denied.status);
-      } finally {
-        await transport.close();
-      }
+      const other = await tokenFor(transport, challenge!, `repository:${registry.app.repository}:pull`);
+      const denied = await transport.request({ method: 'GET', url: tags, headers: { authorization: `Bearer ${other}` } });
+      expect(
+        [401, 403],
+        `§5: a token for repository:${registry.app.repository}:pull does not open ${name} (got ${denied.status})`,
+      ).toContain(denied.status);
     },
   );
 });

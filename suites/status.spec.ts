@@ -58,7 +58,9 @@ test.describe('§4.4 POST /api/v1/deployments/{deploymentId}/status', () => {
       expect([400, 422], 'P9: a JSON body that breaks the schema (components is required, §2.4) answers 400 or 422').toContain(res.status);
     },
   );
+});
 
+test.describe('§4.4 POST /api/v1/deployments/{deploymentId}/status: the reports it refuses', () => {
   const wrongLists: [string, (names: string[]) => string[]][] = [
     ['one component missing', (n) => n.slice(1)],
     ['a component the deployment does not define', (n) => [...n, 'not-in-the-manifest']],

@@ -5,7 +5,8 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Edition } from '../../spec/profile.ts';
 import { faultCatalog, type FaultEntry } from '../catalog.ts';
-import { catchSignals, listChecks, runOne, type Done, type Job, type Stop } from './child-runs.ts';
+import { catchSignals, signalExitCode, type Signals } from '../../run/processes/signals.ts';
+import { listChecks, runOne, type Done, type Job } from './child-runs.ts';
 import { buildFaultsReport, cleanResult, exitCodeOf, faultResult, type FaultsReport } from './faults-json.ts';
 import { judgeRun } from './judge.ts';
 import { editionOf, personaOf, repeatSeed, runDirName } from './plan.ts';
@@ -47,7 +48,7 @@ export async function proveFaults(opts: HarnessOptions, defaultOut: boolean): Pr
   }
   if (stop.caught) {
     say(`interrupted (${stop.caught}); faults.json not written`);
-    return stop.caught === 'SIGTERM' ? 143 : 130;
+    return signalExitCode(stop.caught);
   }
   const { checked, problems } = await listing;
   const report = buildFaultsReport({
@@ -118,7 +119,7 @@ async function writeReport(report: FaultsReport, opts: HarnessOptions, defaultOu
   say(`wrote ${file}`);
 }
 
-async function pool(jobs: readonly Job[], concurrency: number, stop: Stop): Promise<Done[]> {
+async function pool(jobs: readonly Job[], concurrency: number, stop: Signals): Promise<Done[]> {
   const done: Done[] = new Array(jobs.length);
   let next = 0;
   let finished = 0;

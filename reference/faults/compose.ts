@@ -6,19 +6,7 @@ import { annotationsOf, editManifest, isComposeComponent, isComposeLayer, layers
 import type { Rewrite } from './rewrite.ts';
 import { tar, tarGz, type RawEntry } from './tar-writer.ts';
 import type { ServiceFaultTable } from './types.ts';
-
-const COMPOSE_YAML = `services:
-  web:
-    image: nginx:1.27-alpine
-    env_file:
-      - ./env/web.env
-    configs:
-      - source: site
-        target: /etc/nginx/conf.d/default.conf
-configs:
-  site:
-    file: ./config/site.conf
-`;
+import { SAMPLE_COMPOSE_YAML as COMPOSE_YAML } from '../../spec/compose-sample.ts';
 
 /** A component archive every §2.7 rule accepts, under `top`; `change` makes it break one rule. */
 function entries(top: string, compose = COMPOSE_YAML): RawEntry[] {

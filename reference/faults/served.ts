@@ -118,14 +118,3 @@ function serveSwapped(a: AnswerView, swapped: ReadonlyMap<string, Buffer>): Answ
 export function onBlob(rewrite: Rewrite): Rewrite {
   return (a) => (a.method === 'GET' && a.status === 200 && BLOB.test(a.url.split('?')[0]!) ? rewrite(a) : undefined);
 }
-
-/** One rewrite from several: the first that changes the answer wins. */
-export function firstOf(...rewrites: Rewrite[]): Rewrite {
-  return (a) => {
-    for (const r of rewrites) {
-      const out = r(a);
-      if (out) return out;
-    }
-    return undefined;
-  };
-}

@@ -1,11 +1,10 @@
 // The reference identity role (interfaces.md §4.5, §4.6): discovery and trust bundle over HTTPS, read-only.
-import { urlHostPart } from '../url-host.ts';
+import { startListening } from '../../protocol/listen.ts';
 import { isIP } from 'node:net';
 import { withRewrites, type Rewrite } from '../faults/rewrite.ts';
 import { createServer, type Server } from 'node:https';
 import { guardServer, jsonError } from '../server-guards.ts';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mediaTypes } from '../../spec/media-types.ts';
 import type { TrustBundle } from '../../spec/types.ts';
 import type { Issued } from '../../protocol/pki.ts';
@@ -86,14 +85,7 @@ export async function startIdentity(opts: IdentityOptions): Promise<IdentityServ
   const server = plain ? createHttpServer() : createServer({ cert: opts.tls.cert, key: opts.tls.key });
   // It serves documents to GETs: no request of its needs long to arrive.
   guardServer(server, { requestTimeoutMs: 10_000, errorBody: jsonError('identity') });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const url = `${plain ? 'http' : 'https'}://${urlHostPart(host, opts.hostnames)}:${(server.address() as AddressInfo).port}`;
+  const { url } = await startListening(server, { scheme: plain ? 'http' : 'https', host, port: opts.port, hostnames: opts.hostnames });
   const discoveryPath = mediaTypes(vendor).discoveryPath;
   const resources = new Map<string, Resource>();
   const common = { origin: url, refreshHintSeconds: refreshHint, includeJwtSvidKey: opts.includeJwtSvidKey ?? true, decisions };

@@ -1,9 +1,8 @@
 // The embedded OCI registry: an in-memory RegistryStore behind node:http or node:https, loopback by default.
-import { urlHostPart } from '../url-host.ts';
+import { startListening } from '../../protocol/listen.ts';
 import { withRewrites, type Rewrite } from '../faults/rewrite.ts';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { createRegistryHandler, type RegistryHandlerOptions } from './handler.ts';
 import { RegistryStore } from './store.ts';
 import { guardServer } from '../server-guards.ts';
@@ -54,18 +53,14 @@ export async function startRegistry(opts: StartRegistryOptions = {}): Promise<Ru
       body: JSON.stringify({ errors: [{ code: status === 431 || status === 413 ? 'SIZE_INVALID' : 'UNKNOWN', message }] }),
     }),
   });
-  const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
+  const { url } = await startListening(server, {
+    scheme: opts.tls ? 'https' : 'http',
+    host: opts.host,
+    port: opts.port,
+    hostnames: opts.hostnames,
   });
-  const { port } = server.address() as AddressInfo;
-  const hostPart = urlHostPart(host, opts.hostnames);
   return {
-    url: `${opts.tls ? 'https' : 'http'}://${hostPart}:${port}`,
+    url,
     store,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -81,42 +81,7 @@ export function createHooks(store: WfmStore, profile: Profile, decisions: WfmDec
           throw new AssignmentRefused(`assignDeployment: refused: ${e.message}`);
         });
       return serial(client, async () => {
-        const updated = input.deploymentId === undefined ? undefined : updatable(client, input.deploymentId, input.deviceId);
-        const deploymentId = updated?.deploymentId ?? randomUUID();
-        const doc = buildApplicationDeployment(
-          { deploymentId, clientId: client.clientId, deviceId: input.deviceId, applicationId: input.applicationId, components },
-          vendor,
-        );
-        // Never serve a document the kit's own schema refuses (e.g. a repository without oci://, a revision with v).
-        const checked = validate('ApplicationDeployment', doc, { vendor });
-        if (!checked.ok) throw new Error(`assignDeployment: ${formatSchemaErrors(checked.errors)}`);
-        const yaml = applicationDeploymentYaml(doc);
-        const since = client.manifest.version + 1;
-        const componentNames = components.map((c) => c.name);
-        const defect = {
-          defect: input.defect,
-          servedYaml: input.defect === 'yaml-digest' ? substituteYaml(input, deploymentId, client.clientId, vendor) : undefined,
-        };
-        if (updated) {
-          Object.assign(
-            updated,
-            { componentNames, yaml, digest: digestOf(yaml), revisions: [...updated.revisions, { since, componentNames }] },
-            defect,
-          );
-        } else {
-          client.deployments.set(deploymentId, {
-            deploymentId,
-            deviceId: input.deviceId,
-            componentNames,
-            yaml,
-            digest: digestOf(yaml),
-            addedInVersion: since,
-            revisions: [{ since, componentNames }],
-            removed: false,
-            ...defect,
-          });
-          client.active.push(deploymentId);
-        }
+        const deploymentId = writeDeployment(client, input, components, vendor);
         // Defects version-repeats and version-goes-down: the manifest carrying it reuses or lowers the version.
         await republish(client, input.defect === 'version-repeats' ? 0 : input.defect === 'version-goes-down' ? -1 : 1);
         return { deploymentId };
@@ -165,6 +130,52 @@ export function createHooks(store: WfmStore, profile: Profile, decisions: WfmDec
       return { clientId: (await admitSpiffeId({ store, profile, decisions }, input.spiffeId)).clientId };
     },
   };
+}
+
+type AssignInput = Parameters<WfmHooks['assignDeployment']>[0];
+
+/**
+ * Writes an assigned deployment into the client's record: a new one, or (with `deploymentId`) the next revision of one
+ * it holds; a judging defect rides along. Answers its deploymentId; the manifest is republished by the caller.
+ */
+function writeDeployment(client: Client, input: AssignInput, components: AssignedComponent[], vendor: string): string {
+  const updated = input.deploymentId === undefined ? undefined : updatable(client, input.deploymentId, input.deviceId);
+  const deploymentId = updated?.deploymentId ?? randomUUID();
+  const doc = buildApplicationDeployment(
+    { deploymentId, clientId: client.clientId, deviceId: input.deviceId, applicationId: input.applicationId, components },
+    vendor,
+  );
+  // Never serve a document the kit's own schema refuses (e.g. a repository without oci://, a revision with v).
+  const checked = validate('ApplicationDeployment', doc, { vendor });
+  if (!checked.ok) throw new Error(`assignDeployment: ${formatSchemaErrors(checked.errors)}`);
+  const yaml = applicationDeploymentYaml(doc);
+  const since = client.manifest.version + 1;
+  const componentNames = components.map((c) => c.name);
+  const defect = {
+    defect: input.defect,
+    servedYaml: input.defect === 'yaml-digest' ? substituteYaml(input, deploymentId, client.clientId, vendor) : undefined,
+  };
+  if (updated) {
+    Object.assign(
+      updated,
+      { componentNames, yaml, digest: digestOf(yaml), revisions: [...updated.revisions, { since, componentNames }] },
+      defect,
+    );
+  } else {
+    client.deployments.set(deploymentId, {
+      deploymentId,
+      deviceId: input.deviceId,
+      componentNames,
+      yaml,
+      digest: digestOf(yaml),
+      addedInVersion: since,
+      revisions: [{ since, componentNames }],
+      removed: false,
+      ...defect,
+    });
+    client.active.push(deploymentId);
+  }
+  return deploymentId;
 }
 
 /** Defect yaml-digest: a valid YAML of the same deployment naming the substitute components, served under the real one's digest. */

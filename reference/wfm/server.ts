@@ -1,9 +1,9 @@
 // The reference WFM, the kit's embedded default: the Device API of interfaces.md §4.1-§4.4 with P2-P4 on loopback.
-import { urlHostPart } from '../url-host.ts';
+import { startListening } from '../../protocol/listen.ts';
 import { withRewrites, type Rewrite } from '../faults/rewrite.ts';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { judgePeer, mtlsServerOptions, type WfmSvidSettings } from './mtls.ts';
 import type { RateLimit } from './rate-limit.ts';
@@ -113,18 +113,14 @@ export async function startWfm(opts: StartWfmOptions): Promise<WfmService> {
       return { contentType: reply.headers?.['content-type'] ?? 'application/json', body: String(reply.body ?? '') };
     },
   });
-  const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
+  const { url } = await startListening(server, {
+    scheme: opts.tls || svid ? 'https' : 'http',
+    host: opts.host,
+    port: opts.port,
+    hostnames: opts.hostnames,
   });
-  const { port } = server.address() as AddressInfo;
-  const hostPart = urlHostPart(host, opts.hostnames);
   return {
-    url: `${opts.tls || svid ? 'https' : 'http'}://${hostPart}:${port}`,
+    url,
     hooks,
     state,
     tlsRefusals,

@@ -22,10 +22,10 @@ export function bool(raw: unknown): boolean {
   throw new Error(`expected true or false, not ${JSON.stringify(raw)}`);
 }
 
-export function oneOf<T extends string>(...allowed: readonly T[]): Parse {
+export function oneOf<T extends string>(...allowed: readonly T[]): (raw: unknown) => T {
   return (raw) => {
     if (!(allowed as readonly unknown[]).includes(raw)) throw new Error(`must be one of ${allowed.join(', ')}, not ${JSON.stringify(raw)}`);
-    return raw;
+    return raw as T;
   };
 }
 

@@ -101,13 +101,15 @@ export const EDITION: Option = {
 export const VENDOR: Option = {
   flag: 'vendor',
   value: 'TOKEN',
-  doc: 'P1 vendor token of media types, paths and annotation keys (default platform)',
+  doc: 'P1 vendor token of media types, paths and annotation keys',
+  default: 'platform',
   parse: vendorToken,
 };
 export const STRICTNESS: Option = {
   flag: 'strictness',
   value: 'S',
-  doc: 'P9 strict | default | lenient (default default)',
+  doc: 'P9 strict | default | lenient',
+  default: 'default',
   parse: oneOf(...STRICTNESS_LEVELS),
 };
 export const PERSONA: Option = {
@@ -134,13 +136,15 @@ export const LISTEN: Option = {
   flag: 'listen',
   value: 'ADDR',
   aliases: ['host'],
-  doc: 'loopback address the embedded services listen on (default 127.0.0.1; ::1 allowed)',
+  doc: 'loopback address the embedded services listen on (::1 allowed)',
+  default: '127.0.0.1',
   parse: listenAddress,
 };
 export const WFM_PORT: Option = {
   flag: 'wfm-port',
   value: 'N',
-  doc: 'port of the embedded WFM (default 0: any free port)',
+  doc: 'port of the embedded WFM (0: any free port)',
+  default: 0,
   parse: portNumber,
 };
 export const LISTEN_ON: readonly Option[] = [LISTEN, WFM_PORT];
@@ -153,7 +157,7 @@ export const FAULT: Option = {
   parse: faultIds,
 };
 
-export const SEED: Option = { flag: 'seed', value: 'N', doc: 'seed of the random choices (default: random, printed)', parse: seed };
+export const SEED: Option = { flag: 'seed', value: 'N', doc: 'seed of the random choices', defaultDoc: 'random, printed', parse: seed };
 export const OUT: Option = { flag: 'out', value: 'DIR', doc: 'output folder', parse: path };
 
 // Registry credentials (publish, lint).

@@ -22,6 +22,10 @@ export interface Option {
   aliases?: readonly string[];
   /** Checks a value and returns what the command uses; raw strings when absent. */
   parse?: Parse;
+  /** The value when none is given: help adds "(default <it>)" to the doc, so no doc repeats a default by hand. */
+  default?: unknown;
+  /** How help names a default that is no literal value (random, by strictness, a timestamped folder). */
+  defaultDoc?: string;
 }
 
 export interface OptionGroup {
@@ -121,6 +125,8 @@ export interface CommandArgs {
   help: boolean;
   /** Checked values by canonical flag (an option's env variable fills in for its flag). */
   values: Record<string, unknown>;
+  /** How each flag given was spelled (an alias stays an alias in what the command says of it). */
+  spelling: Map<string, string>;
   positionals: string[];
 }
 
@@ -134,7 +140,7 @@ export function parseCommand(
   const options = optionsOf(spec);
   const parsed = parseArgv(argv, options, spec.positionals === true);
   const values: Record<string, unknown> = {};
-  if (parsed.help) return { help: true, values, positionals: [] };
+  if (parsed.help) return { help: true, values, spelling: parsed.spelling, positionals: [] };
   for (const o of options) {
     if (!o.flag) continue;
     const flag = parsed.flags.get(o.flag);
@@ -144,7 +150,7 @@ export function parseCommand(
     const label = flag === undefined ? o.env! : parsed.spelling.get(o.flag)!;
     values[o.flag] = o.parse ? parseChecked(o.parse, raw, cwd, label, o.multiple === true) : raw;
   }
-  return { help: false, values, positionals: parsed.positionals };
+  return { help: false, values, spelling: parsed.spelling, positionals: parsed.positionals };
 }
 
 /** One option's check, each value of a repeated one on its own; a failure is the usage error `label: what`. */
@@ -174,7 +180,7 @@ function groupText(group: OptionGroup): string {
   if (!hasEnv && !hasKey) {
     for (const o of documented) {
       const cell = flagCell(o);
-      const doc = wrap(o.doc, WIDTH - 2 - flagWidth);
+      const doc = wrap(docOf(o), WIDTH - 2 - flagWidth);
       if (cell.length >= flagWidth) lines.push(`  ${cell}`, ...doc.map((d) => `  ${' '.repeat(flagWidth)}${d}`));
       else lines.push(...doc.map((d, i) => `  ${(i === 0 ? cell : '').padEnd(flagWidth)}${d}`));
     }
@@ -184,10 +190,22 @@ function groupText(group: OptionGroup): string {
       `  ${flag.padEnd(flagWidth)}${hasEnv ? env.padEnd(envWidth) : ''}${hasKey ? key : ''}`.trimEnd();
     lines.push(row('flag', 'env', group.keyTitle ?? 'YAML key'));
     for (const o of documented)
-      lines.push(row(flagCell(o), o.env ?? '-', o.key ?? '-'), ...wrap(o.doc, WIDTH - 6).map((d) => `      ${d}`));
+      lines.push(row(flagCell(o), o.env ?? '-', o.key ?? '-'), ...wrap(docOf(o), WIDTH - 6).map((d) => `      ${d}`));
   }
   if (group.note) lines.push(group.note.trimEnd());
   return lines.join('\n');
+}
+
+/** An option's help line: its doc, then its default as the entry declares it. */
+export function docOf(o: Option): string {
+  const shown = o.defaultDoc ?? (o.default === undefined ? undefined : defaultText(o.default));
+  return shown === undefined ? o.doc : `${o.doc} (default ${shown})`;
+}
+
+function defaultText(value: unknown): string {
+  if (Array.isArray(value)) return value.length ? value.join(',') : 'none';
+  if (typeof value === 'object' && value !== null) return Object.keys(value).length ? JSON.stringify(value) : 'none';
+  return String(value);
 }
 
 function flagCell(o: Option): string {

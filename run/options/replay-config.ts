@@ -5,6 +5,16 @@
 import { stringify } from 'yaml';
 import type { Config } from './config.ts';
 import { pinText } from '../../protocol/pinned-lookup.ts';
+import { CARRIED } from './run-settings.ts';
+
+/** Carried settings that only name this run (a path filter): a replay writes its own. */
+const THIS_RUN_ONLY = new Set<keyof typeof CARRIED>(['path']);
+
+/** Every carried setting but those, by its YAML key: a setting added to CARRIED is replayed with no line here. */
+function carriedKeys(config: Config): Record<string, unknown> {
+  const names = Object.keys(CARRIED) as (keyof typeof CARRIED)[];
+  return Object.fromEntries(names.filter((n) => !THIS_RUN_ONLY.has(n)).map((n) => [CARRIED[n].key, config[n]]));
+}
 
 export const REPLAY_FILE = 'replay.yaml';
 
@@ -21,11 +31,8 @@ export function replayConfig(config: Config): Record<string, unknown> {
   return defined({
     persona: config.persona,
     edition,
-    strictness: config.strictness,
-    seed: config.seed,
-    runs: config.runs,
+    ...carriedKeys(config),
     workers: config.workers,
-    timeoutScale: config.timeoutScale,
     targets: defined({ ...config.targets }),
     tls: config.tls.caFiles.length ? { caFiles: config.tls.caFiles } : undefined,
     // In curl's form, so the replay file reads as the command line did.

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { looserModeNotice, writeSecretFile } from './secret-file.ts';
 import { createRootCa, issueCertificate, type Issued } from '../../protocol/pki.ts';
-import { isWildcard } from '../../reference/url-host.ts';
+import { isWildcard } from '../../protocol/url-host.ts';
 import { startAdmin, type AdminService, type Hook } from '../../reference/admin.ts';
 import { startWfm } from '../../reference/wfm/server.ts';
 import { startIdentity } from '../../reference/identity/server.ts';
@@ -13,7 +13,7 @@ import { startRegistry } from '../../reference/registry/server.ts';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import { faultIdsOf, resolveFaultIds } from '../../faults/catalog.ts';
 import { identityVariant, registryVariant, wfmVariant } from '../../reference/faults/index.ts';
-import { createSvidCa, issueSvid } from '../../protocol/svid-issuer.ts';
+import { createSvidCa, issueSvid, type SvidCa } from '../../protocol/svid-issuer.ts';
 import { wfmSpiffeId } from '../../spec/spiffe-id.ts';
 import { ExchangeRecorder } from '../../reference/wfm/recorder.ts';
 import { judgingHooks } from '../../reference/judging.ts';
@@ -70,13 +70,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const host = opts.host ?? '127.0.0.1';
   const profile = opts.profile ?? resolveProfile();
   const ca = await createRootCa('wfmck embedded root CA');
-  const server = await issueCertificate(ca, {
-    commonName: 'wfmck embedded services',
-    dnsNames: ['localhost', ...(opts.hostnames ?? [])],
-    // A pod's own address (--listen) too; 0.0.0.0 and :: name no host a client could verify.
-    ipAddresses: [...new Set(['127.0.0.1', '::1', ...(isIP(host) && !isWildcard(host) ? [host] : [])])],
-    usage: ['server'],
-  });
+  const server = await serverCertificate(ca, host, opts.hostnames ?? []);
   const entries = resolveFaultIds(opts.faults ?? []);
   const client = entries.filter((f) => f.service === 'client').map((f) => f.id);
   if (client.length) throw new Error(`faults ${client.join(', ')} break the kit's own client (persona device), not the embedded services`);
@@ -118,10 +112,9 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       ...registryVariant(faultIdsOf('registry', faults)),
     });
     started.push(registry);
-    const presentedId = wfmFaulty.decisions.presentedWfmId(REFERENCE_WFM_ID);
-    const wfmSvid =
-      svidCa && (await issueSvid(svidCa, wfmSpiffeId({ trustDomain: devicesDomain, vendor: profile.vendor, wfmId: presentedId })));
     const devices = identity.deviceDomain;
+    const presentedId = wfmFaulty.decisions.presentedWfmId(REFERENCE_WFM_ID);
+    const miaf = svidCa && devices && (await wfmSvidOptions(svidCa, devicesDomain, profile.vendor, presentedId, devices));
     const recorder = opts.judging ? new ExchangeRecorder() : undefined;
     const wfm = await startWfm({
       host,
@@ -132,39 +125,13 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       trustedDeviceCaPems: [deviceCa.certPem],
       profile,
       ...(recorder && { recorder }),
-      ...(wfmSvid &&
-        devices && {
-          svid: {
-            trustDomain: devicesDomain,
-            wfmId: REFERENCE_WFM_ID,
-            chainPem: wfmSvid.chainPem,
-            keyPem: wfmSvid.keyPem,
-            anchorsPem: devices.anchorsPem(),
-          },
-          // P10's 429 rules need a WFM that sheds load: a polling budget no check or fleet device comes near.
-          rateLimit: MIAF_POLL_LIMIT,
-        }),
+      ...miaf,
       ...wfmFaulty,
     });
     started.push(wfm);
     // A rotation of the devices' trust domain reaches the WFM's TLS at once: its verifier reads the current bundle.
     if (wfmFaulty.decisions.followsTrustBundleRotation) devices?.onChange(() => wfm.setTrustAnchors(devices.anchorsPem()));
-    const hooks: Record<string, Hook> = {
-      // The WFM declining an assignment is its decision, answered as the contract's {refused}, not a failed hook.
-      assignDeployment: (i) =>
-        wfm.hooks.assignDeployment(i as never).catch((e: unknown) => {
-          if (e instanceof AssignmentRefused) return { refused: e.message };
-          throw e;
-        }),
-      removeDeployment: (i) => wfm.hooks.removeDeployment(i as never),
-      retireClient: (i) => wfm.hooks.retireClient(i as never),
-      rotateTrustAnchor: (i) => identity.hooks.rotateTrustAnchor(i as never),
-      withdrawIdentityDocument: (i) => identity.hooks.withdrawIdentityDocument(i as never),
-      // Onboarding trusts certificates in seed; in miaf the policy admits SPIFFE IDs and the identity role mints SVIDs.
-      ...(mtls
-        ? { admitClient: (i) => wfm.hooks.admitClient(i as never), issueClientSvid: (i) => identity.hooks.issueClientSvid(i as never) }
-        : { trustClientCertificate: (i) => wfm.hooks.trustClientCertificate(i as never) }),
-    };
+    const hooks = serviceHooks(wfm, identity, mtls);
     if (recorder) Object.assign(hooks, judgingHooks(recorder, wfm.state), kitClientHooks(started));
     const admin = await startAdmin(hooks, { host, hostnames: opts.hostnames ?? [], port: opts.ports?.admin ?? 0 });
     started.push(admin);
@@ -190,6 +157,66 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     await closeAll(started);
     throw err;
   }
+}
+
+/**
+ * miaf: the WFM's SVID (naming `presentedId`, which a fault may change) under the devices' trust domain, the anchors
+ * its TLS verifies clients by, and the polling budget P10's 429 rules need.
+ */
+async function wfmSvidOptions(
+  svidCa: SvidCa,
+  devicesDomain: string,
+  vendor: string,
+  presentedId: string,
+  devices: { anchorsPem(): string[] },
+) {
+  const wfmSvid = await issueSvid(svidCa, wfmSpiffeId({ trustDomain: devicesDomain, vendor, wfmId: presentedId }));
+  return {
+    svid: {
+      trustDomain: devicesDomain,
+      wfmId: REFERENCE_WFM_ID,
+      chainPem: wfmSvid.chainPem,
+      keyPem: wfmSvid.keyPem,
+      anchorsPem: devices.anchorsPem(),
+    },
+    // P10's 429 rules need a WFM that sheds load: a polling budget no check or fleet device comes near.
+    rateLimit: MIAF_POLL_LIMIT,
+  };
+}
+
+/** The one certificate every embedded service presents: localhost, the --hostname names, and a pod's own address. */
+function serverCertificate(ca: Issued, host: string, hostnames: readonly string[]): Promise<Issued> {
+  return issueCertificate(ca, {
+    commonName: 'wfmck embedded services',
+    dnsNames: ['localhost', ...hostnames],
+    // A pod's own address (--listen) too; 0.0.0.0 and :: name no host a client could verify.
+    ipAddresses: [...new Set(['127.0.0.1', '::1', ...(isIP(host) && !isWildcard(host) ? [host] : [])])],
+    usage: ['server'],
+  });
+}
+
+/** The P5 hooks of the WFM and identity role, as the admin API serves them. */
+function serviceHooks(
+  wfm: Awaited<ReturnType<typeof startWfm>>,
+  identity: Awaited<ReturnType<typeof startIdentity>>,
+  mtls: boolean,
+): Record<string, Hook> {
+  return {
+    // The WFM declining an assignment is its decision, answered as the contract's {refused}, not a failed hook.
+    assignDeployment: (i) =>
+      wfm.hooks.assignDeployment(i as never).catch((e: unknown) => {
+        if (e instanceof AssignmentRefused) return { refused: e.message };
+        throw e;
+      }),
+    removeDeployment: (i) => wfm.hooks.removeDeployment(i as never),
+    retireClient: (i) => wfm.hooks.retireClient(i as never),
+    rotateTrustAnchor: (i) => identity.hooks.rotateTrustAnchor(i as never),
+    withdrawIdentityDocument: (i) => identity.hooks.withdrawIdentityDocument(i as never),
+    // Onboarding trusts certificates in seed; in miaf the policy admits SPIFFE IDs and the identity role mints SVIDs.
+    ...(mtls
+      ? { admitClient: (i) => wfm.hooks.admitClient(i as never), issueClientSvid: (i) => identity.hooks.issueClientSvid(i as never) }
+      : { trustClientCertificate: (i) => wfm.hooks.trustClientCertificate(i as never) }),
+  };
 }
 
 async function closeAll(services: { close(): Promise<void> }[]): Promise<void> {

@@ -3,14 +3,8 @@
 // run layer because it wires the simulators to the embedded reference services, which never import them.
 import { randomUUID } from 'node:crypto';
 import type { Hook } from '../../reference/admin.ts';
-import {
-  diskKey,
-  startClientAnswer,
-  startClientRunner,
-  type ClientDisk,
-  type RunningClient,
-  type StartClientInput,
-} from '../../simulators/client-runner.ts';
+import { diskKey, startClientRunner, type ClientDisk, type RunningClient } from '../../simulators/client-runner.ts';
+import { startClientAnswer, type StartClientInput } from '../../simulators/client-contract.ts';
 
 export function kitClientHooks(started: { close(): Promise<void> }[]): Record<string, Hook> {
   const running = new Map<string, RunningClient>();

@@ -1,17 +1,20 @@
 // How the commands that run Playwright Test as a child (`run`, `faults`, `merge-reports`) start it.
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export function playwrightCli(): string {
   return join(dirname(createRequire(import.meta.url).resolve('@playwright/test/package.json')), 'cli.js');
 }
 
 /**
- * Node's arguments for Playwright's CLI: tsx's loader first. Playwright transforms TypeScript only outside
- * node_modules, so an installed kit (node_modules/wfmck/playwright.config.ts) needs tsx to load at all; its workers
- * inherit the flag (Playwright forks them with the runner's execArgv). In a clone Playwright's own transform still
- * loads the kit's files (it short-circuits the loader chain); tsx then serves only what Playwright leaves alone.
+ * Node's arguments for Playwright's CLI. Playwright transforms TypeScript only outside node_modules (its
+ * belongsToNodeModules), so an installed kit (node_modules/wfmck/playwright.config.ts) needs tsx's loader first to load
+ * at all; its workers inherit the flag (Playwright forks them with the runner's execArgv). In a clone Playwright's own
+ * transform loads every kit file, and tsx's hooks on every require would only cost each process (the runner and each
+ * worker) about a fifth of its CPU: a fault-set child run starts three or more of them.
  */
 export function playwrightNodeArgs(): string[] {
-  return ['--import', import.meta.resolve('tsx'), playwrightCli()];
+  const installed = fileURLToPath(import.meta.url).includes(`${sep}node_modules${sep}`);
+  return installed ? ['--import', import.meta.resolve('tsx'), playwrightCli()] : [playwrightCli()];
 }

@@ -2,7 +2,7 @@
 // HTTP, with token auth on `<ns>/protected/...`, that logs every request and can serve a repository's blobs tampered.
 // The run layer composes it from the reference registry; the suites see only its URL and its log.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startListening } from '../../protocol/listen.ts';
 import { withRewrites, on } from '../../reference/faults/rewrite.ts';
 import { createRegistryHandler, RegistryStore } from '../../reference/registry/server.ts';
 import { TOKEN_PATH } from '../../reference/registry/token-auth.ts';
@@ -47,7 +47,6 @@ export async function startWatchedRegistry(): Promise<WatchedRegistry & { close(
     res.on('finish', () => void (entry.status = res.statusCode));
     handler(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url } = await startListening(server, { scheme: 'http' });
   return { url, log, tampered, close: () => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())) };
 }

@@ -10,13 +10,11 @@ import { NATIVE_LEAF_KEYS, nativeLeafIssuer, type NativeLeafIssuer } from '../..
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import { clientSpiffeId, wfmSpiffeId } from '../../spec/spiffe-id.ts';
 import { issueSvid, nativeSvidIssuer, svidCaOf } from '../../protocol/svid-issuer.ts';
-import type { DeploymentStatusReport } from '../../spec/types.ts';
-import { DeviceApiClient, type CallOptions, type DeviceApiClientOptions, type Payload } from '../device-api.ts';
-import { createDevice } from '../device/driver.ts';
+import { deviceClient } from '../device-client.ts';
 import type { DeviceDescription } from '../device/types.ts';
 import { RegistryClient } from '../registry-client.ts';
 import { sleep } from '../transport/retry.ts';
-import type { HttpResponse, Transport } from '../transport/types.ts';
+import type { Transport } from '../transport/types.ts';
 import { createSharedAgent, createTransport, type UndiciTransport } from '../transport/undici-transport.ts';
 import { compactDescription } from './compact-description.ts';
 import { rateLimited, type RateLimiter } from './rate-limit.ts';
@@ -78,18 +76,16 @@ export async function fleetEnvironment(
       const held = compactDescription(desc);
       const skew = held.faults.clockSkewSeconds;
       const identity = { keyId: certificateKeyId(der), algorithm: profile.signatureAlgorithm, ...(skew ? { clockSkewSeconds: skew } : {}) };
-      const signer = keys.signer(identity, key, jwk);
-      const options: DeviceApiClientOptions = { transport: wfm, baseUrl: target.wfm, profile, signer };
       const onReport = ctx.onStatusReport;
-      const api = onReport
-        ? new ReportingApi(options, (report, status) => onReport(held.id, report, status))
-        : new DeviceApiClient(options);
-      return createDevice(held, {
-        api,
+      return deviceClient(held, {
+        transport: wfm,
+        baseUrl: target.wfm,
+        signer: keys.signer(identity, key, jwk),
+        certificateDer: der,
+        ...(onReport && { onStatusReport: (report, status) => onReport(held.id, report, status) }),
         registry,
         observer: ctx.observer,
         profile,
-        certificate: der.toString('base64'),
         timeScale: settings.timeScale,
         sleep: sleeperOn(ctx.signal),
       });
@@ -117,22 +113,6 @@ async function issuedCertificate(
   // one just minted or a cached JWK.
   const key = minted ?? (keyJwk ? createPrivateKey({ key: keyJwk, format: 'jwk' }) : createPrivateKey(keyPem));
   return { der: derOfPem(certPem), key, ...(keyJwk && { jwk: keyJwk }) };
-}
-
-/** The Device API client that also tells the fleet what each status report said and how the WFM answered it. */
-class ReportingApi extends DeviceApiClient {
-  constructor(
-    options: DeviceApiClientOptions,
-    private readonly onReport: (report: DeploymentStatusReport, status: number) => void,
-  ) {
-    super(options);
-  }
-
-  override async postStatus(deploymentId: string, report: Payload<DeploymentStatusReport>, opts?: CallOptions): Promise<HttpResponse> {
-    const response = await super.postStatus(deploymentId, report, opts);
-    if (typeof report === 'object' && !(report instanceof Uint8Array)) this.onReport(report, response.status);
-    return response;
-  }
 }
 
 /**
@@ -202,23 +182,16 @@ function svidEnvironment(
       });
       owned.add(transport);
       const held = compactDescription(desc);
-      const options: DeviceApiClientOptions = {
+      const onReport = ctx.onStatusReport;
+      return deviceClient(held, {
         transport: cancellable(rateLimited(transport, limiter), shared.cancel.signal),
         baseUrl: target.wfm,
-        profile,
-        clientId,
-      };
-      const onReport = ctx.onStatusReport;
-      const api = onReport
-        ? new ReportingApi(options, (report, status) => onReport(held.id, report, status))
-        : new DeviceApiClient(options);
-      return createDevice(held, {
-        api,
+        certificateDer: derOfPem(svid.certPem),
+        ...(onReport && { onStatusReport: (report, status) => onReport(held.id, report, status) }),
         registry: shared.registry,
         observer: ctx.observer,
         profile,
         clientId,
-        certificate: derOfPem(svid.certPem).toString('base64'),
         timeScale: settings.timeScale,
         sleep: sleeperOn(ctx.signal),
       });

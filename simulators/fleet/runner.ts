@@ -2,19 +2,17 @@
 // at once, every request under one token bucket, and statistics folded from their events as they happen.
 import { setMaxListeners } from 'node:events';
 import { describeFleet, fleetLayout, type FleetLayout } from '../data/describe.ts';
-import { startsAllowed } from './stages.ts';
 import type { DeviceDescription, DeviceObserver, SimulatedDevice } from '../device/types.ts';
 import type { DeploymentStatusReport } from '../../spec/types.ts';
 import type { Issued } from '../../protocol/pki.ts';
 import { peakRssBytes } from './peak-rss.ts';
 import { resolveProfile, type Profile } from '../../spec/profile.ts';
 import type { FleetProgress } from './progress.ts';
-import { sleep } from '../transport/retry.ts';
 import { tokenBucket, type RateLimiter } from './rate-limit.ts';
 import { assignDeployments, type DeploymentSource } from './assigned-deployments.ts';
 import { FleetSpecError, type FleetSpec } from './spec.ts';
 import { FleetStats, type FleetTotals } from './stats.ts';
-import { TickQueue } from './tick-queue.ts';
+import { FleetScheduler } from './scheduler.ts';
 
 export interface FleetTarget {
   /** Base URL of the WFM; only loopback addresses (see target.ts). */
@@ -96,9 +94,6 @@ export interface FleetResult {
   passed: boolean;
 }
 
-/** How often a start the stages hold back is tried again. */
-const STAGE_POLL_MS = 20;
-
 /** One JSON line of --metrics-out: the interval's requests, errors and latency, and where the fleet stands. */
 export interface IntervalMetrics {
   at: string;
@@ -144,17 +139,10 @@ function intervalMetrics(stats: FleetStats, t0: number, emit: (m: IntervalMetric
 }
 
 export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunFleetOptions = {}): Promise<FleetResult> {
-  const spec = { ...asked, deployments: asked.deployments ?? (target.deployments ? 1 : 0) };
-  if (spec.deployments > 0 && !target.deployments) {
-    throw new FleetSpecError(
-      '"deployments": this target has no way to assign deployments (the embedded default, or an assignDeployment hook)',
-    );
-  }
+  const spec = withDeployments(asked, target);
   const startedAt = new Date();
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const deadline = t0 + spec.duration * 1000;
-  const interval = spec.tickInterval * 1000;
   const layout = fleetLayout(spec, spec.shard);
   const stats = new FleetStats();
   const stop = new AbortController();
@@ -171,7 +159,74 @@ export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunF
     clients: layout.clients,
   });
   stop.signal.addEventListener('abort', () => env.abort(), { once: true });
+  const sampling = startSampling(stats, layout, t0, opts);
 
+  stats.deployments.perDevice = spec.deployments;
+  const ctx: DeviceContext = {
+    observer: stats.record,
+    signal: stop.signal,
+    onStatusReport: (deviceId, report, status) => stats.deployments.reported(deviceId, report, status),
+  };
+  const scheduler = new FleetScheduler({
+    spec,
+    env,
+    ctx,
+    stats,
+    t0,
+    // Stages ramp the starts: this shard's share of each stage's target.
+    fraction: spec.stages.length ? layout.clients / Math.max(1, fleetLayout(spec, { index: 0, count: 1 }).clients) : 1,
+    descriptions: describeFleet(spec, spec.shard)[Symbol.iterator](),
+    // Assigned once the client reports, before its first tick, so that tick polls, fetches, applies and reports them.
+    onReporting: async (desc, clientId) => {
+      if (!target.deployments || spec.deployments === 0) return;
+      const onError = (deviceId: string, err: unknown) => stop.signal.aborted || stats.assignError(deviceId, err);
+      await assignDeployments(target.deployments, desc, clientId, spec.deployments, stats.deployments, onError, stop.signal);
+    },
+  });
+
+  try {
+    await scheduler.run();
+  } finally {
+    sampling.stop();
+    opts.signal?.removeEventListener('abort', onAbort);
+    await env.close();
+  }
+  const peakRss = sampling.finalPeakRss();
+  opts.onProgress?.(sampling.progress());
+  const totals = stats.totals();
+  const interrupted = stop.signal.aborted;
+  const endedAt = new Date();
+  return {
+    spec,
+    layout,
+    totals,
+    startedAt: startedAt.toISOString(),
+    endedAt: endedAt.toISOString(),
+    wallMs: Math.round(performance.now() - t0),
+    startPhaseMs: Math.round(scheduler.lastStartEnd - t0),
+    peakRssBytes: peakRss,
+    cpuMs: cpuMsSince(cpu0),
+    interrupted,
+    passed: fleetPassed(totals, layout, interrupted),
+  };
+}
+
+/** The spec with its deployments per device: one when the target can assign them and the spec says nothing. */
+function withDeployments(asked: FleetSpec, target: FleetTarget): FleetSpec & { deployments: number } {
+  const spec = { ...asked, deployments: asked.deployments ?? (target.deployments ? 1 : 0) };
+  if (spec.deployments > 0 && !target.deployments) {
+    throw new FleetSpecError(
+      '"deployments": this target has no way to assign deployments (the embedded default, or an assignDeployment hook)',
+    );
+  }
+  return spec;
+}
+
+/**
+ * The fleet's sampling while it runs: progress (and the peak RSS) every progressIntervalMs, interval figures every
+ * metricsIntervalMs; stop() emits the last interval.
+ */
+function startSampling(stats: FleetStats, layout: FleetLayout, t0: number, opts: RunFleetOptions) {
   let peakRss = process.memoryUsage.rss();
   const progress = (): FleetProgress => ({
     elapsedMs: performance.now() - t0,
@@ -186,128 +241,30 @@ export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunF
   }, opts.progressIntervalMs ?? 250);
   const metrics = opts.onMetrics && intervalMetrics(stats, t0, opts.onMetrics);
   const metricsTimer = metrics && setInterval(metrics, opts.metricsIntervalMs ?? 5_000);
-
-  stats.deployments.perDevice = spec.deployments;
-  const ctx: DeviceContext = {
-    observer: stats.record,
-    signal: stop.signal,
-    onStatusReport: (deviceId, report, status) => stats.deployments.reported(deviceId, report, status),
-  };
-  // Assigned once the client reports, before its first tick, so that tick polls, fetches, applies and reports them.
-  const assign = async (desc: DeviceDescription, clientId: string) => {
-    if (!target.deployments || spec.deployments === 0) return;
-    const onError = (deviceId: string, err: unknown) => stop.signal.aborted || stats.assignError(deviceId, err);
-    await assignDeployments(target.deployments, desc, clientId, spec.deployments, stats.deployments, onError, stop.signal);
-  };
-  const descriptions = describeFleet(spec, spec.shard)[Symbol.iterator]();
-  const ticks = new TickQueue();
-  // With deployments, a second tick polls again after the install: where stateLoss strikes and a stalled apply resumes.
-  const minTicks = spec.deployments > 0 ? 2 : 1;
-  const ticked = new WeakMap<SimulatedDevice, number>();
-  let exhausted = false;
-  let lastStartEnd = t0;
-  // Stages ramp the starts: this shard's share of each stage's target.
-  const fraction = spec.stages.length ? layout.clients / Math.max(1, fleetLayout(spec, { index: 0, count: 1 }).clients) : 1;
-  let started = 0;
-
-  const start = async (desc: DeviceDescription) => {
-    const failed = (err: unknown) => {
-      if (!stop.signal.aborted) stats.deviceError(desc.id, err);
-    };
-    const device = await Promise.resolve()
-      .then(() => env.createDevice(desc, ctx))
-      .catch((err: unknown) => void failed(err));
-    if (device) {
-      stats.clients.created++;
-      await device.start().catch(failed);
-    }
-    lastStartEnd = performance.now();
-    if (stop.signal.aborted) return;
-    if (!device) return void stats.clients.failed++;
-    if (device.clientId !== undefined) stats.clients.onboarded++;
-    if (device.phase === 'reporting') {
-      stats.clients.reporting++;
-      await assign(desc, device.clientId!);
-      ticks.push(device, performance.now() + interval);
-    } else stats.clients.failed++;
-  };
-
-  const tick = async (device: SimulatedDevice) => {
-    try {
-      await device.tick();
-    } catch (err) {
-      if (!stop.signal.aborted) stats.deviceError(device.id, err);
-    }
-    if (stop.signal.aborted) return;
-    if (device.phase !== 'reporting') {
-      stats.clients.reporting--;
-      stats.clients.failed++;
-      return;
-    }
-    // At least `minTicks` ticks per device, however long the start phase took; after that only while the duration lasts.
-    const count = (ticked.get(device) ?? 0) + 1;
-    ticked.set(device, count);
-    const next = performance.now() + interval;
-    if (next < deadline || count < minTicks) ticks.push(device, next);
-  };
-
-  const worker = async () => {
-    while (!stop.signal.aborted) {
-      const due = ticks.takeDue(performance.now());
-      if (due) await tick(due);
-      else if (!exhausted && started >= startsAllowed(spec.stages, performance.now() - t0, fraction)) {
-        // The ramp holds the next start back: wait for it or for the next tick, whichever comes first.
-        await sleep(Math.min(STAGE_POLL_MS, ticks.size > 0 ? ticks.nextAt - performance.now() : STAGE_POLL_MS), stop.signal).catch(
-          () => undefined,
-        );
-      } else if (!exhausted) {
-        const next = descriptions.next();
-        if (next.done) exhausted = true;
-        else {
-          started++;
-          await start(next.value);
-        }
-      } else if (ticks.size > 0) await sleep(ticks.nextAt - performance.now(), stop.signal).catch(() => undefined);
-      else return;
-    }
-  };
-
-  try {
-    await Promise.all(Array.from({ length: spec.concurrency }, worker));
-  } finally {
-    clearInterval(timer);
-    if (metricsTimer) clearInterval(metricsTimer);
-    metrics?.();
-    opts.signal?.removeEventListener('abort', onAbort);
-    await env.close();
-  }
-  // The kernel's high-water mark catches a peak between two samples.
-  peakRss = Math.max(peakRss, peakRssBytes(peakRss));
-  opts.onProgress?.(progress());
-  const totals = stats.totals();
-  const interrupted = stop.signal.aborted;
-  const endedAt = new Date();
   return {
-    spec,
-    layout,
-    totals,
-    startedAt: startedAt.toISOString(),
-    endedAt: endedAt.toISOString(),
-    wallMs: Math.round(performance.now() - t0),
-    startPhaseMs: Math.round(lastStartEnd - t0),
-    peakRssBytes: peakRss,
-    cpuMs: cpuMsSince(cpu0),
-    interrupted,
-    passed:
-      !interrupted &&
-      totals.clients.onboarded === layout.clients &&
-      totals.clients.reporting === layout.clients &&
-      totals.deviceIdsCreated === layout.deviceIds &&
-      totals.requests.unexpected === 0 &&
-      totals.requests.transportErrors === 0 &&
-      totals.deployments.assignErrors === 0 &&
-      Object.keys(totals.deployments.failed).length === 0,
+    progress,
+    stop() {
+      clearInterval(timer);
+      if (metricsTimer) clearInterval(metricsTimer);
+      metrics?.();
+    },
+    /** The kernel's high-water mark catches a peak between two samples. */
+    finalPeakRss: () => (peakRss = Math.max(peakRss, peakRssBytes(peakRss))),
   };
+}
+
+/** Every device onboarded and reporting, every deviceId created, nothing unexpected (deployments included), not interrupted. */
+function fleetPassed(totals: FleetTotals, layout: FleetLayout, interrupted: boolean): boolean {
+  return (
+    !interrupted &&
+    totals.clients.onboarded === layout.clients &&
+    totals.clients.reporting === layout.clients &&
+    totals.deviceIdsCreated === layout.deviceIds &&
+    totals.requests.unexpected === 0 &&
+    totals.requests.transportErrors === 0 &&
+    totals.deployments.assignErrors === 0 &&
+    Object.keys(totals.deployments.failed).length === 0
+  );
 }
 
 function memoryNow(): Pick<IntervalMetrics, 'rssBytes' | 'heapUsedBytes' | 'externalBytes'> {

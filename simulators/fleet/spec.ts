@@ -120,6 +120,11 @@ function thresholdList(value: unknown, key: string): string[] {
 
 export const FLEET_KEYS = Object.keys(FIELDS) as (keyof FleetSpec)[];
 
+/** A setting's default, as `wfmck fleet --help` shows it (run/options/fleet-settings.ts). */
+export function fleetDefault(key: keyof FleetSpec): unknown {
+  return FIELDS[key].fallback();
+}
+
 /** Checks every key of a partial spec (from a file or flags); `name` says where a key came from in errors. */
 export function parseFleetInput(input: Record<string, unknown>, name: (key: string) => string): Partial<FleetSpec> {
   const out: Record<string, unknown> = {};

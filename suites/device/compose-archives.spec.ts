@@ -1,7 +1,7 @@
 // Persona device, interfaces.md §2.7: the client judges each compose archive before it extracts anything. The kit
 // publishes archives that break one rule each (and a benign control) and gives them to the client as deployments;
 // a client that ever reports one of the hostile ones installed has extracted it.
-import { test, expect } from '../../fixtures/wfmck.ts';
+import { test, expect } from '../../fixtures/staged.ts';
 import { req } from '../../fixtures/req.ts';
 import { expectEach, type TaggedFinding } from '../../fixtures/expect-each.ts';
 import { BENIGN_ARCHIVES, HOSTILE_ARCHIVES, benignEntries, type ArchiveEntrySpec } from '../../fixtures/archives/build.ts';
@@ -85,21 +85,19 @@ test.describe('§2.7 compose archives the client is given', () => {
       );
     },
   );
+});
 
+test.describe('§2.7 rule 8 §2.4 archives the client refuses, and how it reports the refusal', () => {
   test(
     'COMPOSE-VERIFY-DIGEST a layer blob whose bytes do not hash to its digest (another valid archive) is refused before extraction',
     req('COMPOSE-VERIFY-DIGEST'),
-    async ({ clientUnderTest, hooks, profile }) => {
-      const registry = await startTamperingRegistry(profile.vendor);
-      try {
-        const client = await clientUnderTest({ extraCaPem: registry.caPem });
-        const { deploymentId } = await giveDeployment(client, hooks, [registry.component]);
-        const states = (await untilSettled(client, deploymentId)).map((r) => r.report.status.state);
-        expect(states, '§2.7 rule 8: bytes that miss their digest are never extracted, so never installed').not.toContain('installed');
-        expect(states.at(-1), '§2.7 rule 8: the refusal is reported as a failed deployment').toBe('failed');
-      } finally {
-        await registry.close();
-      }
+    async ({ clientUnderTest, hooks, profile, staged }) => {
+      const registry = await staged(startTamperingRegistry(profile.vendor));
+      const client = await clientUnderTest({ extraCaPem: registry.caPem });
+      const { deploymentId } = await giveDeployment(client, hooks, [registry.component]);
+      const states = (await untilSettled(client, deploymentId)).map((r) => r.report.status.state);
+      expect(states, '§2.7 rule 8: bytes that miss their digest are never extracted, so never installed').not.toContain('installed');
+      expect(states.at(-1), '§2.7 rule 8: the refusal is reported as a failed deployment').toBe('failed');
     },
   );
 
@@ -175,7 +173,9 @@ test.describe('§2.7 compose archives the client is given', () => {
       ).toEqual(failed.map(() => version));
     },
   );
+});
 
+test.describe('§2.7 hostile archives the client refuses', () => {
   for (const [id, archive] of HOSTILE) {
     test(
       `${id} an archive with ${archive} (${HOSTILE_ARCHIVES[archive]!.rule}) is refused: reported failed, never installed`,

@@ -3,7 +3,7 @@
 // a deployment YAML whose bytes do not hash to the manifest's digest, a bundle with a wrong digest or an extra file,
 // a manifestVersion that repeats or goes down. A refused document is never applied: nothing it names is pulled, and
 // the deployment is never reported installed from it.
-import { test, expect } from '../../fixtures/wfmck.ts';
+import { test, expect } from '../../fixtures/staged.ts';
 import { req } from '../../fixtures/req.ts';
 import { isManifestPoll, pathOf, type ClientUnderTest } from '../../fixtures/client-under-test.ts';
 import { startWitnessRegistry } from '../../scripted/component-registry.ts';
@@ -108,37 +108,34 @@ test.describe('P4 the client fetches its desired state', () => {
   test(
     'DS-CLIENT-VERIFY-DEPLOYMENT-DIGEST a deployment YAML whose bytes do not hash to its digest is never applied: nothing it names is pulled, nothing is reported installed',
     req('DS-CLIENT-VERIFY-DEPLOYMENT-DIGEST'),
-    async ({ clientUnderTest, ctx, caPems, hooks, profile }) => {
+    async ({ clientUnderTest, ctx, caPems, hooks, profile, staged }) => {
       // The YAML served names a component of a registry that logs every request: a client that fetches past the failed
       // digest shows there.
-      const witness = await startWitnessRegistry(profile.vendor);
-      try {
-        const client = await clientUnderTest({ extraCaPem: witness.caPem });
-        const component = await sampleComponent(ctx, caPems, profile.vendor);
-        const { deploymentId } = await giveDeployment(client, hooks, [component], 'own', {
-          defect: 'yaml-digest',
-          substitute: [witness.component],
-        });
-        const xs = await watch(
-          client,
-          "it fetched the deployment's YAML",
-          fetchedDeployment(deploymentId),
-          (all) => installedReports(all, deploymentId).length > 0,
-        );
-        expect(
-          witness.requests,
-          `P4: the YAML that failed its digest names ${witness.component.repository}; nothing may be pulled from it`,
-        ).toEqual([]);
-        expect(
-          installedReports(xs, deploymentId),
-          'P4: a YAML that failed its digest is never applied, so never reported installed',
-        ).toEqual([]);
-      } finally {
-        await witness.close();
-      }
+      const witness = await staged(startWitnessRegistry(profile.vendor));
+      const client = await clientUnderTest({ extraCaPem: witness.caPem });
+      const component = await sampleComponent(ctx, caPems, profile.vendor);
+      const { deploymentId } = await giveDeployment(client, hooks, [component], 'own', {
+        defect: 'yaml-digest',
+        substitute: [witness.component],
+      });
+      const xs = await watch(
+        client,
+        "it fetched the deployment's YAML",
+        fetchedDeployment(deploymentId),
+        (all) => installedReports(all, deploymentId).length > 0,
+      );
+      expect(
+        witness.requests,
+        `P4: the YAML that failed its digest names ${witness.component.repository}; nothing may be pulled from it`,
+      ).toEqual([]);
+      expect(installedReports(xs, deploymentId), 'P4: a YAML that failed its digest is never applied, so never reported installed').toEqual(
+        [],
+      );
     },
   );
+});
 
+test.describe('P4 §2.4.1 the client refuses a bad bundle and a manifestVersion that does not grow', () => {
   for (const [id, defect, what] of [
     ['DS-CLIENT-VERIFY-BUNDLE-DIGEST', 'bundle-digest', 'a bundle whose bytes do not hash to its digest'],
     ['DS-CLIENT-BUNDLE-CONTENTS', 'bundle-extra-file', 'a bundle holding a file that is no deployment YAML'],

@@ -59,49 +59,94 @@ async function gatewayRun(clientUnderTest: (o: { kind: 'see-thru-gateway' }) => 
   return { client, puts, gateway: client.deviceId ?? hierarchical?.split('/')[0] };
 }
 
-test.describe('§2.2 see-thru gateways', () => {
-  /**
-   * The documents of a see-thru gateway, each problem tagged with the one requirement it breaks: a document that is no
-   * DeviceCapabilities breaks the schema rule; a gateway's own document with some hosting fields but not all breaks the
-   * hosting rule when it says it hosts (runtimes or deployment types), else the identity-only one.
-   */
-  function gatewayDocumentFindings({ puts, gateway }: GatewayRun): TaggedFinding[] {
-    const ids = puts.map(deviceIdOf);
-    return puts.flatMap((x) => {
-      const doc = jsonBody(x);
-      const checked = validate('DeviceCapabilities', doc);
-      if (!checked.ok)
-        return [
-          {
-            id: 'GW-SEETHRU-SAME-SCHEMA',
-            message: `${deviceIdOf(x)}: not a DeviceCapabilities: ${checked.errors.map((e) => `${e.path} ${e.message}`).join(', ')}`,
-          },
-        ];
-      const isGateway = deviceIdOf(x) === gateway || ids.some((id) => id.startsWith(`${deviceIdOf(x)}/`));
-      const props = (doc as DeviceCapabilities).properties;
-      const kind = classifyDocument(props);
-      if (!isGateway || kind === 'identity-only') return [];
-      const saysHosting = props.supportedRuntimes !== undefined || props.supportedDeploymentTypes !== undefined;
-      if (kind === 'partial' && !saysHosting)
-        return [
-          {
-            id: 'GW-NONHOSTING-IDENTITY-ONLY',
-            message: `${deviceIdOf(x)}: a gateway that says no runtime or deployment type sends hosting fields (${HOSTING_FIELDS.filter((f) => props[f] !== undefined).join(', ')}); identity only`,
-          },
-        ];
-      if (kind === 'partial')
-        return [
-          {
-            id: 'GW-HOSTING-FULL-DOCUMENT',
-            message: `${deviceIdOf(x)}: a hosting gateway without ${HOSTING_FIELDS.filter((f) => props[f] === undefined).join(', ')}; every hosting field`,
-          },
-        ];
-      return semanticFindings(doc as DeviceCapabilities)
-        .filter((f) => f.rule === 'runtimes-required' || f.rule === 'deployment-types-required')
-        .map((f) => ({ id: 'GW-HOSTING-FULL-DOCUMENT', message: `${deviceIdOf(x)}: ${f.message}` }));
-    });
-  }
+/**
+ * The documents of a see-thru gateway, each problem tagged with the one requirement it breaks: a document that is no
+ * DeviceCapabilities breaks the schema rule; a gateway's own document with some hosting fields but not all breaks the
+ * hosting rule when it says it hosts (runtimes or deployment types), else the identity-only one.
+ */
+function gatewayDocumentFindings({ puts, gateway }: GatewayRun): TaggedFinding[] {
+  const ids = puts.map(deviceIdOf);
+  return puts.flatMap((x) => {
+    const doc = jsonBody(x);
+    const checked = validate('DeviceCapabilities', doc);
+    if (!checked.ok)
+      return [
+        {
+          id: 'GW-SEETHRU-SAME-SCHEMA',
+          message: `${deviceIdOf(x)}: not a DeviceCapabilities: ${checked.errors.map((e) => `${e.path} ${e.message}`).join(', ')}`,
+        },
+      ];
+    const isGateway = deviceIdOf(x) === gateway || ids.some((id) => id.startsWith(`${deviceIdOf(x)}/`));
+    const props = (doc as DeviceCapabilities).properties;
+    const kind = classifyDocument(props);
+    if (!isGateway || kind === 'identity-only') return [];
+    const saysHosting = props.supportedRuntimes !== undefined || props.supportedDeploymentTypes !== undefined;
+    if (kind === 'partial' && !saysHosting)
+      return [
+        {
+          id: 'GW-NONHOSTING-IDENTITY-ONLY',
+          message: `${deviceIdOf(x)}: a gateway that says no runtime or deployment type sends hosting fields (${HOSTING_FIELDS.filter((f) => props[f] !== undefined).join(', ')}); identity only`,
+        },
+      ];
+    if (kind === 'partial')
+      return [
+        {
+          id: 'GW-HOSTING-FULL-DOCUMENT',
+          message: `${deviceIdOf(x)}: a hosting gateway without ${HOSTING_FIELDS.filter((f) => props[f] === undefined).join(', ')}; every hosting field`,
+        },
+      ];
+    return semanticFindings(doc as DeviceCapabilities)
+      .filter((f) => f.rule === 'runtimes-required' || f.rule === 'deployment-types-required')
+      .map((f) => ({ id: 'GW-HOSTING-FULL-DOCUMENT', message: `${deviceIdOf(x)}: ${f.message}` }));
+  });
+}
 
+/** The client as an opaque gateway and the documents it PUT once it has polled twice; a skip when it is no opaque gateway. */
+async function opaqueRun(
+  clientUnderTest: (o: { kind: 'opaque-gateway' }) => Promise<ClientUnderTest>,
+): Promise<{ client: ClientUnderTest; puts: RecordedExchange[] }> {
+  const client = await clientUnderTest({ kind: 'opaque-gateway' });
+  skipIf(
+    client.kind !== 'opaque-gateway',
+    'unsupported',
+    'the client under test did not say it is an opaque gateway (startClient answered no kind opaque-gateway)',
+  );
+  const puts = await client.waitFor(
+    'its capabilities and two polls of the desired state',
+    (xs) => (xs.filter(isManifestPoll).length >= 2 ? capabilitiesPuts(xs) : undefined),
+    undefined,
+    POLLS,
+  );
+  return { client, puts };
+}
+
+/** Each document the gateway PUT for itself, judged against what it says it aggregates (spec/rules/opaque-aggregation.ts). */
+function aggregationFindings(
+  puts: RecordedExchange[],
+  children: Properties[],
+  deploymentTypes: readonly string[],
+): { rule: string; message: string }[] {
+  return puts
+    .filter((x) => !deviceIdOf(x).includes('/'))
+    .flatMap((x) => {
+      const doc = jsonBody(x) as DeviceCapabilities | undefined;
+      if (!doc?.properties) return [];
+      return checkOpaqueAggregation(doc, children, deploymentTypes).map((f) => ({
+        rule: f.rule,
+        message: `PUT ${deviceIdOf(x)}: ${f.message}`,
+      }));
+    });
+}
+
+const AGGREGATION_RULES: Record<string, string> = {
+  'opaque-cpus-one-per-child-cpu': 'GW-OPAQUE-AGG-CPUS',
+  'opaque-memory-summed': 'GW-OPAQUE-AGG-MEMORY',
+  'opaque-storage-summed': 'GW-OPAQUE-AGG-STORAGE',
+  'opaque-interfaces-added': 'GW-OPAQUE-AGG-INTERFACES',
+  'opaque-runtimes-union': 'GW-OPAQUE-AGG-RUNTIMES',
+};
+
+test.describe('§2.2 see-thru gateways', () => {
   test(
     "GW-SEETHRU-SAME-SCHEMA GW-HOSTING-FULL-DOCUMENT GW-NONHOSTING-IDENTITY-ONLY every document is a DeviceCapabilities; a gateway's own is identity-only or a full hosting document",
     req('GW-SEETHRU-SAME-SCHEMA', 'GW-HOSTING-FULL-DOCUMENT', 'GW-NONHOSTING-IDENTITY-ONLY'),
@@ -198,25 +243,6 @@ test.describe('§2.2 see-thru gateways', () => {
 });
 
 test.describe('§2.2 opaque gateways', () => {
-  /** The client as an opaque gateway and the documents it PUT once it has polled twice; a skip when it is no opaque gateway. */
-  async function opaqueRun(
-    clientUnderTest: (o: { kind: 'opaque-gateway' }) => Promise<ClientUnderTest>,
-  ): Promise<{ client: ClientUnderTest; puts: RecordedExchange[] }> {
-    const client = await clientUnderTest({ kind: 'opaque-gateway' });
-    skipIf(
-      client.kind !== 'opaque-gateway',
-      'unsupported',
-      'the client under test did not say it is an opaque gateway (startClient answered no kind opaque-gateway)',
-    );
-    const puts = await client.waitFor(
-      'its capabilities and two polls of the desired state',
-      (xs) => (xs.filter(isManifestPoll).length >= 2 ? capabilitiesPuts(xs) : undefined),
-      undefined,
-      POLLS,
-    );
-    return { client, puts };
-  }
-
   test(
     'GW-OPAQUE-ONE-DOCUMENT GW-OPAQUE-CHILDREN-HIDDEN an opaque gateway reports itself as one device in one document, and no child deviceId',
     req('GW-OPAQUE-ONE-DOCUMENT', 'GW-OPAQUE-CHILDREN-HIDDEN'),
@@ -237,32 +263,6 @@ test.describe('§2.2 opaque gateways', () => {
       );
     },
   );
-
-  /** Each document the gateway PUT for itself, judged against what it says it aggregates (spec/rules/opaque-aggregation.ts). */
-  function aggregationFindings(
-    puts: RecordedExchange[],
-    children: Properties[],
-    deploymentTypes: readonly string[],
-  ): { rule: string; message: string }[] {
-    return puts
-      .filter((x) => !deviceIdOf(x).includes('/'))
-      .flatMap((x) => {
-        const doc = jsonBody(x) as DeviceCapabilities | undefined;
-        if (!doc?.properties) return [];
-        return checkOpaqueAggregation(doc, children, deploymentTypes).map((f) => ({
-          rule: f.rule,
-          message: `PUT ${deviceIdOf(x)}: ${f.message}`,
-        }));
-      });
-  }
-
-  const AGGREGATION_RULES: Record<string, string> = {
-    'opaque-cpus-one-per-child-cpu': 'GW-OPAQUE-AGG-CPUS',
-    'opaque-memory-summed': 'GW-OPAQUE-AGG-MEMORY',
-    'opaque-storage-summed': 'GW-OPAQUE-AGG-STORAGE',
-    'opaque-interfaces-added': 'GW-OPAQUE-AGG-INTERFACES',
-    'opaque-runtimes-union': 'GW-OPAQUE-AGG-RUNTIMES',
-  };
 
   test(
     'GW-OPAQUE-AGG-CPUS GW-OPAQUE-AGG-MEMORY GW-OPAQUE-AGG-STORAGE GW-OPAQUE-AGG-INTERFACES GW-OPAQUE-AGG-RUNTIMES the document aggregates the devices the gateway says are behind it: a cpus entry per child CPU, memory and storage summed, interfaces added, runtimes united',

@@ -3,11 +3,10 @@
 // (scripted/wfm.ts) of its own: the WFM's SVID is issued by a CA the test puts in, or leaves out of, the
 // bundle, and it closes every connection after its answer, so whether a request arrives shows whether the client's
 // anchors at that moment validate the WFM.
-import { test, expect } from '../../fixtures/wfmck.ts';
+import { test, expect } from '../../fixtures/scripted-stage.ts';
 import { req } from '../../fixtures/req.ts';
 import { expectEach, judgeAs } from '../../fixtures/expect-each.ts';
 import { setup } from '../../fixtures/outcome.ts';
-import { stage, target } from '../../fixtures/scripted-stage.ts';
 import type { ScriptedIdentity } from '../../scripted/identity.ts';
 import type { ScriptedWfm } from '../../scripted/wfm.ts';
 import { jwtSvidJwk } from '../../protocol/bundle-jwk.ts';
@@ -64,94 +63,84 @@ test.describe('§4.6 the client validates its WFM against the anchors of its tru
   test(
     'BUNDLE-CLIENT-TOLERATE-UNKNOWN a bundle with members §2.6 does not name is used: the client reaches the WFM its anchor validates',
     req('BUNDLE-CLIENT-TOLERATE-UNKNOWN'),
-    async ({ clientUnderTest, ctx, profile, transcript }) => {
-      const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor }) => ({
+    async ({ stage }) => {
+      const s = await stage(({ anchor }) => ({
         spiffe_sequence: 1,
         spiffe_refresh_hint: 1,
         keys: [{ ...anchor, 'x-acme-note': 'rotated weekly' }],
         'x-acme-issuer': { region: 'eu-west' },
         spiffe_comment: 'fixture',
       }));
-      try {
-        await talking(s.wfm, "§2.6: unknown members are tolerated; the bundle's anchor validates the WFM and the client sends requests");
-      } finally {
-        await s.close();
-      }
+      await talking(s.wfm, "§2.6: unknown members are tolerated; the bundle's anchor validates the WFM and the client sends requests");
     },
   );
 
   test(
     'BUNDLE-IGNORE-NON-X509 a CA that comes only as a jwt-svid entry, or an entry of another use, validates nothing',
     req('BUNDLE-IGNORE-NON-X509'),
-    async ({ clientUnderTest, ctx, profile, transcript }) => {
-      const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor, other }) =>
+    async ({ stage }) => {
+      const s = await stage(({ anchor, other }) =>
         plain([other, { ...anchor, use: 'jwt-svid', kid: 'wfmck-jwt' }, { ...anchor, use: 'x-wfmck-other' }]),
       );
-      try {
-        await retrievedSince(s.identity, { requests: 0, refusals: 0 });
-        await setup('CAP-FIRST-EXCHANGE', 'the client tried to reach its WFM', () =>
-          expect.poll(() => s.wfm.connections, { message: 'the client tried to reach its WFM', timeout: 20_000 }).toBeGreaterThan(0),
-        );
-        expect(
-          await requestsInWindow(s.wfm),
-          "§2.6: the WFM's CA is in the bundle only under use jwt-svid and x-wfmck-other; ignored, it validates nothing",
-        ).toBe(0);
-      } finally {
-        await s.close();
-      }
+      await retrievedSince(s.identity, { requests: 0, refusals: 0 });
+      await setup('CAP-FIRST-EXCHANGE', 'the client tried to reach its WFM', () =>
+        expect.poll(() => s.wfm.connections, { message: 'the client tried to reach its WFM', timeout: 20_000 }).toBeGreaterThan(0),
+      );
+      expect(
+        await requestsInWindow(s.wfm),
+        "§2.6: the WFM's CA is in the bundle only under use jwt-svid and x-wfmck-other; ignored, it validates nothing",
+      ).toBe(0);
     },
   );
+});
 
+test.describe('§4.6 rules 1-3 and 5 the anchors the client keeps, caches and replaces (miaf)', () => {
   test(
     'BUNDLE-REJECT-NO-ANCHORS BUNDLE-KEEP-CURRENT BUNDLE-OFFLINE-KEEP-CACHED a bundle without an X.509 anchor, an error answer and an unreachable endpoint each leave the current anchors in use',
     req('BUNDLE-REJECT-NO-ANCHORS', 'BUNDLE-KEEP-CURRENT', 'BUNDLE-OFFLINE-KEEP-CACHED'),
-    async ({ clientUnderTest, ctx, profile, transcript }) => {
-      const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor }) => plain([anchor]));
+    async ({ stage }) => {
+      const s = await stage(({ anchor }) => plain([anchor]));
       const { identity, wfm } = s;
       const good = identity.script.bundle;
       const jwtOnly = plain([await jwtSvidJwk()], 2);
-      try {
-        await reaches(wfm);
-        // One phase after another, each its requirement's own check: a client that stops validating is that phase's
-        // finding; the phases after it never ran, so their requirements are blocked, not failed (judgeAs).
-        const phases: [string, string, () => void, () => void, boolean][] = [
-          [
-            'BUNDLE-REJECT-NO-ANCHORS',
-            'a bundle whose only key is a jwt-svid entry (rule 1)',
-            () => void (identity.script.bundle = jwtOnly),
-            () => void (identity.script.bundle = good),
-            false,
-          ],
-          [
-            'BUNDLE-KEEP-CURRENT',
-            'the bundle endpoint answering 503 (rule 2)',
-            () => void (identity.script.bundleStatus = 503),
-            () => void delete identity.script.bundleStatus,
-            false,
-          ],
-          [
-            'BUNDLE-OFFLINE-KEEP-CACHED',
-            'the bundle endpoint unreachable (rule 5)',
-            () => void (identity.script.offline = true),
-            () => void (identity.script.offline = false),
-            true,
-          ],
-        ];
-        for (const [id, what, apply, undo, offline] of phases) {
-          const mark = markOf(identity);
-          apply();
-          await retrievedSince(identity, mark, offline);
-          const seen = await requestsInWindow(wfm);
-          undo();
-          await judgeAs(id, () =>
-            expect(
-              seen,
-              `§4.6 rules 1, 2 and 5: after ${what} the WFM got no request in ${WATCH_MS / 1000} s: the client stopped validating it with its current anchors`,
-            ).toBeGreaterThan(0),
-          );
-        }
-      } finally {
-        await s.close();
+      await reaches(wfm);
+      // One phase after another, each its requirement's own check: a client that stops validating is that phase's
+      // finding; the phases after it never ran, so their requirements are blocked, not failed (judgeAs).
+      const phases: [string, string, () => void, () => void, boolean][] = [
+        [
+          'BUNDLE-REJECT-NO-ANCHORS',
+          'a bundle whose only key is a jwt-svid entry (rule 1)',
+          () => void (identity.script.bundle = jwtOnly),
+          () => void (identity.script.bundle = good),
+          false,
+        ],
+        [
+          'BUNDLE-KEEP-CURRENT',
+          'the bundle endpoint answering 503 (rule 2)',
+          () => void (identity.script.bundleStatus = 503),
+          () => void delete identity.script.bundleStatus,
+          false,
+        ],
+        [
+          'BUNDLE-OFFLINE-KEEP-CACHED',
+          'the bundle endpoint unreachable (rule 5)',
+          () => void (identity.script.offline = true),
+          () => void (identity.script.offline = false),
+          true,
+        ],
+      ];
+      for (const [id, what, apply, undo, offline] of phases) {
+        const mark = markOf(identity);
+        apply();
+        await retrievedSince(identity, mark, offline);
+        const seen = await requestsInWindow(wfm);
+        undo();
+        await judgeAs(id, () =>
+          expect(
+            seen,
+            `§4.6 rules 1, 2 and 5: after ${what} the WFM got no request in ${WATCH_MS / 1000} s: the client stopped validating it with its current anchors`,
+          ).toBeGreaterThan(0),
+        );
       }
     },
   );
@@ -159,49 +148,41 @@ test.describe('§4.6 the client validates its WFM against the anchors of its tru
   test(
     'BUNDLE-CACHE-LOCAL restarted while its trust bundle endpoint is unreachable, the client validates its WFM with the bundle it cached',
     req('BUNDLE-CACHE-LOCAL'),
-    async ({ clientUnderTest, ctx, profile, transcript, hooks }) => {
+    async ({ stage, hooks }) => {
       hooks.require('stopClient');
-      const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor }) => plain([anchor]));
-      try {
-        await reaches(s.wfm);
-        const mark = markOf(s.identity);
-        // Its initial trust covers the identity role, never the WFM: after the restart only a cached bundle validates it.
-        await s.client.restart({ loseState: false, whileDown: async () => void (s.identity.script.offline = true) });
-        await retrievedSince(s.identity, mark, true);
-        expect(
-          await requestsInWindow(s.wfm),
-          `§4.6 rule 5: restarted with its bundle endpoint unreachable, the client got no request to its WFM in ${WATCH_MS / 1000} s: it kept no bundle across the restart`,
-        ).toBeGreaterThan(0);
-      } finally {
-        await s.close();
-      }
+      const s = await stage(({ anchor }) => plain([anchor]));
+      await reaches(s.wfm);
+      const mark = markOf(s.identity);
+      // Its initial trust covers the identity role, never the WFM: after the restart only a cached bundle validates it.
+      await s.client.restart({ loseState: false, whileDown: async () => void (s.identity.script.offline = true) });
+      await retrievedSince(s.identity, mark, true);
+      expect(
+        await requestsInWindow(s.wfm),
+        `§4.6 rule 5: restarted with its bundle endpoint unreachable, the client got no request to its WFM in ${WATCH_MS / 1000} s: it kept no bundle across the restart`,
+      ).toBeGreaterThan(0);
     },
   );
 
   test(
     'BUNDLE-REPLACE-ANCHORS BUNDLE-NO-COMBINE after a rotation to a bundle of another CA alone, the WFM only the old CA validates gets no request',
     req('BUNDLE-REPLACE-ANCHORS', 'BUNDLE-NO-COMBINE'),
-    async ({ clientUnderTest, ctx, profile, transcript }) => {
-      const s = await stage(target(ctx, profile), transcript, clientUnderTest, ({ anchor }) => plain([anchor]));
-      try {
-        await reaches(s.wfm);
-        const mark = markOf(s.identity);
-        s.identity.script.bundle = plain([s.other], 2);
-        await retrievedSince(s.identity, mark);
-        const seen = await requestsInWindow(s.wfm);
-        const message = `after the bundle of CA "other" alone, the WFM (SVID of CA "anchor") still got ${seen} requests in ${WATCH_MS / 1000} s`;
-        expectEach(
-          seen === 0
-            ? []
-            : [
-                { id: 'BUNDLE-REPLACE-ANCHORS', message },
-                { id: 'BUNDLE-NO-COMBINE', message },
-              ],
-          '§4.6 rule 3: the retrieved anchors replace the old ones, never join them',
-        );
-      } finally {
-        await s.close();
-      }
+    async ({ stage }) => {
+      const s = await stage(({ anchor }) => plain([anchor]));
+      await reaches(s.wfm);
+      const mark = markOf(s.identity);
+      s.identity.script.bundle = plain([s.other], 2);
+      await retrievedSince(s.identity, mark);
+      const seen = await requestsInWindow(s.wfm);
+      const message = `after the bundle of CA "other" alone, the WFM (SVID of CA "anchor") still got ${seen} requests in ${WATCH_MS / 1000} s`;
+      expectEach(
+        seen === 0
+          ? []
+          : [
+              { id: 'BUNDLE-REPLACE-ANCHORS', message },
+              { id: 'BUNDLE-NO-COMBINE', message },
+            ],
+        '§4.6 rule 3: the retrieved anchors replace the old ones, never join them',
+      );
     },
   );
 });

@@ -1,7 +1,7 @@
 // Persona device, profiles.md P10 (miaf): the client's side of mutual TLS. It presents its X.509-SVID, and it talks
 // only to a server whose SPIFFE ID is exactly its WFM's, over TLS 1.3 and HTTP/1.1.
 import { readFileSync } from 'node:fs';
-import { test, expect } from '../../fixtures/wfmck.ts';
+import { test, expect } from '../../fixtures/staged.ts';
 import { req } from '../../fixtures/req.ts';
 import { startImpostorWfm, type ImpostorKind } from '../../scripted/impostor-wfm.ts';
 import { spiffeTarget } from '../../fixtures/svid.ts';
@@ -36,25 +36,21 @@ test.describe('P10 the client under test over mutual TLS', () => {
     test(
       `${id} given a server with ${what} (chained to its bundle), the client aborts: no HTTP request reaches it`,
       req(id),
-      async ({ clientUnderTest, ctx, profile }) => {
+      async ({ clientUnderTest, ctx, profile, staged }) => {
         const t = spiffeTarget(ctx, profile);
         if ('missing' in t) skipFor('disabled', t.missing);
         skipIf(!ctx.deviceCa, 'disabled', "needs the SVID CA the client trusts, to mint the impostor's certificate");
         const ca = await loadIssued(readFileSync(ctx.deviceCa!.certFile, 'utf8'), readFileSync(ctx.deviceCa!.keyFile, 'utf8'));
-        const impostor = await startImpostorWfm(ca, t, kind);
-        try {
-          await clientUnderTest({ wfm: impostor.url });
-          // It did try (a connection), and then a while for a request that must not come.
-          await setup('CAP-FIRST-EXCHANGE', 'the client connected to the WFM it was given', () =>
-            expect
-              .poll(() => impostor.connections, { message: 'the client connected to the WFM it was given (the impostor)', timeout: 20_000 })
-              .toBeGreaterThan(0),
-          );
-          await new Promise((r) => setTimeout(r, 2_000));
-          expect(impostor.requests, `P10: ${what} is not the client's WFM; it must abort before any request`).toEqual([]);
-        } finally {
-          await impostor.close();
-        }
+        const impostor = await staged(startImpostorWfm(ca, t, kind));
+        await clientUnderTest({ wfm: impostor.url });
+        // It did try (a connection), and then a while for a request that must not come.
+        await setup('CAP-FIRST-EXCHANGE', 'the client connected to the WFM it was given', () =>
+          expect
+            .poll(() => impostor.connections, { message: 'the client connected to the WFM it was given (the impostor)', timeout: 20_000 })
+            .toBeGreaterThan(0),
+        );
+        await new Promise((r) => setTimeout(r, 2_000));
+        expect(impostor.requests, `P10: ${what} is not the client's WFM; it must abort before any request`).toEqual([]);
       },
     );
   }

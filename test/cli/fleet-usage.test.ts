@@ -26,6 +26,12 @@ test('fleet --help prints the options and exits 0', async () => {
   const r = await fleet('--help');
   assert.equal(r.code, 0);
   assert.match(r.stdout, /--see-thru-gateways N/);
+  // Per-device misbehaviour is --misbehaviour; its old spelling --faults is named in its help, and its defaults come from the fleet's own.
+  assert.match(
+    r.stdout,
+    /--misbehaviour LIST +faults\n +per-device misbehaviour mix[^\n]*\n?[^\n]*--faults, its old spelling,\s+still works/,
+  );
+  assert.match(r.stdout, /--devices N +devices\n +plain devices \(default 10\)/);
 });
 
 test('fleet takes a --wfm off loopback with one notice before its first connection (the name pinned to a closed loopback port)', async () => {
@@ -58,6 +64,7 @@ test('fleet exits 2 on bad flags, a bad fleet file, a missing device CA, and an 
     [['--devices', 'lots'], /--devices: expected a number/],
     [['--shard', '0/2'], /--shard: expected i\/n/],
     [['--faults', 'meltdown=0.1'], /--faults: unknown fault "meltdown"/],
+    [['--misbehaviour', 'meltdown=0.1'], /--misbehaviour: unknown fault "meltdown"/],
     [['--frobnicate'], /^wfmck fleet: --frobnicate: unknown option\n/],
     [['--heap-growth', '-5'], /--heap-growth: must be a whole number of percent from 0 to 1000, not "-5"/],
     [['--heap-growth', '2.5'], /--heap-growth: must be a whole number of percent/],

@@ -92,6 +92,7 @@ describe('suite fixtures under Playwright', { timeout: 90_000 }, () => {
       strictness: 'default',
       seed: 1,
       runs: 1,
+      reporter: 'compact',
       hooks: {},
       outDir: dir,
       startedAt: new Date().toISOString(),

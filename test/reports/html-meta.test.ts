@@ -48,6 +48,7 @@ test("clientUnderTest comes from the run context: the embedded startClient is th
     strictness: 'default' as const,
     seed: 1,
     runs: 1,
+    reporter: 'compact' as const,
     outDir: '/tmp',
     startedAt: '',
   };

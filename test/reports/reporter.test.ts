@@ -78,6 +78,7 @@ function context(outDir: string): RunContext {
     strictness: 'default',
     seed: 77,
     runs: 10,
+    reporter: 'compact',
     outDir,
     startedAt: '2025-01-01T00:00:00.000Z',
     hooks: { assignDeployment: { kind: 'command', command: 'true', timeoutMs: 1000 } },

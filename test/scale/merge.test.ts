@@ -8,7 +8,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mergeSummaries, MAX_UNEXPECTED, type ShardSummary } from '../../cli/merge-fleet.ts';
+import { mergeSummaries, MAX_UNEXPECTED, type ShardSummary } from '../../simulators/fleet/merge-summaries.ts';
 import { startEmbedded } from '../../run/processes/embedded.ts';
 import { runFleet } from '../../simulators/fleet/runner.ts';
 import { resolveFleetSpec, type FleetSpec } from '../../simulators/fleet/spec.ts';

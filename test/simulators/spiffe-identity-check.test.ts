@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
 import { createRootCa } from '../../protocol/pki.ts';
 import { startImpostorWfm, type ImpostorKind } from '../../scripted/impostor-wfm.ts';
-import { createTransport, spiffeIdentityCheck, type SpiffeCheckLeniency } from '../../simulators/transport/undici-transport.ts';
+import { createTransport } from '../../simulators/transport/undici-transport.ts';
+import { spiffeIdentityCheck, type SpiffeCheckLeniency } from '../../simulators/transport/spiffe-identity-check.ts';
 import type { TransportError } from '../../simulators/transport/types.ts';
 import { wfmSpiffeId } from '../../spec/spiffe-id.ts';
 

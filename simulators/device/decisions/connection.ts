@@ -1,6 +1,6 @@
 // What the kit's device client decides about its connections to the WFM and the identity role (P3 signatures, P10
 // mutual TLS, §5): a faulty client replaces single decisions (simulators/faults/connection.ts).
-import type { SpiffeCheckLeniency } from '../../transport/undici-transport.ts';
+import type { SpiffeCheckLeniency } from '../../transport/spiffe-identity-check.ts';
 import type { RequestSigner } from '../../transport/types.ts';
 
 export interface ConnectionDecisions {

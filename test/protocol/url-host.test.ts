@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { urlHostPart } from '../../reference/url-host.ts';
+import { urlHostPart } from '../../protocol/url-host.ts';
 
 test('a wildcard listen address is no URL host: the first --hostname, else loopback; any other address is its own', () => {
   assert.equal(urlHostPart('0.0.0.0', ['wfm', 'wfm.ns.svc']), 'wfm');

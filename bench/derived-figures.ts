@@ -1,0 +1,89 @@
+// What bench.json derives from the measured figures: the fleet's rates over autocannon's, and each kit figure over
+// the machine's floor for the same job (1.0 = at the floor).
+import type { BenchReport, Measurements } from './report.ts';
+import { round } from './targets.ts';
+
+export type FloorRatios = NonNullable<BenchReport['figures']['floorRatios']>;
+
+export interface DerivedFigures {
+  ratios?: { signingOff: number; signingOn: number };
+  /** The reference WFM's CPU per onboarded device, in ms. */
+  perDevice?: number;
+  floorRatios?: { kitSignOverNativeSign: number; wfmOnboardingOverNativeChecks?: number };
+  clientRatios?: FloorRatios;
+  /** Every floor ratio at hand, or nothing when none is. */
+  allFloorRatios?: FloorRatios;
+}
+
+export function derivedFigures(m: Partial<Measurements>, machineCpus: number): DerivedFigures {
+  const rr = m.requestRate;
+  const base = rr?.autocannon.requestsPerSecond ?? 0;
+  const ratios = rr && {
+    signingOff: base > 0 ? round(rr.fleetUnsigned.requestsPerSecond / base, 2) : 0,
+    signingOn: base > 0 ? round(rr.fleetSigned.requestsPerSecond / base, 2) : 0,
+  };
+  const ob = m.onboarding;
+  const perDevice = ob && (ob.requests > 0 ? round((ob.wfmCpuMsPer1000 * ob.requests) / 1000 / Math.max(1, ob.reporting), 2) : 0);
+  const f = m.floors;
+  const floorRatios = f && {
+    kitSignOverNativeSign: f.nativeSignUs > 0 ? round(f.kitSignUs / f.nativeSignUs, 2) : 0,
+    ...(perDevice !== undefined && {
+      wfmOnboardingOverNativeChecks:
+        f.nativeVerifyUs + f.nativeX509Us > 0 ? round((perDevice * 1000) / (f.nativeVerifyUs + f.nativeX509Us), 2) : 0,
+    }),
+  };
+  const bareUs = rr?.bareServer.wfmCpuMsPer1000 ?? 0;
+  const onboardingExchangeFloorUs = f && bareUs > 0 ? round(3 * bareUs + 3 * f.nativeVerifyUs + f.nativeKeyImportUs, 1) : undefined;
+  const exchangeFloorRatios = rr &&
+    bareUs > 0 && {
+      wfmPutOverBareServer: round(rr.autocannon.wfmCpuMsPer1000 / bareUs, 2),
+      ...(onboardingExchangeFloorUs !== undefined && {
+        onboardingExchangeFloorUs,
+        ...(perDevice !== undefined && { wfmOnboardingOverExchangeFloor: round((perDevice * 1000) / onboardingExchangeFloorUs, 2) }),
+      }),
+    };
+  const cpus = machineCpus > 0 ? machineCpus : 1;
+  // Signing adds one native sign (client) and one native verify (WFM) per request, on the same cores as the rest.
+  const signedRateBound =
+    f && rr && rr.fleetUnsigned.requestsPerSecond > 0
+      ? 1 / (1 / rr.fleetUnsigned.requestsPerSecond + (f.nativeSignUs + f.nativeVerifyUs) / 1e6 / cpus)
+      : undefined;
+  const clientRatios = rr && {
+    ...(rr.autocannon.clientCpuMsPer1000 > 0 && {
+      clientCpuUnsignedOverAutocannon: round(rr.fleetUnsigned.clientCpuMsPer1000 / rr.autocannon.clientCpuMsPer1000, 2),
+    }),
+    // ms per 1,000 requests = µs per request.
+    // Judged against the unsigned fleet at the signed fleet's own rate: the same work but the signature, at the same
+    // answers per event-loop wake-up. The ratio against the full-rate unsigned cost is kept beside it.
+    ...(f &&
+      rr.fleetUnsignedAtSignedRate.clientCpuMsPer1000 > 0 && {
+        clientCpuSignedOverUnsignedPlusSign: round(
+          rr.fleetSigned.clientCpuMsPer1000 / (rr.fleetUnsignedAtSignedRate.clientCpuMsPer1000 + f.nativeSignUs),
+          2,
+        ),
+      }),
+    ...(f &&
+      rr.fleetUnsigned.clientCpuMsPer1000 > 0 && {
+        clientCpuSignedOverFullRateUnsignedPlusSign: round(
+          rr.fleetSigned.clientCpuMsPer1000 / (rr.fleetUnsigned.clientCpuMsPer1000 + f.nativeSignUs),
+          2,
+        ),
+      }),
+    ...(signedRateBound !== undefined && {
+      signedRateBound: Math.round(signedRateBound),
+      signedRateOverBound: round(rr.fleetSigned.requestsPerSecond / signedRateBound, 2),
+    }),
+  };
+  const allFloorRatios = (floorRatios || (clientRatios && Object.keys(clientRatios).length > 0)) && {
+    ...floorRatios,
+    ...clientRatios,
+    ...exchangeFloorRatios,
+  };
+  return {
+    ...(ratios && { ratios }),
+    ...(perDevice !== undefined && { perDevice }),
+    ...(floorRatios && { floorRatios }),
+    ...(clientRatios && { clientRatios }),
+    ...(allFloorRatios && { allFloorRatios }),
+  };
+}
