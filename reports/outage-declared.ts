@@ -37,10 +37,25 @@ function originOf(url: string): string | undefined {
   }
 }
 
-/** An exchange that got no answer from a dark origin since the target last answered a probe. */
+/** When an exchange that got no answer went dark (ms): a broken connection when it broke, a timeout when it began. */
+function wentDarkAt(x: Exchange): number {
+  const start = Date.parse(x.startedAt);
+  return x.error?.code === 'WFMCK_E_CONNECTION' ? start + x.durationMs : start;
+}
+
+/** Went dark after the last answered probe (or none answered). */
+function afterLastAnswer(x: Exchange, o: DeclaredOutage): boolean {
+  return o.lastAnswerAt === undefined || !(wentDarkAt(x) < Date.parse(o.lastAnswerAt));
+}
+
+/**
+ * An exchange that got no answer from a dark origin since the target last answered a probe. A connection that broke
+ * counts from when it broke: a request in flight when the target died started while it still answered. A timeout
+ * counts from its start: a request the target left waiting while it answered probes is a hang, the target's own.
+ */
 export function darkAfter(x: Exchange | undefined, o: DeclaredOutage): x is Exchange {
   if (!x?.error || !DARK.has(x.error.code)) return false;
-  if (o.lastAnswerAt !== undefined && x.startedAt < o.lastAnswerAt) return false;
+  if (!afterLastAnswer(x, o)) return false;
   const origin = originOf(x.url);
   return origin !== undefined && o.origins.includes(origin);
 }
@@ -70,7 +85,10 @@ export function declaredOutage(o: DeclaredOutage, records: readonly TestRecord[]
     .filter((x) => o.origins.includes(originOf(x.url) ?? ''))
     .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   const dark = exchanges.filter((x) => darkAfter(x, o));
-  const since = [o.firstFailureAt, dark[0]?.startedAt].filter((t): t is string => t !== undefined).sort()[0]!;
+  // An exchange in flight when the target died began before the outage did: the outage began when it broke.
+  const began = (x: Exchange) =>
+    o.lastAnswerAt !== undefined && x.startedAt < o.lastAnswerAt ? new Date(wentDarkAt(x)).toISOString() : x.startedAt;
+  const since = [o.firstFailureAt, ...dark.map(began)].sort((a, b) => Date.parse(a) - Date.parse(b))[0]!;
   const answered = exchanges.filter((x) => x.status !== undefined && x.startedAt < since);
   const blocked = blockByOutage(records, o).filter((r, i) => r.blockedBy === OUTAGE_CAUSE && records[i]!.blockedBy !== OUTAGE_CAUSE);
   return {

@@ -109,6 +109,18 @@ test('a declared outage blocks the checks cut short on no answer after it began 
     record('CAP-PUT-200', 'fail', { status: 500, startedAt: '2026-11-26T10:00:01Z' }),
     record('CERT-GET-200', 'fail', { error: { code: 'WFMCK_E_TIMEOUT', message: 'late' }, startedAt: '2026-11-26T09:59:00Z' }),
     record('DS-GET-200', 'fail', { error: refused, startedAt: '2026-11-26T10:00:03Z' }),
+    // In flight when the target died: started before the last answered probe, broken after it.
+    record('STATUS-OBJECT', 'fail', {
+      error: { code: 'WFMCK_E_CONNECTION', message: 'socket hang up' },
+      startedAt: '2026-11-26T10:00:01.000Z',
+      durationMs: 2500,
+    }),
+    // Broken before the last answered probe: the target dropped this one while it answered others.
+    record('STATUS-PRECEDENCE', 'fail', {
+      error: { code: 'WFMCK_E_CONNECTION', message: 'socket hang up' },
+      startedAt: '2026-11-26T10:00:01.000Z',
+      durationMs: 500,
+    }),
     record('STATUS-POST-201', 'blocked', { error: refused, startedAt: '2026-11-26T10:00:05Z' }, { blockedBy: 'CAP-PUT-201' }),
     record('CAP-DELETE-204', 'fail', { error: refused, url: 'https://127.0.0.1:9999/x', startedAt: '2026-11-26T10:00:05Z' }),
     record('ONB-201-CLIENTID', 'skip', undefined, { skipCause: 'interrupted', reason: 'not run: the run was interrupted' }),
@@ -122,14 +134,16 @@ test('a declared outage blocks the checks cut short on no answer after it began 
       'CAP-PUT-200 fail',
       'CERT-GET-200 fail',
       `DS-GET-200 blocked ${OUTAGE_CAUSE}`,
+      `STATUS-OBJECT blocked ${OUTAGE_CAUSE}`,
+      'STATUS-PRECEDENCE fail',
       `STATUS-POST-201 blocked ${OUTAGE_CAUSE}`,
       'CAP-DELETE-204 fail',
       `ONB-201-CLIENTID blocked ${OUTAGE_CAUSE}`,
       'CAP-PROPERTIES-REQUIRED skip',
     ],
-    'an answer (500), a hang before the last answered probe and another origin stay findings; a configured skip stays',
+    'an answer (500), a hang begun and a connection broken before the last answered probe, and another origin stay findings; a configured skip stays',
   );
-  assert.equal(blocked[6]!.skipCause, undefined);
+  assert.equal(blocked[8]!.skipCause, undefined);
 
   const report = buildReport({
     meta: fallbackMeta('0', '2026-11-26T10:00:00Z', {}),
@@ -143,11 +157,11 @@ test('a declared outage blocks the checks cut short on no answer after it began 
   assert.deepEqual(rest, [], 'one outage');
   assert.equal(o!.since, '2026-11-26T10:00:03Z', 'it began at the first exchange that got no answer after the last answer');
   assert.deepEqual(o!.codes, ['WFMCK_E_CONNECTION']);
-  assert.deepEqual(o!.requirements.sort(), ['DS-GET-200', 'ONB-201-CLIENTID', 'STATUS-POST-201']);
-  assert.deepEqual([o!.stopped!.checks, o!.stopped!.notRun, o!.stopped!.afterCheck], [8, 3, 3]);
+  assert.deepEqual(o!.requirements.sort(), ['DS-GET-200', 'ONB-201-CLIENTID', 'STATUS-OBJECT', 'STATUS-POST-201']);
+  assert.deepEqual([o!.stopped!.checks, o!.stopped!.notRun, o!.stopped!.afterCheck], [10, 4, 3]);
   assert.deepEqual(
     o!.evidence!.map((x) => x.id),
-    ['x-CAP-PUT-201', 'x-CAP-PUT-200', 'x-DS-GET-200', 'x-STATUS-POST-201'],
+    ['x-CAP-PUT-201', 'x-CAP-PUT-200', 'x-STATUS-OBJECT', 'x-DS-GET-200', 'x-STATUS-POST-201'],
     'the last answers before it, then the first exchanges that got none',
   );
   assert.equal(byId(report, 'DS-GET-200').status, 'blocked');
@@ -159,11 +173,11 @@ test('a declared outage blocks the checks cut short on no answer after it began 
   assert.equal(report.problems.length, 0, report.problems.join('\n'));
   assert.match(
     stoppedLine(o!),
-    /^the WFM at https:\/\/127\.0\.0\.1:8443 stopped answering at \d\d:\d\d:\d\d after check 3 of 8; 3 checks not run or cut short/,
+    /^the WFM at https:\/\/127\.0\.0\.1:8443 stopped answering at \d\d:\d\d:\d\d after check 3 of 10; 4 checks not run or cut short/,
   );
   assert.match(
     findingLines(report).join('\n'),
-    /the WFM at https:\/\/127\.0\.0\.1:8443 stopped answering .*: 3 requirements blocked by it: /,
+    /the WFM at https:\/\/127\.0\.0\.1:8443 stopped answering .*: 4 requirements blocked by it: /,
   );
 });
 
