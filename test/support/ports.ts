@@ -1,12 +1,3 @@
-// A loopback port nobody listens on: a target that refuses connections, or a free port for a server to take.
-import { once } from 'node:events';
-import { createServer } from 'node:net';
-
-export async function unusedLoopbackPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
+// A loopback port nobody listens on (a target that refuses connections, or a free port for a server to take): the
+// kit's own protocol/listen.ts freePort, under the name the tests use.
+export { freePort as unusedLoopbackPort } from '../../protocol/listen.ts';
