@@ -3,7 +3,7 @@
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { conformanceReporters } from './reports/reporters.ts';
+import { conformanceReporters, projectReporter } from './reports/reporters.ts';
 import { watchParent } from './run/processes/watchdog.ts';
 import { PERSONA, suiteSelection } from './run/contract/personas.ts';
 import { readRunContext } from './run/contract/read-context.ts';
@@ -41,10 +41,24 @@ const reporter: ReporterDescription[] = [
       ? join(root, 'reports', 'compact-reporter.ts')
       : (context?.reporter ?? (process.env.CI ? 'line' : 'list')),
   ],
-  ...conformanceReporters(out),
+  // A fault batch (`wfmck run --fault-batch`): one requirement report per fault, each of its own project's checks.
+  ...(context?.projects
+    ? [
+        ['html', { outputFolder: join(out, 'playwright-report'), open: 'never' }] as ReporterDescription,
+        ...context.projects.map((p) => projectReporter(p)),
+      ]
+    : conformanceReporters(out)),
   // `wfmck run --shard i/n`: the shard's blob report, joined by `wfmck merge-reports`.
   ...(context?.shard?.blobDir ? [['blob', { outputDir: context.shard.blobDir }] as ReporterDescription] : []),
 ];
+
+/** A fault batch's project: its fault's checks against its fault's own services (the fixtures read its context file). */
+const projects = context?.projects?.map((p) => ({
+  name: p.name,
+  ...(p.grep !== undefined && { grep: new RegExp(p.grep) }),
+  metadata: { contextFile: p.contextFile },
+  outputDir: join(p.outDir, 'test-results'),
+}));
 
 export default defineConfig({
   testDir: join(root, 'suites'),
@@ -59,6 +73,7 @@ export default defineConfig({
   timeout: 60_000 * (context?.timeoutScale ?? 1) + (attend ? 2 * attend.timeoutMs : 0),
   forbidOnly: !!process.env.CI,
   reporter,
+  ...(projects && { projects }),
   globalSetup: join(root, 'run', 'processes', 'global-setup.ts'),
   globalTeardown: join(root, 'run', 'processes', 'global-teardown.ts'),
 });

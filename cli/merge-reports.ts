@@ -12,7 +12,7 @@ import { conformanceReporters } from '../reports/reporters.ts';
 import { playwrightNodeArgs } from '../run/processes/playwright-launch.ts';
 import type { RunContext } from '../run/contract/context.ts';
 import { timestamp } from '../reports/requirement-reporter.ts';
-import { verdict } from './run.ts';
+import { verdict } from './run-verdict.ts';
 import { EXIT_OK, InputError, UsageError } from '../run/options/usage.ts';
 import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
 import { OUT } from '../run/options/option-sets.ts';

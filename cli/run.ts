@@ -2,9 +2,8 @@
 // The verdict is the requirement report's (conformance.json), not Playwright's exit code: only a failed MUST fails a run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareRun } from '../run/processes/global-setup.ts';
 import { RUN_OPTIONS, configOf, namesTargets, type Config } from '../run/options/config.ts';
@@ -17,22 +16,22 @@ import { areasFor } from '../run/contract/claims.ts';
 import { runSigningKey, signRunReports } from './run-signing-key.ts';
 import { REPLAY_FILE } from '../run/options/replay-config.ts';
 import { ENVELOPE_FILE } from '../run/contract/context.ts';
-import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from '../run/options/usage.ts';
+import { EXIT_OK, EXIT_USAGE, UsageError } from '../run/options/usage.ts';
 import { checkConfiguration, probeTargets } from './preflight.ts';
 import { checkHookScript } from './hook-scripts.ts';
 import { runStop } from '../run/contract/hook-failures.ts';
 import { PLAYWRIGHT_SIGNALS, runPlaywrightProcess } from '../run/processes/playwright-process.ts';
 import { catchSignals, signalExitCode, type Signals } from '../run/processes/signals.ts';
 import { writeInterruptedReport } from '../reports/write-report.ts';
-import { folderWriteProblem, reasonOf } from '../reports/safe-write.ts';
-import type { ConformanceReport } from '../reports/conformance-json.ts';
-import { summaryLine } from '../reports/console.ts';
+import { folderWriteProblem } from '../reports/safe-write.ts';
 import { shellQuote, startAttendExec, type AttendExecSummary } from '../run/processes/attend-exec.ts';
 import { loadNotice } from '../run/contract/load.ts';
 import { watchTargets, type Watch } from './outage-watch.ts';
-import { OUTAGE_FILE, stoppedLine } from '../reports/outage-declared.ts';
+import { OUTAGE_FILE } from '../reports/outage-declared.ts';
 import { installPins } from '../protocol/pinned-lookup.ts';
 import { installTargets } from '../run/contract/named-targets.ts';
+import { runFaultBatch } from './run-fault-batch.ts';
+import { verdict } from './run-verdict.ts';
 
 export const SPEC: CommandSpec = {
   name: 'run',
@@ -64,6 +63,7 @@ export async function run(argv: string[]): Promise<number> {
       "--persona: device runs the kit's own services as the WFM your client talks to: name no targets (your client is started by hooks.startClient)",
     );
   checkConfiguration(config);
+  if (config.faultBatch !== undefined) return runFaultBatch({ ...config, faultBatch: config.faultBatch }, root);
   installPins(config.resolve ?? []);
   // A hook's script that cannot work here (a variable it requires is unset) is said now; it is not run until a check needs it.
   const hookWarnings = new Map<string, string[]>();
@@ -279,44 +279,6 @@ function runPlaywright(config: Config, env: Record<string, string>, signals: Sig
   if (config.shard) args.push('--shard', `${config.shard.index}/${config.shard.total}`);
   if (config.maxFailures !== undefined) args.push('--max-failures', String(config.maxFailures));
   return runPlaywrightProcess(args, { cwd: root, env: { ...process.env, ...env } }, signals);
-}
-
-/**
- * Reads the reporter's conformance.json. Exit 2 when the kit could not judge (a kit error, a problem of the run
- * itself, nothing judged at all, or no readable report): that is never a verdict, whatever else the run found; else
- * exit 1 iff a requirement failed (a MUST; in strict strictness also a SHOULD, P9: the reporter already weighs levels);
- * else 0.
- */
-export async function verdict(file: string): Promise<{ code: number; line: string }> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    // Most often the folder could not take it (a full disk): say why, as the reporter met it.
-    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
-    const why = !missing ? reasonOf(e) : existsSync(dirname(file)) ? folderWriteProblem(dirname(file)) : undefined;
-    return { code: EXIT_USAGE, line: `no verdict: the requirement reporter wrote no ${file}${why ? `: ${why}` : ''}` };
-  }
-  let report: Pick<ConformanceReport, 'summary' | 'interrupted' | 'problems'> & Partial<Pick<ConformanceReport, 'outages'>>;
-  try {
-    report = JSON.parse(text) as typeof report;
-  } catch {
-    return { code: EXIT_USAGE, line: `no verdict: ${file} is not JSON` };
-  }
-  const s = report.summary as Partial<ConformanceReport['summary']> | undefined;
-  if (typeof s?.mustFailed !== 'number' || typeof s.judged !== 'number')
-    return { code: EXIT_USAGE, line: `no verdict: ${file} has no summary of this kit's version` };
-  const line = summaryLine(report);
-  // A target that went away mid-run: no verdict, whatever the checks before it found.
-  const outage = Array.isArray(report.outages) ? report.outages.find((o) => o.stopped) : undefined;
-  if (outage) return { code: EXIT_USAGE, line: `no verdict: ${stoppedLine(outage)}` };
-  const problems = Array.isArray(report.problems) ? report.problems.map(String) : [];
-  if (problems.length > 0) {
-    const more = problems.length > 1 ? ` (and ${problems.length - 1} more in ${file})` : '';
-    return { code: EXIT_USAGE, line: `${line}; kit problem: ${problems[0]}${more}` };
-  }
-  if ((s.error ?? 0) > 0 || s.judged === 0) return { code: EXIT_USAGE, line };
-  return { code: s.mustFailed > 0 || (s.fail ?? 0) > 0 ? EXIT_FAIL : EXIT_OK, line };
 }
 
 /** The command that replays this run: its resolved configuration (replay.yaml) with the seed fixed, into a fresh folder. */

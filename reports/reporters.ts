@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RequirementReporterOptions } from './requirement-reporter.ts';
+import type { BatchProject } from '../run/contract/fault-batch.ts';
 
 const REQUIREMENT_REPORTER = fileURLToPath(new URL('./requirement-reporter.ts', import.meta.url));
 
@@ -14,4 +15,9 @@ export function conformanceReporters(out: string, requirement: Omit<RequirementR
     // conformance.json and conformance.html: the requirement matrix, the run's verdict.
     [REQUIREMENT_REPORTER, { outDir: out, ...requirement }],
   ];
+}
+
+/** The requirement report of one project of a fault batch: its fault's context, its checks only, in its folder. */
+export function projectReporter(p: BatchProject): Described {
+  return [REQUIREMENT_REPORTER, { outDir: p.outDir, contextFile: p.contextFile, project: p.name } satisfies RequirementReporterOptions];
 }

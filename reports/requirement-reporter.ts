@@ -23,6 +23,8 @@ export interface RequirementReporterOptions {
   print?: boolean;
   /** Test files are named relative to this; default the config file's folder (merge-reports: the kit's root). */
   rootDir?: string;
+  /** A fault batch's project: only its tests are this report's (the other projects have their own reporters). */
+  project?: string;
   /** Catalog to judge against; default spec/requirements.yaml. */
   catalog?: readonly Requirement[];
 }
@@ -77,6 +79,7 @@ export default class RequirementReporter implements Reporter {
 
   /** Streams each ended test's record, so a runner that is killed still leaves what ran (cli/run.ts reads it). */
   onTestEnd(test: TestCase): void {
+    if (!this.mine(test)) return;
     try {
       const record = recordOf(test, {
         rootDir: this.rootDir,
@@ -121,7 +124,7 @@ export default class RequirementReporter implements Reporter {
     const allIds = this.allIds();
     const problems = [...this.problems];
     const outage = readOutage(this.outDir);
-    const records = (this.suite?.allTests() ?? []).map((t) =>
+    const records = (this.suite?.allTests() ?? []).filter((t) => this.mine(t)).map((t) =>
       recordOf(
         t,
         {
@@ -144,6 +147,11 @@ export default class RequirementReporter implements Reporter {
       problems,
       ...(outage && { outage }),
     });
+  }
+
+  /** Every test is this report's, but in a fault batch only its own project's. */
+  private mine(test: TestCase): boolean {
+    return this.opts.project === undefined || test.parent.project()?.name === this.opts.project;
   }
 
   private ids: string[] | undefined;

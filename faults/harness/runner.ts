@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import type { Edition } from '../../spec/profile.ts';
 import { faultCatalog, type FaultEntry } from '../catalog.ts';
 import { catchSignals, signalExitCode, type Signals } from '../../run/processes/signals.ts';
-import { listChecks, runOne, type Done, type Job } from './child-runs.ts';
+import { listChecks, type Done, type Job } from './child-runs.ts';
+import { batched, single, type Unit } from './batches.ts';
 import { buildFaultsReport, cleanResult, exitCodeOf, faultResult, type FaultsReport } from './faults-json.ts';
 import { judgeRun } from './judge.ts';
 import { editionOf, personaOf, repeatSeed, runDirName } from './plan.ts';
@@ -19,6 +20,8 @@ export interface HarnessOptions {
   subset: boolean;
   repeat: number;
   concurrency: number;
+  /** Faults per `wfmck run` (one Playwright start-up): 1 runs each alone. */
+  batch: number;
   full: boolean;
   seed: number;
   out: string;
@@ -34,15 +37,18 @@ export async function proveFaults(opts: HarnessOptions, defaultOut: boolean): Pr
   const startedAt = new Date().toISOString();
   const cleanScope = opts.full || !opts.subset ? 'all' : 'selected';
   say(
-    `${opts.faults.length} fault${opts.faults.length === 1 ? '' : 's'}${opts.full ? ' (whole suite each)' : ''}, repeat ${opts.repeat}, concurrency ${opts.concurrency}, seed ${opts.seed}; out ${opts.out}`,
+    `${opts.faults.length} fault${opts.faults.length === 1 ? '' : 's'}${opts.full ? ' (whole suite each)' : ''}, repeat ${opts.repeat}, concurrency ${opts.concurrency}, batches of ${opts.batch}, seed ${opts.seed}; out ${opts.out}`,
   );
   await mkdir(opts.out, { recursive: true });
   const jobs = plannedJobs(opts, cleanScope);
+  // The clean controls alone (first: the longest), the faults in batches.
+  const units = [...jobs.filter((j) => !j.fault).map(single), ...batched(jobs.filter((j) => j.fault), opts.batch, opts.out)];
   const stop = catchSignals();
   const listing = listChecks(join(opts.out, 'listing'));
   let done: Done[];
   try {
-    done = await pool(jobs, opts.concurrency, stop);
+    // In plan order, whatever order they ended in (a repeated fault's runs stay in repeat order).
+    done = (await pool(units, jobs.length, opts.concurrency, stop)).sort((a, b) => jobs.indexOf(a.job) - jobs.indexOf(b.job));
   } finally {
     stop.dispose();
   }
@@ -119,34 +125,33 @@ async function writeReport(report: FaultsReport, opts: HarnessOptions, defaultOu
   say(`wrote ${file}`);
 }
 
-async function pool(jobs: readonly Job[], concurrency: number, stop: Signals): Promise<Done[]> {
-  const done: Done[] = new Array(jobs.length);
+async function pool(units: readonly Unit[], total: number, concurrency: number, stop: Signals): Promise<Done[]> {
+  const done: Done[] = [];
   let next = 0;
-  let finished = 0;
   const worker = async (): Promise<void> => {
-    while (next < jobs.length && !stop.caught) {
-      const index = next++;
-      const job = jobs[index]!;
-      const d = await runOne(job, stop);
-      if (job.fault)
-        d.outcome = judgeRun(job.fault.breaks, d.report, {
-          durationMs: d.durationMs,
-          seed: job.spec.seed,
-          ...(d.error !== undefined && { error: d.error }),
-        });
-      done[index] = d;
-      finished += 1;
-      const verdict = job.fault
-        ? d.outcome!.caught
-          ? 'caught'
-          : `MISSED (${d.outcome!.reason})`
-        : d.report
-          ? 'clean run done'
-          : `clean run failed (${d.error})`;
-      say(`[${finished}/${jobs.length}] ${job.label}: ${verdict} in ${seconds(d.durationMs)}`);
+    while (next < units.length && !stop.caught) {
+      const unit = units[next++]!;
+      for (const d of await unit.run(stop)) {
+        const job = d.job;
+        if (job.fault)
+          d.outcome = judgeRun(job.fault.breaks, d.report, {
+            durationMs: d.durationMs,
+            seed: job.spec.seed,
+            ...(d.error !== undefined && { error: d.error }),
+          });
+        done.push(d);
+        const verdict = job.fault
+          ? d.outcome!.caught
+            ? 'caught'
+            : `MISSED (${d.outcome!.reason})`
+          : d.report
+            ? 'clean run done'
+            : `clean run failed (${d.error})`;
+        say(`[${done.length}/${total}] ${job.label}: ${verdict} in ${seconds(d.durationMs)}`);
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, units.length) }, worker));
   return done;
 }
 

@@ -157,6 +157,12 @@ function checkTogether(v: Map<string, unknown>): void {
     throw new UsageError(
       `faults: they switch on faulty variants of the embedded default and cannot apply to a named target (targets.${named[0]})`,
     );
+  if (v.has('faultBatch')) {
+    // A batch is the fault harness's: each fault on its own embedded default, judged alone.
+    const given = (k: string) => (typeof v.get(k) === 'boolean' ? v.get(k) === true : v.has(k));
+    const clash = ['faults', 'shard', 'attend', 'attendExec', 'signing.sign', 'signing.keyFile', ...named.map((t) => `targets.${t}`)].find(given);
+    if (clash) throw new UsageError(`faultBatch: each fault of a batch gets its own embedded default; give no ${clash} with it`);
+  }
   if (v.has('signing.certFile') && !v.has('signing.keyFile'))
     throw new UsageError('signing.certFile: give the signing.keyFile it certifies (a key made for the run has no certificate)');
   if (!(v.get('attend') || v.has('attendExec'))) return;

@@ -160,6 +160,14 @@ export const PLAIN = {
     parse: faultIds as (raw: unknown) => string[],
     default: [] as string[],
   }),
+  faultBatch: def({
+    flag: 'fault-batch',
+    value: 'FILE',
+    key: 'faultBatch',
+    env: 'WFMCK_FAULT_BATCH',
+    doc: "`wfmck faults`' batch: a JSON list of {fault, out, grep}; each fault gets its own embedded default with it switched on, its checks (grep) one Playwright project, its reports in its out; one Playwright start-up for all",
+    parse: file,
+  }),
 };
 
 export type CarriedSettings = ValuesOf<typeof CARRIED>;
@@ -257,6 +265,7 @@ const ORDERED: readonly Field[] = [
   PLAIN.maxFailures,
   CARRIED.keepGoing,
   PLAIN.faults,
+  PLAIN.faultBatch,
   ...COMPONENT.map((o, i) => field(o, COMPONENT_KEYS[i]!, `WFMCK_${o.flag!.replace(/-/g, '_').toUpperCase()}`)),
   {
     flag: 'claims',

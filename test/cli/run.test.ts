@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { replayCommand, verdict } from '../../cli/run.ts';
+import { replayCommand } from '../../cli/run.ts';
+import { verdict } from '../../cli/run-verdict.ts';
 
 const summary = {
   requirements: 10,

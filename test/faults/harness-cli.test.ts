@@ -71,3 +71,30 @@ test('an unknown fault, a bad --repeat, --only with --quick: exit 2 with the rea
   assert.deepEqual([both.code, /give one/.test(both.stderr)], [2, true]);
   assert.equal(existsSync(out), false);
 });
+
+test(
+  'a batch judges each fault exactly as a run of it alone: the same failed and blocked requirements, each report in its own folder',
+  { timeout: 300_000 },
+  async () => {
+    const judged = async (batch: string) => {
+      const out = outDir();
+      const r = await wfmck(['faults', '--only', 'CAP-PUT-201,DISC-200', '--batch', batch, '--out', out, '--seed', '11']);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      const report = JSON.parse(readFileSync(join(out, 'faults.json'), 'utf8')) as FaultsReport;
+      for (const id of ['CAP-PUT-201', 'DISC-200']) assert.ok(existsSync(join(out, id, 'conformance.json')), `${id} has its own report`);
+      return { out, faults: report.faults.map((f) => [f.id, f.caught, f.failedRequirements, f.blockedRequirements]) };
+    };
+    const together = await judged('2');
+    assert.ok(existsSync(join(together.out, 'batches', '1', 'batch.json')), 'the two faults ran as one batch');
+    const alone = await judged('1');
+    assert.ok(!existsSync(join(alone.out, 'batches')), '--batch 1 runs each alone');
+    assert.deepEqual(together.faults, alone.faults);
+    assert.deepEqual(
+      together.faults.map(([id, caught]) => [id, caught]),
+      [
+        ['CAP-PUT-201', true],
+        ['DISC-200', true],
+      ],
+    );
+  },
+);
