@@ -33,7 +33,7 @@ import { pinsOf } from '../run/options/option-sets.ts';
 import { FLEET_GROUPS } from '../run/options/fleet-settings.ts';
 import { installPins } from '../protocol/pinned-lookup.ts';
 import { SVID_KEY_ALGORITHMS } from '../spec/rules/svid-leaf.ts';
-import { signalExitCode } from '../run/processes/signals.ts';
+import { catchSignals, signalExitCode } from '../run/processes/signals.ts';
 
 export const SPEC: CommandSpec = {
   name: 'fleet',
@@ -51,7 +51,6 @@ connections, 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP. It ends 
 };
 
 /** What stops a fleet cleanly: Ctrl-C, a kill, the terminal closing (and, through run/processes/watchdog.ts, its parent going away). */
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** miaf: devices per loopback source address by default, well under one address's ~28k ephemeral ports. */
 const DEVICES_PER_SOURCE = 16_000;
@@ -82,9 +81,7 @@ export async function run(argv: string[]): Promise<number> {
   if (profile.edition === 'miaf') target.sourceAddresses = sourceAddresses(values['source-addresses'] as number | undefined, spec.devices);
   const stop = new AbortController();
   // The first signal stops the fleet and still writes the summary; the exit code says which signal (a second one kills).
-  let caught: NodeJS.Signals | undefined;
-  const interrupt = (signal: NodeJS.Signals) => ((caught ??= signal), stop.abort(new Error(`interrupted by ${signal}`)));
-  for (const signal of STOP_SIGNALS) process.once(signal, interrupt);
+  const signals = catchSignals({ secondKills: true, onSignal: (signal) => stop.abort(new Error(`interrupted by ${signal}`)) });
   const progress = progressWriter(process.stderr);
   try {
     const metricsOut = values['metrics-out'] === undefined ? undefined : createWriteStream(values['metrics-out'] as string);
@@ -120,10 +117,10 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(
       [...latencyLines(summary.latency), resourceLine(summary), ...thresholdLines(summary.thresholds)].map((l) => `  ${l}\n`).join(''),
     );
-    if (caught) return signalExitCode(caught);
+    if (signals.caught) return signalExitCode(signals.caught);
     return summary.passed ? EXIT_OK : EXIT_FAIL;
   } finally {
-    for (const signal of STOP_SIGNALS) process.off(signal, interrupt);
+    signals.dispose();
     await embedded?.close();
   }
 }

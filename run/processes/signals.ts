@@ -29,6 +29,10 @@ export interface SignalOptions {
   forwardAs?: NodeJS.Signals;
   /** How long the children get before their groups are killed; none: they stop in their own time. */
   graceMs?: number;
+  /** Told of the first signal (a command without children stops its own work here, e.g. the fleet's abort). */
+  onSignal?: (signal: NodeJS.Signals) => void;
+  /** After the first signal, a second one takes its default action and kills (the fleet: its work is in-process). */
+  secondKills?: boolean;
 }
 
 export function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals): void {
@@ -40,7 +44,7 @@ export function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signal
   }
 }
 
-/** Catches SIGINT, SIGTERM and SIGHUP until dispose(); the first one stops the children, later ones are ignored. */
+/** Catches SIGINT, SIGTERM and SIGHUP until dispose(); the first one stops the children, later ones are ignored (or kill). */
 export function catchSignals(opts: SignalOptions = {}): Signals {
   let stopping = false;
   let deadline: NodeJS.Timeout | undefined;
@@ -62,6 +66,8 @@ export function catchSignals(opts: SignalOptions = {}): Signals {
   function onSignal(signal: NodeJS.Signals): void {
     if (state.caught !== undefined) return;
     state.caught = signal;
+    if (opts.secondKills) for (const s of Object.keys(EXIT_BY_SIGNAL)) process.off(s, onSignal);
+    opts.onSignal?.(signal);
     stopChildren();
   }
   function stopChildren(): void {
