@@ -43,6 +43,14 @@ function wentDarkAt(x: Exchange): number {
   return x.error?.code === 'WFMCK_E_CONNECTION' ? start + x.durationMs : start;
 }
 
+/**
+ * The earliest moment a dark exchange shows the target dark: its start when it began after the last answered probe,
+ * else (in flight when the target died; only a broken connection is dark then) when it broke, its wentDarkAt.
+ */
+function darkSince(x: Exchange, o: DeclaredOutage): string {
+  return o.lastAnswerAt !== undefined && x.startedAt < o.lastAnswerAt ? new Date(wentDarkAt(x)).toISOString() : x.startedAt;
+}
+
 /** Went dark after the last answered probe (or none answered). */
 function afterLastAnswer(x: Exchange, o: DeclaredOutage): boolean {
   return o.lastAnswerAt === undefined || !(wentDarkAt(x) < Date.parse(o.lastAnswerAt));
@@ -85,10 +93,7 @@ export function declaredOutage(o: DeclaredOutage, records: readonly TestRecord[]
     .filter((x) => o.origins.includes(originOf(x.url) ?? ''))
     .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   const dark = exchanges.filter((x) => darkAfter(x, o));
-  // An exchange in flight when the target died began before the outage did: the outage began when it broke.
-  const began = (x: Exchange) =>
-    o.lastAnswerAt !== undefined && x.startedAt < o.lastAnswerAt ? new Date(wentDarkAt(x)).toISOString() : x.startedAt;
-  const since = [o.firstFailureAt, ...dark.map(began)].sort((a, b) => Date.parse(a) - Date.parse(b))[0]!;
+  const since = [o.firstFailureAt, ...dark.map((x) => darkSince(x, o))].sort((a, b) => Date.parse(a) - Date.parse(b))[0]!;
   const answered = exchanges.filter((x) => x.status !== undefined && x.startedAt < since);
   const blocked = blockByOutage(records, o).filter((r, i) => r.blockedBy === OUTAGE_CAUSE && records[i]!.blockedBy !== OUTAGE_CAUSE);
   return {
