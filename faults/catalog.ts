@@ -1,7 +1,7 @@
 // The fault catalog: catalog.yaml is the data (service and client faults alike), this module loads and validates it.
 // The implementations live beside their areas (reference/faults/, simulators/faults/), keyed by these ids.
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { parseYaml } from '../spec/yaml-memo.ts';
 import type { Edition } from '../spec/profile.ts';
 import { EDITIONS, appliesTo, loadRequirements, type Requirement } from '../spec/requirements.ts';
 
@@ -40,11 +40,19 @@ export function requirementOf(faultId: string): string {
   return faultId.split(':')[0]!;
 }
 
-/** Parses catalog text against the requirement catalog; throws one Error listing every problem. */
-export function parseFaultCatalog(yamlText: string, requirements: readonly Requirement[], origin = 'faults/catalog.yaml'): FaultEntry[] {
+/**
+ * Parses catalog text against the requirement catalog; throws one Error listing every problem. `memo`: the shipped
+ * catalog's parse is kept on disk (spec/yaml-memo.ts), as every fault's run reads it.
+ */
+export function parseFaultCatalog(
+  yamlText: string,
+  requirements: readonly Requirement[],
+  origin = 'faults/catalog.yaml',
+  memo = false,
+): FaultEntry[] {
   let doc: unknown;
   try {
-    doc = parse(yamlText);
+    doc = parseYaml(yamlText, memo);
   } catch (err) {
     throw new Error(`${origin}: not valid YAML: ${(err as Error).message}`);
   }
@@ -125,7 +133,7 @@ let cache: { list: readonly FaultEntry[]; byId: Map<string, FaultEntry> } | unde
 function catalog(): { list: readonly FaultEntry[]; byId: Map<string, FaultEntry> } {
   if (cache === undefined) {
     const url = new URL('./catalog.yaml', import.meta.url);
-    const list = Object.freeze(parseFaultCatalog(readFileSync(url, 'utf8'), loadRequirements(), url.pathname));
+    const list = Object.freeze(parseFaultCatalog(readFileSync(url, 'utf8'), loadRequirements(), url.pathname, true));
     cache = { list, byId: new Map(list.map((f) => [f.id, f])) };
   }
   return cache;

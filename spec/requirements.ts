@@ -1,7 +1,7 @@
 // The requirement catalog: requirements.yaml is the data, this module loads and validates it.
 // Suites call requirementById so a test title can only name a requirement that exists.
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { parseYaml } from './yaml-memo.ts';
 import type { Edition } from './profile.ts';
 
 export type Level = 'MUST' | 'MUST NOT' | 'SHOULD' | 'SHOULD NOT' | 'MAY';
@@ -45,11 +45,14 @@ export function isMandatory(level: Level): boolean {
   return level === 'MUST' || level === 'MUST NOT';
 }
 
-/** Parses catalog text; throws one Error listing every problem, so a bad edit is fixed in one pass. */
-export function parseRequirements(yamlText: string, origin = 'requirements.yaml'): Requirement[] {
+/**
+ * Parses catalog text; throws one Error listing every problem, so a bad edit is fixed in one pass. `memo`: the shipped
+ * catalog's parse is kept on disk (spec/yaml-memo.ts), as every Playwright worker reads it.
+ */
+export function parseRequirements(yamlText: string, origin = 'requirements.yaml', memo = false): Requirement[] {
   let doc: unknown;
   try {
-    doc = parse(yamlText);
+    doc = parseYaml(yamlText, memo);
   } catch (err) {
     throw new Error(`${origin}: not valid YAML: ${(err as Error).message}`);
   }
@@ -175,7 +178,7 @@ let cache: { list: Requirement[]; byId: Map<string, Requirement> } | undefined;
 function catalog(): { list: Requirement[]; byId: Map<string, Requirement> } {
   if (cache === undefined) {
     const url = new URL('./requirements.yaml', import.meta.url);
-    const list = parseRequirements(readFileSync(url, 'utf8'), url.pathname);
+    const list = parseRequirements(readFileSync(url, 'utf8'), url.pathname, true);
     // Frozen so one suite cannot change what another reads from the shared cache.
     for (const r of list) {
       Object.freeze(r.editions);
