@@ -41,13 +41,9 @@ const reporter: ReporterDescription[] = [
       ? join(root, 'reports', 'compact-reporter.ts')
       : (context?.reporter ?? (process.env.CI ? 'line' : 'list')),
   ],
-  // A fault batch (`wfmck run --fault-batch`): one requirement report per fault, each of its own project's checks.
-  ...(context?.projects
-    ? [
-        ['html', { outputFolder: join(out, 'playwright-report'), open: 'never' }] as ReporterDescription,
-        ...context.projects.map((p) => projectReporter(p)),
-      ]
-    : conformanceReporters(out)),
+  // A fault batch (`wfmck run --fault-batch`): one requirement report per fault, each of its own project's checks. No
+  // Playwright HTML: its failed checks kept their workers, which Playwright's own report would show as expected.
+  ...(context?.projects ? context.projects.map((p) => projectReporter(p)) : conformanceReporters(out)),
   // `wfmck run --shard i/n`: the shard's blob report, joined by `wfmck merge-reports`.
   ...(context?.shard?.blobDir ? [['blob', { outputDir: context.shard.blobDir }] as ReporterDescription] : []),
 ];

@@ -3,7 +3,7 @@
 // folder, and its checks as one Playwright project; so each is judged exactly as a run of that fault alone, while the
 // runner and the kit's modules load once per batch instead of once per fault.
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../run/options/config.ts';
 import type { RunContext } from '../run/contract/context.ts';
@@ -35,6 +35,7 @@ export async function runFaultBatch(config: Config & { faultBatch: string }, roo
       const run = await prepareRun({ ...config, faults: [e.fault], out: e.out, faultBatch: undefined } as Config, {
         cli: true,
         tokenEnv: `${ADMIN_TOKEN_ENV}_${i + 1}`,
+        keepWorkerAfterFailure: true,
       });
       prepared.push(run);
       Object.assign(env, run.env);
@@ -48,6 +49,7 @@ export async function runFaultBatch(config: Config & { faultBatch: string }, roo
       }));
       // The batch's own context: what playwright.config.ts reads before any project (persona, reporter, timeouts).
       const context: RunContext = { ...prepared[0]!.context, outDir: config.out, projects };
+      await mkdir(config.out, { recursive: true });
       const contextFile = join(config.out, 'run-context.json');
       await writeFile(contextFile, `${JSON.stringify(context, null, 2)}\n`);
       const args = [...playwrightNodeArgs(), 'test', '--config', join(root, 'playwright.config.ts'), '--workers', String(config.workers)];
