@@ -3,7 +3,7 @@
 // batch, not once per fault (most of a fault's run was start-up). A fault its batch left without a report (the batch
 // died, or was stopped) runs again alone, as it would without batches.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Signals } from '../../run/processes/signals.ts';
 import type { FaultBatchEntry } from '../../run/contract/fault-batch.ts';
 import { runChild, runOne, type Done, type Job } from './child-runs.ts';
@@ -38,14 +38,14 @@ export function batched(jobs: readonly Job[], size: number, out: string): Unit[]
     for (let i = 0; i < group.length; i += size) {
       const part = group.slice(i, i + size);
       if (part.length === 1) units.push(single(part[0]!));
-      else units.push(batchUnit(part, join(out, 'batches', String(units.length + 1))));
+      else units.push(batchUnit(part, join(out, 'batches', String(units.filter((u) => u.jobs.length > 1).length + 1))));
     }
   return units;
 }
 
 function batchUnit(jobs: Job[], dir: string): Unit {
   return {
-    label: `batch ${dir}`,
+    label: `batch ${basename(dir)} (${jobs.map((j) => j.label).join(', ')})`,
     jobs,
     run: async (stop) => {
       const done = await runBatch(jobs, dir, stop);

@@ -15,7 +15,7 @@ export interface FaultResult {
   blockedRequirements: string[];
   /** The requirements that failed are exactly its `breaks`: one bug reads as its own failures, the rest blocked. */
   exact: boolean;
-  /** Wall time of all its runs. */
+  /** Time of all its runs: a run of its own, its wall time; in a batch (--batch), the sum of its checks' durations. */
   durationMs: number;
   /** The seed of its first run (`wfmck run --seed`). */
   seed: number;

@@ -131,6 +131,8 @@ async function pool(units: readonly Unit[], total: number, concurrency: number, 
   const worker = async (): Promise<void> => {
     while (next < units.length && !stop.caught) {
       const unit = units[next++]!;
+      // A batch's faults end together: say when one starts, so a long run shows it is moving.
+      if (unit.jobs.length > 1) say(`${unit.label}: started`);
       for (const d of await unit.run(stop)) {
         const job = d.job;
         if (job.fault)
