@@ -24,7 +24,9 @@ export async function runFaultBatch(config: Config & { faultBatch: string }, roo
   } catch (e) {
     throw new UsageError(`faultBatch: ${(e as Error).message}`);
   }
-  say(`${entries.length} faults, each on its own embedded default; persona ${config.persona}; edition ${config.profile.edition}; seed ${config.seed}; out ${config.out}`);
+  say(
+    `${entries.length} faults, each on its own embedded default; persona ${config.persona}; edition ${config.profile.edition}; seed ${config.seed}; out ${config.out}`,
+  );
   const signals = catchSignals(PLAYWRIGHT_SIGNALS);
   const prepared: PreparedRun[] = [];
   const env: Record<string, string> = {};

@@ -124,19 +124,21 @@ export default class RequirementReporter implements Reporter {
     const allIds = this.allIds();
     const problems = [...this.problems];
     const outage = readOutage(this.outDir);
-    const records = (this.suite?.allTests() ?? []).filter((t) => this.mine(t)).map((t) =>
-      recordOf(
-        t,
-        {
-          rootDir: this.rootDir,
-          runSeed: this.meta.seed ?? undefined,
-          allIds,
-          interrupted,
-          ...(this.replayConfig && { replayConfig: this.replayConfig }),
-        },
-        problems,
-      ),
-    );
+    const records = (this.suite?.allTests() ?? [])
+      .filter((t) => this.mine(t))
+      .map((t) =>
+        recordOf(
+          t,
+          {
+            rootDir: this.rootDir,
+            runSeed: this.meta.seed ?? undefined,
+            allIds,
+            interrupted,
+            ...(this.replayConfig && { replayConfig: this.replayConfig }),
+          },
+          problems,
+        ),
+      );
     return buildReport({
       meta: this.meta,
       catalog,

@@ -73,7 +73,9 @@ async function runBatch(jobs: Job[], dir: string, stop: Signals): Promise<Done[]
   return Promise.all(
     jobs.map(async (job): Promise<Done> => {
       try {
-        const report = JSON.parse(await readFile(join(job.spec.out, 'conformance.json'), 'utf8')) as RunReport & { requirements: unknown[] };
+        const report = JSON.parse(await readFile(join(job.spec.out, 'conformance.json'), 'utf8')) as RunReport & {
+          requirements: unknown[];
+        };
         return { job, durationMs: checksDuration(report), report };
       } catch {
         return {

@@ -50,7 +50,12 @@ export async function runOne(job: Job, stop: Signals): Promise<Done> {
 }
 
 /** A `wfmck run` child, its output in `logFile`; `runs` is how many faults it serves (its time limit grows with them). */
-export async function runChild(args: string[], logFile: string, stop: Signals, runs = 1): Promise<{ code: number | null; durationMs: number }> {
+export async function runChild(
+  args: string[],
+  logFile: string,
+  stop: Signals,
+  runs = 1,
+): Promise<{ code: number | null; durationMs: number }> {
   const started = Date.now();
   const log = createWriteStream(logFile);
   const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

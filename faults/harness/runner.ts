@@ -42,7 +42,14 @@ export async function proveFaults(opts: HarnessOptions, defaultOut: boolean): Pr
   await mkdir(opts.out, { recursive: true });
   const jobs = plannedJobs(opts, cleanScope);
   // The clean controls alone (first: the longest), the faults in batches.
-  const units = [...jobs.filter((j) => !j.fault).map(single), ...batched(jobs.filter((j) => j.fault), opts.batch, opts.out)];
+  const units = [
+    ...jobs.filter((j) => !j.fault).map(single),
+    ...batched(
+      jobs.filter((j) => j.fault),
+      opts.batch,
+      opts.out,
+    ),
+  ];
   const stop = catchSignals();
   const listing = listChecks(join(opts.out, 'listing'));
   let done: Done[];

@@ -160,7 +160,9 @@ function checkTogether(v: Map<string, unknown>): void {
   if (v.has('faultBatch')) {
     // A batch is the fault harness's: each fault on its own embedded default, judged alone.
     const given = (k: string) => (typeof v.get(k) === 'boolean' ? v.get(k) === true : v.has(k));
-    const clash = ['faults', 'shard', 'attend', 'attendExec', 'signing.sign', 'signing.keyFile', ...named.map((t) => `targets.${t}`)].find(given);
+    const clash = ['faults', 'shard', 'attend', 'attendExec', 'signing.sign', 'signing.keyFile', ...named.map((t) => `targets.${t}`)].find(
+      given,
+    );
     if (clash) throw new UsageError(`faultBatch: each fault of a batch gets its own embedded default; give no ${clash} with it`);
   }
   if (v.has('signing.certFile') && !v.has('signing.keyFile'))

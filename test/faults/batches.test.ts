@@ -43,10 +43,19 @@ test('batches hold at most N faults of one edition, persona and seed, in the ord
 
 test('the batch file: a list of {fault, out, grep}; duplicates and wrong types are each named', () => {
   const grep = requirementsGrep(['CAP-PUT-201']);
-  assert.deepEqual(parseFaultBatch(JSON.stringify([{ fault: 'CAP-PUT-201', out: '/o/a', grep }, { fault: 'DISC-200', out: '/o/b' }]), 'b.json'), [
-    { fault: 'CAP-PUT-201', out: '/o/a', grep },
-    { fault: 'DISC-200', out: '/o/b' },
-  ]);
+  assert.deepEqual(
+    parseFaultBatch(
+      JSON.stringify([
+        { fault: 'CAP-PUT-201', out: '/o/a', grep },
+        { fault: 'DISC-200', out: '/o/b' },
+      ]),
+      'b.json',
+    ),
+    [
+      { fault: 'CAP-PUT-201', out: '/o/a', grep },
+      { fault: 'DISC-200', out: '/o/b' },
+    ],
+  );
   assert.throws(() => parseFaultBatch('[', 'b.json'), /b\.json: not JSON/);
   assert.throws(() => parseFaultBatch('[]', 'b.json'), /non-empty list/);
   assert.throws(
@@ -83,6 +92,10 @@ test('--fault-batch refuses what would mix faults or leave the embedded default:
     [['--sign'], 'signing.sign'],
     [['--persona', 'device', '--attend'], 'attend'],
   ] as const)
-    assert.throws(() => resolveConfig(['--fault-batch', file, ...args], {}, dir), new RegExp(`faultBatch: .*give no ${named.replace('.', '\\.')} with it`), named);
+    assert.throws(
+      () => resolveConfig(['--fault-batch', file, ...args], {}, dir),
+      new RegExp(`faultBatch: .*give no ${named.replace('.', '\\.')} with it`),
+      named,
+    );
   assert.throws(() => resolveConfig(['--fault-batch', join(dir, 'none.json')], {}, dir), /no such file/);
 });
