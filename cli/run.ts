@@ -5,7 +5,6 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { prepareRun } from '../run/processes/global-setup.ts';
 import { RUN_OPTIONS, configOf, namesTargets, type Config } from '../run/options/config.ts';
 import { failedIds, lastRun } from '../run/contract/selection.ts';
 import { helpText, parseArgv, type CommandSpec } from '../run/options/options.ts';
@@ -30,7 +29,6 @@ import { watchTargets, type Watch } from './outage-watch.ts';
 import { OUTAGE_FILE } from '../reports/outage-declared.ts';
 import { installPins } from '../protocol/pinned-lookup.ts';
 import { installTargets } from '../run/contract/named-targets.ts';
-import { runFaultBatch } from './run-fault-batch.ts';
 import { verdict } from './run-verdict.ts';
 
 export const SPEC: CommandSpec = {
@@ -63,7 +61,12 @@ export async function run(argv: string[]): Promise<number> {
       "--persona: device runs the kit's own services as the WFM your client talks to: name no targets (your client is started by hooks.startClient)",
     );
   checkConfiguration(config);
-  if (config.faultBatch !== undefined) return runFaultBatch({ ...config, faultBatch: config.faultBatch }, root);
+  // The services' modules load only now: a usage error or --help costs a fraction of a run's start-up.
+  if (config.faultBatch !== undefined) {
+    const { runFaultBatch } = await import('./run-fault-batch.ts');
+    return runFaultBatch({ ...config, faultBatch: config.faultBatch }, root);
+  }
+  const { prepareRun } = await import('../run/processes/global-setup.ts');
   installPins(config.resolve ?? []);
   // A hook's script that cannot work here (a variable it requires is unset) is said now; it is not run until a check needs it.
   const hookWarnings = new Map<string, string[]>();

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbedded, writeTrustFiles, type Embedded } from '../run/processes/embedded.ts';
+import type { Embedded } from '../run/processes/embedded.ts';
 import { resolveProfile, type Edition } from '../spec/profile.ts';
 import { EXIT_OK } from '../run/options/usage.ts';
 import { anyListenAddress, path, portNumber, text } from '../run/options/args.ts';
@@ -84,6 +84,8 @@ export async function run(argv: string[]): Promise<number> {
   if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   const num = (flag: string) => values[flag] as number | undefined;
   const host = (values.listen as string | undefined) ?? '127.0.0.1';
+  // The services' modules load only now: --help and a usage error cost a fraction of their start-up.
+  const { startEmbedded } = await import('../run/processes/embedded.ts');
   const embedded = await startEmbedded({
     host,
     hostnames: (values.hostname as string[] | undefined) ?? [],
@@ -113,6 +115,7 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 async function serveUntil(stopped: Promise<void>, embedded: Embedded, dir: string, temporary: boolean): Promise<void> {
+  const { writeTrustFiles } = await import('../run/processes/embedded.ts');
   const files = await writeTrustFiles(embedded, dir);
   process.stdout.write(
     JSON.stringify({
