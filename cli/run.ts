@@ -68,12 +68,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const { prepareRun } = await import('../run/processes/global-setup.ts');
   installPins(config.resolve ?? []);
-  // A hook's script that cannot work here (a variable it requires is unset) is said now; it is not run until a check needs it.
-  const hookWarnings = new Map<string, string[]>();
-  for (const [name, h] of Object.entries(config.hooks))
-    for (const p of checkHookScript(h.command, h.cwd ?? process.cwd(), process.env)?.problems ?? [])
-      hookWarnings.set(p, [...(hookWarnings.get(p) ?? []), name]);
-  for (const [p, names] of hookWarnings) process.stderr.write(`wfmck run: warning: hooks ${names.join(', ')}: ${p}\n`);
+  warnHookScripts(config);
   // A folder the reports cannot go to (full, read-only, under a file) is known in seconds, not after the run.
   const outProblem = folderWriteProblem(config.out);
   if (outProblem) throw new UsageError(`--out: ${outProblem}`);
@@ -147,6 +142,15 @@ export async function run(argv: string[]): Promise<number> {
   if (config.shard) say(`join every shard's output with: npx wfmck merge-reports <shard out dirs...> --out DIR`);
   printPaths(config, replayCommand(config));
   return signed && !signed.ok && result.code === EXIT_OK ? EXIT_USAGE : result.code;
+}
+
+/** A hook's script that cannot work here (a variable it requires is unset) is said now; it is not run until a check needs it. */
+function warnHookScripts(config: Config): void {
+  const hookWarnings = new Map<string, string[]>();
+  for (const [name, h] of Object.entries(config.hooks))
+    for (const p of checkHookScript(h.command, h.cwd ?? process.cwd(), process.env)?.problems ?? [])
+      hookWarnings.set(p, [...(hookWarnings.get(p) ?? []), name]);
+  for (const [p, names] of hookWarnings) process.stderr.write(`wfmck run: warning: hooks ${names.join(', ')}: ${p}\n`);
 }
 
 const SELF_CHECK =
