@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import type { Signals } from '../../run/processes/signals.ts';
 import type { FaultBatchEntry } from '../../run/contract/fault-batch.ts';
 import { runChild, runOne, type Done, type Job } from './child-runs.ts';
-import { requirementsGrep, type RunSpec } from './plan.ts';
+import { requirementsGrep, runArgs, type RunSpec } from './plan.ts';
 import type { RunReport } from './judge.ts';
 
 /** What the pool runs: one job alone, or several faults' jobs in one batch. */
@@ -88,13 +88,11 @@ async function runBatch(jobs: Job[], dir: string, stop: Signals): Promise<Done[]
   );
 }
 
+/** As a run of one fault (runArgs: its seed, edition, persona, one worker for selected checks), with the batch file for its fault and grep. */
 function batchArgs(spec: RunSpec, file: string, dir: string): string[] {
-  const args = ['run', '--fault-batch', file, '--out', dir, '--seed', String(spec.seed)];
-  if (spec.edition !== undefined && spec.edition !== 'seed') args.push('--edition', spec.edition);
-  if (spec.persona !== undefined) args.push('--persona', spec.persona);
-  // As a run of one fault: its selected checks in one worker, the whole suite (--full) with the default.
-  if (spec.requirements !== undefined) args.push('--workers', '1');
-  return args;
+  const { fault: _fault, requirements, ...shared } = spec;
+  const selected = requirements === undefined ? [] : ['--workers', '1'];
+  return [...runArgs({ ...shared, out: dir }), '--fault-batch', file, ...selected];
 }
 
 /** A fault's share of its batch: the time its own checks took (each test once, though it names several requirements). */
