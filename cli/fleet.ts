@@ -3,6 +3,7 @@
 // or a target that refuses TCP; 128 + the signal that stopped it. A target that accepts TCP and then misbehaves is a
 // failed run (1) with evidence.
 import { createWriteStream } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { startEmbeddedProcess, type EmbeddedProcess } from '../run/processes/embedded-process.ts';
@@ -18,8 +19,10 @@ import {
   type DeploymentSource,
 } from '../simulators/fleet/assigned-deployments.ts';
 import { runHook } from '../run/contract/hooks.ts';
-import { progressWriter } from '../simulators/fleet/progress.ts';
-import { runFleet, type FleetTarget, type IntervalMetrics } from '../simulators/fleet/runner.ts';
+import { progressWriter, type FleetProgress } from '../simulators/fleet/progress.ts';
+import { runFleet, withDeployments, type FleetTarget, type IntervalMetrics } from '../simulators/fleet/runner.ts';
+import { usefulWorkers } from '../simulators/fleet/worker-shares.ts';
+import { runFleetWorkers, type FleetWorkersOptions, type FleetWorkersOutcome } from '../run/processes/fleet-workers.ts';
 import { loadFleetFile, parseFleetInput, resolveFleetSpec, type FleetSpec } from '../simulators/fleet/spec.ts';
 import { fleetSummary, writeSummary, type FleetSummary } from '../simulators/fleet/summary.ts';
 import { latencyLines } from '../simulators/fleet/progress.ts';
@@ -27,7 +30,7 @@ import { thresholdLines } from '../simulators/fleet/thresholds.ts';
 import { unreachable } from '../simulators/fleet/target.ts';
 import { resolveProfile, type Edition, type Profile } from '../spec/profile.ts';
 import { nameTargets, remoteNotice } from '../spec/network-policy.ts';
-import { EXIT_FAIL, EXIT_OK, UsageError } from '../run/options/usage.ts';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from '../run/options/usage.ts';
 import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
 import { pinsOf } from '../run/options/option-sets.ts';
 import { FLEET_GROUPS } from '../run/options/fleet-settings.ts';
@@ -46,7 +49,11 @@ Devices contact only the hosts you name (--wfm, --component) and loopback. Ctrl-
 it cleanly and still write the summary (interrupted: true), as does the end of the process that started it. Exit 0
 when every device onboarded and reported with nothing unexpected and every --threshold held, 1 otherwise (a target
 that accepts connections but hangs or answers garbage included), 2 for usage errors and a target that refuses
-connections, 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP. It ends with p50/p95/p99 per endpoint.`,
+connections, 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP. It ends with p50/p95/p99 per endpoint.
+With --workers N (N > 1) the fleet runs in N worker processes, each a shard of it: one progress line, one summary
+merged as \`wfmck merge\` merges shards (thresholds judged on the merged figures; fleet CPU is the workers' plus this
+process's, peak RSS the largest worker's). A worker that ends without its summary fails the run with exit 2, named
+with the end of its stderr; the partial summary is still written (complete: false).`,
   groups: FLEET_GROUPS,
 };
 
@@ -60,7 +67,9 @@ export async function run(argv: string[]): Promise<number> {
   if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   installPins(pinsOf(values));
   const spec = await fleetSpecOf(values, spelling);
-  boundHeapGrowth((values['heap-growth'] as number | undefined) ?? DEFAULT_HEAP_GROWTH_PERCENT);
+  const heapGrowthPercent = (values['heap-growth'] as number | undefined) ?? DEFAULT_HEAP_GROWTH_PERCENT;
+  boundHeapGrowth(heapGrowthPercent);
+  const workers = usefulWorkers(spec, workersOf(values));
   const out = resolve(str(values.out) ?? join('reports', 'out', `fleet-${new Date().toISOString().replace(/[:.]/g, '-')}`));
   const edition = values.edition as Edition | undefined;
   const svidKey = values['svid-key'] as (typeof SVID_KEY_ALGORITHMS)[number] | undefined;
@@ -78,7 +87,10 @@ export async function run(argv: string[]): Promise<number> {
   }
   const { target, embedded } = await targetOf(spec, values, profile, cache);
   if (cache !== undefined) target.certCache = cache;
-  if (profile.edition === 'miaf') target.sourceAddresses = sourceAddresses(values['source-addresses'] as number | undefined, spec.devices);
+  if (profile.edition === 'miaf')
+    target.sourceAddresses = sourceAddresses(values['source-addresses'] as number | undefined, spec.devices, workers);
+  // A spec the target cannot serve is a usage error before any worker starts.
+  withDeployments(spec, target);
   const stop = new AbortController();
   // The first signal stops the fleet and still writes the summary; the exit code says which signal (a second one kills).
   const signals = catchSignals({ secondKills: true, onSignal: (signal) => stop.abort(new Error(`interrupted by ${signal}`)) });
@@ -86,43 +98,86 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const metricsOut = values['metrics-out'] === undefined ? undefined : createWriteStream(values['metrics-out'] as string);
     const servicesCpu0 = await embedded?.cpu();
-    const result = await runFleet(spec, target, {
+    const ran = await fleetRun(spec, target, {
+      workers,
       signal: stop.signal,
       onProgress: (p) => progress.update(p),
       ...(metricsOut && { onMetrics: (m: IntervalMetrics) => void metricsOut.write(JSON.stringify(m) + '\n') }),
+      heapGrowthPercent,
     }).finally(() => metricsOut && new Promise((resolveEnd) => metricsOut.end(resolveEnd)));
-    const totals = result.totals;
-    progress.done({
-      elapsedMs: result.wallMs,
-      clientsTotal: result.layout.clients,
-      clients: totals.clients,
-      requests: totals.requests.total,
-      errors: totals.errors,
-    });
-    const servicesCpu = servicesCpu0 && (await embedded!.cpu().catch(() => undefined));
-    const services = servicesCpu && {
-      cpuMs: Math.round((servicesCpu.user + servicesCpu.system - servicesCpu0!.user - servicesCpu0!.system) / 1000),
-      peakRssBytes: servicesCpu.maxRssBytes,
-    };
-    const summary = fleetSummary(result, target, services);
+    const summary = withServices(ran.summary, servicesCpu0, servicesCpu0 && (await embedded!.cpu().catch(() => undefined)));
+    progress.done(progressOf(summary));
     const file = await writeSummary(out, summary);
-    process.stdout.write(
-      `${summary.passed ? 'PASS' : 'FAIL'} ${totals.clients.reporting}/${result.layout.clients} devices reporting, ` +
-        `${totals.deviceIdsCreated}/${result.layout.deviceIds} deviceIds created, ${totals.requests.unexpected} unexpected, ` +
-        `${totals.requests.transportErrors} transport errors${summary.interrupted ? ', interrupted' : ''}; ` +
-        `${deploymentLine(totals.deployments)}; ` +
-        `${summary.throughput.onboardedPerSecond} onboarded/s, ${summary.throughput.requestsPerSecond} req/s, ${(result.wallMs / 1000).toFixed(1)} s, ` +
-        `seed ${spec.seed}\n${file}\n`,
-    );
-    process.stdout.write(
-      [...latencyLines(summary.latency), resourceLine(summary), ...thresholdLines(summary.thresholds)].map((l) => `  ${l}\n`).join(''),
-    );
+    printSummary(summary, file);
+    for (const failure of ran.failures) process.stderr.write(`wfmck fleet: ${failure}\n`);
     if (signals.caught) return signalExitCode(signals.caught);
+    // As a shard missing from `wfmck merge`: part of the fleet went unseen, which is no verdict on the target.
+    if (ran.failures.length > 0) return EXIT_USAGE;
     return summary.passed ? EXIT_OK : EXIT_FAIL;
   } finally {
     signals.dispose();
     await embedded?.close();
   }
+}
+
+/** In this process (one worker), or over worker processes whose summaries merge into one. */
+async function fleetRun(
+  spec: FleetSpec,
+  target: FleetTarget,
+  opts: FleetWorkersOptions,
+): Promise<FleetWorkersOutcome | { summary: FleetSummary; failures: [] }> {
+  if (opts.workers > 1) return runFleetWorkers(spec, target, opts);
+  const result = await runFleet(spec, target, {
+    signal: opts.signal,
+    onProgress: opts.onProgress,
+    ...(opts.onMetrics && { onMetrics: opts.onMetrics }),
+  });
+  return { summary: fleetSummary(result, target), failures: [] };
+}
+
+/** --workers, or the machine's cores less the one the embedded default takes when it runs. */
+function workersOf(values: Record<string, unknown>): number {
+  const given = values.workers as number | undefined;
+  return given ?? Math.max(1, availableParallelism() - (values.wfm === undefined ? 1 : 0));
+}
+
+/** The embedded services' CPU over the run and their peak RSS, beside the fleet's own. */
+function withServices<S extends FleetSummary>(
+  summary: S,
+  before: { user: number; system: number } | undefined,
+  after: { user: number; system: number; maxRssBytes: number } | undefined,
+): S {
+  if (!before || !after) return summary;
+  const cpuMs = Math.round((after.user + after.system - before.user - before.system) / 1000);
+  return { ...summary, cpu: { ...summary.cpu, embeddedServicesMs: cpuMs }, embeddedServicesPeakRssBytes: after.maxRssBytes };
+}
+
+/** The last progress line, from the summary (one process's or the workers' merged). */
+function progressOf(summary: FleetSummary): FleetProgress {
+  const totals = summary.totals;
+  return {
+    elapsedMs: summary.wallMs,
+    clientsTotal: summary.expected.clients,
+    clients: totals.clients,
+    requests: totals.requests.total,
+    errors: totals.errors,
+  };
+}
+
+function printSummary(summary: FleetSummary, file: string): void {
+  const totals = summary.totals;
+  const expected = summary.expected;
+  process.stdout.write(
+    `${summary.passed ? 'PASS' : 'FAIL'} ${totals.clients.reporting}/${expected.clients} devices reporting, ` +
+      `${totals.deviceIdsCreated}/${expected.deviceIds} deviceIds created, ${totals.requests.unexpected} unexpected, ` +
+      `${totals.requests.transportErrors} transport errors${summary.interrupted ? ', interrupted' : ''}; ` +
+      `${deploymentLine(totals.deployments)}; ` +
+      `${summary.throughput.onboardedPerSecond} onboarded/s, ${summary.throughput.requestsPerSecond} req/s, ${(summary.wallMs / 1000).toFixed(1)} s, ` +
+      `seed ${summary.seed}\n${file}\n`,
+  );
+  process.stdout.write(
+    [...latencyLines(summary.latency), resourceLine(summary), ...thresholdLines(summary.thresholds)].map((l) => `  ${l}\n`).join(''),
+  );
 }
 
 /** The fleet's settings: --fleet-file, then the flags over it (named in errors as they were spelled: --faults stays --faults). */
@@ -249,9 +304,9 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-/** 127.0.0.1 .. 127.0.0.N: Linux answers the whole of 127.0.0.0/8 on the loopback interface. */
-function sourceAddresses(given: number | undefined, devices: number): string[] {
-  const n = given ?? Math.max(2, Math.ceil(devices / DEVICES_PER_SOURCE));
+/** 127.0.0.1 .. 127.0.0.N: Linux answers the whole of 127.0.0.0/8 on the loopback interface; at least one per worker. */
+function sourceAddresses(given: number | undefined, devices: number, workers: number): string[] {
+  const n = Math.max(workers, given ?? Math.max(2, Math.ceil(devices / DEVICES_PER_SOURCE)));
   return Array.from({ length: n }, (_, i) => `127.0.0.${i + 1}`);
 }
 

@@ -29,6 +29,13 @@ function sourceCount(raw: unknown): number {
   return n;
 }
 
+/** One source address per worker at most (miaf), of 127.0.0.1 .. 127.0.0.254. */
+function workerCount(raw: unknown): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 254) throw new Error(`must be a whole number from 1 to 254, not ${JSON.stringify(raw)}`);
+  return n;
+}
+
 export const FLEET_GROUPS: readonly OptionGroup[] = [
   {
     title: 'fleet (a --fleet-file YAML mapping takes the same settings by their key; flags win over the file)',
@@ -106,6 +113,13 @@ failedByFault); stateLoss makes a device resynchronise; clockSkewSeconds shifts 
           'pass/fail threshold, repeatable: [ENDPOINT:]p50|p95|p99|max|mean<N ms|s (without an endpoint, every endpoint), or errors<N% / errors<N (unexpected answers and transport errors); exit 1 when one fails',
         ),
         multiple: true,
+      },
+      {
+        flag: 'workers',
+        value: 'N',
+        doc: 'worker processes the fleet is spread over, each a shard of it with its share of --rate, --burst and --concurrency (never more than the top-level devices); with --shard i/n they split that shard; 1 = all in this process',
+        defaultDoc: "the machine's cores, less one for the embedded default when there is no --wfm, at least 1",
+        parse: workerCount,
       },
       { flag: 'fleet-file', value: 'FILE', doc: 'YAML file with any of the settings above, by their key', parse: file },
       {

@@ -13,6 +13,7 @@ import { assignDeployments, type DeploymentSource } from './assigned-deployments
 import { FleetSpecError, type FleetSpec } from './spec.ts';
 import { FleetStats, type FleetTotals } from './stats.ts';
 import { FleetScheduler } from './scheduler.ts';
+import type { Histogram } from './histogram.ts';
 
 export interface FleetTarget {
   /** Base URL of the WFM; only loopback addresses (see target.ts). */
@@ -70,8 +71,9 @@ export interface RunFleetOptions {
   signal?: AbortSignal;
   onProgress?: (p: FleetProgress) => void;
   progressIntervalMs?: number;
-  /** Interval figures (--metrics-out), every metricsIntervalMs and once at the end. */
-  onMetrics?: (m: IntervalMetrics) => void;
+  /** Interval figures (--metrics-out), every metricsIntervalMs and once at the end; `window` holds the interval's
+   * latencies (a fleet over workers merges them, fleet-workers.ts). */
+  onMetrics?: (m: IntervalMetrics, window: Histogram) => void;
   metricsIntervalMs?: number;
   environment?: EnvironmentFactory;
 }
@@ -113,26 +115,29 @@ export interface IntervalMetrics {
 }
 
 /** A function that emits the figures since its last call (and starts the next interval). */
-function intervalMetrics(stats: FleetStats, t0: number, emit: (m: IntervalMetrics) => void): () => void {
+function intervalMetrics(stats: FleetStats, t0: number, emit: NonNullable<RunFleetOptions['onMetrics']>): () => void {
   let last = { at: t0, requests: 0, unexpected: 0, transportErrors: 0 };
   return () => {
     const now = performance.now();
     const { total, unexpected, transportErrors } = stats.requests;
     const w = stats.window;
     const round = (n: number) => Math.round(n * 100) / 100;
-    emit({
-      at: new Date().toISOString(),
-      elapsedMs: Math.round(now - t0),
-      clients: { ...stats.clients },
-      requests: total - last.requests,
-      requestsPerSecond: now > last.at ? round(((total - last.requests) * 1000) / (now - last.at)) : 0,
-      unexpected: unexpected - last.unexpected,
-      transportErrors: transportErrors - last.transportErrors,
-      p50Ms: round(w.percentile(0.5)),
-      p95Ms: round(w.percentile(0.95)),
-      p99Ms: round(w.percentile(0.99)),
-      ...memoryNow(),
-    });
+    emit(
+      {
+        at: new Date().toISOString(),
+        elapsedMs: Math.round(now - t0),
+        clients: { ...stats.clients },
+        requests: total - last.requests,
+        requestsPerSecond: now > last.at ? round(((total - last.requests) * 1000) / (now - last.at)) : 0,
+        unexpected: unexpected - last.unexpected,
+        transportErrors: transportErrors - last.transportErrors,
+        p50Ms: round(w.percentile(0.5)),
+        p95Ms: round(w.percentile(0.95)),
+        p99Ms: round(w.percentile(0.99)),
+        ...memoryNow(),
+      },
+      w,
+    );
     w.reset();
     last = { at: now, requests: total, unexpected, transportErrors };
   };
@@ -212,7 +217,7 @@ export async function runFleet(asked: FleetSpec, target: FleetTarget, opts: RunF
 }
 
 /** The spec with its deployments per device: one when the target can assign them and the spec says nothing. */
-function withDeployments(asked: FleetSpec, target: FleetTarget): FleetSpec & { deployments: number } {
+export function withDeployments(asked: FleetSpec, target: FleetTarget): FleetSpec & { deployments: number } {
   const spec = { ...asked, deployments: asked.deployments ?? (target.deployments ? 1 : 0) };
   if (spec.deployments > 0 && !target.deployments) {
     throw new FleetSpecError(
