@@ -1,76 +1,11 @@
 // interfaces.md §4.7: "Signing packages as OCI artifacts is recommended." Once per worker the kit signs the first
 // published package version (simulators/publish/signature.ts, errata of REG-SIGNED-PACKAGES) and pushes the signature
-// with `subject` naming the package manifest; the check finds it the way a WFM would, through the referrers API.
-import { generateKeyPairSync } from 'node:crypto';
-import { test as registryTest, expect, isObject } from '../fixtures/registry.ts';
+// with `subject` naming the package manifest (the `signing` worker fixture, fixtures/worker-registries.ts); the check finds it the way a WFM would, through the referrers API.
+import { test, expect, isObject } from '../fixtures/registry.ts';
 import { req } from '../fixtures/req.ts';
-import { block, guarded } from '../fixtures/outcome.ts';
-import { pushArtifact } from '../simulators/publish/push.ts';
-import {
-  buildSignature,
-  SIGNATURE_ANNOTATION,
-  SIGNATURE_ARTIFACT_TYPE,
-  SIMPLE_SIGNING,
-  signatureVerifies,
-} from '../simulators/publish/signature.ts';
-import { RegistryClient } from '../simulators/registry-client.ts';
-import { createTransport } from '../simulators/transport/undici-transport.ts';
-import { OCI_INDEX, OCI_MANIFEST } from '../spec/media-types.ts';
-
-interface Signed {
-  /** The signed package manifest. */
-  subject: string;
-  /** The signature manifest this run pushed: a registry used before keeps earlier runs' signatures of the same bytes. */
-  signature: string;
-  publicKeyPem: string;
-}
-
-/** The worker's signature push, or the requirement whose check its refusal breaks (a block of the test that needs it). */
-type Signing = { ok: true; value: Signed } | { ok: false; cause: string; message: string };
-
-const test = guarded(
-  registryTest.extend<object, { signing: Signing | undefined }>({
-    signing: [
-      async ({ published, caPems }, use) => {
-        if (published === undefined) return use(undefined);
-        const transport = createTransport({ baseUrl: published.url, ...(caPems.length ? { ca: caPems } : {}), timeoutMs: 30_000 });
-        try {
-          const client = new RegistryClient({ transport });
-          const { repository, versions, digests } = published.app;
-          const subject = digests[versions[0]!]!;
-          const pulled = await client.getManifest(repository, subject);
-          if (pulled.response.status !== 200)
-            return await use({
-              ok: false,
-              cause: 'REG-MANIFEST-BY-DIGEST',
-              message: `GET the package manifest ${subject} answered ${pulled.response.status}`,
-            });
-          const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-          const signature = buildSignature(
-            { mediaType: OCI_MANIFEST, digest: subject, size: pulled.bytes.length },
-            `${new URL(published.url).host}/${repository}`,
-            privateKey,
-          );
-          const pushed = await pushArtifact(client, repository, signature).then(
-            (r) => r.manifestDigest,
-            (e: Error) => new Error(e.message),
-          );
-          if (pushed instanceof Error)
-            return await use({
-              ok: false,
-              cause: 'REG-PUSH-OCI',
-              message: `the registry refused the signature artifact: ${pushed.message}`,
-            });
-          const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
-          await use({ ok: true, value: { subject, signature: pushed, publicKeyPem } });
-        } finally {
-          await transport.close();
-        }
-      },
-      { scope: 'worker' },
-    ],
-  }),
-);
+import { block } from '../fixtures/outcome.ts';
+import { SIGNATURE_ANNOTATION, SIGNATURE_ARTIFACT_TYPE, SIMPLE_SIGNING, signatureVerifies } from '../simulators/publish/signature.ts';
+import { OCI_INDEX } from '../spec/media-types.ts';
 
 test.describe('§4.7 signed packages', () => {
   test(
