@@ -4,7 +4,19 @@ import type { FaultEntry } from '../faults/catalog.ts';
 
 /** The faults whose `breaks` names this requirement, in catalog order. */
 export function faultsProving(id: string, faults: readonly FaultEntry[]): FaultProof[] {
-  return faults.filter((f) => f.breaks.includes(id)).map((f) => ({ id: f.id, description: f.description }));
+  return [...(proofIndex(faults).get(id) ?? [])];
+}
+
+/** Requirement id -> the faults that break it, built once per catalog (a report asks for each of ~370 requirements). */
+const indexes = new WeakMap<readonly FaultEntry[], Map<string, FaultProof[]>>();
+function proofIndex(faults: readonly FaultEntry[]): Map<string, FaultProof[]> {
+  let index = indexes.get(faults);
+  if (index) return index;
+  index = new Map();
+  for (const f of faults)
+    for (const id of new Set(f.breaks)) index.set(id, [...(index.get(id) ?? []), { id: f.id, description: f.description }]);
+  indexes.set(faults, index);
+  return index;
 }
 
 /**
