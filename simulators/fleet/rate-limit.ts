@@ -30,6 +30,8 @@ export function tokenBucket(rate: number, burst = 1, now: () => number = () => p
 
 /** Every request of `inner` waits for a token first. */
 export function rateLimited(inner: Transport, limiter: RateLimiter): Transport {
+  // No limit, no wrapper: an async layer per request is a promise and a microtask for nothing.
+  if (limiter === UNLIMITED) return inner;
   return {
     request: async (opts) => {
       await limiter.take(opts.signal);

@@ -114,9 +114,17 @@ export class FleetScheduler {
       return;
     }
     // At least `minTicks` ticks per device, however long the start phase took; after that only while the duration lasts.
+    const owing = this.owesTicks(device);
+    const next = performance.now() + this.interval;
+    if (next < this.deadline || owing) this.ticks.push(device, next);
+  }
+
+  /** Counts a tick and says whether the device still owes some of its `minTicks`. */
+  private owesTicks(device: SimulatedDevice): boolean {
+    // One tick owed: the tick just made paid it (no WeakMap lookup and write per tick).
+    if (this.minTicks === 1) return false;
     const count = (this.ticked.get(device) ?? 0) + 1;
     this.ticked.set(device, count);
-    const next = performance.now() + this.interval;
-    if (next < this.deadline || count < this.minTicks) this.ticks.push(device, next);
+    return count < this.minTicks;
   }
 }

@@ -3,9 +3,10 @@
 // on this machine, ~55 µs of client CPU per small PUT against ~20 µs through dispatch, the bulk of what a fleet's
 // client did beyond autocannon. The handler is also the deadline's and the caller's abort, so an exchange makes no
 // closure and no AbortController.
-import { util, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ResponseTooLarge, ResponseTruncated, announcedLength, hasNoBody } from './limits.ts';
-import { flattenHeaders } from './response.ts';
+import type { DeadlineList, Expiring } from './deadlines.ts';
+import { headersOf } from './response.ts';
 
 export interface Received {
   status: number;
@@ -13,7 +14,7 @@ export interface Received {
   body: Uint8Array;
 }
 
-export class ExchangeHandler implements Dispatcher.DispatchHandler {
+export class ExchangeHandler implements Dispatcher.DispatchHandler, Expiring {
   readonly done: Promise<Received>;
   // What classify reads of a failure.
   afterHeaders = false;
@@ -23,6 +24,11 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler {
   timedOut = false;
   status: number | undefined;
   headers: Record<string, string> | undefined;
+  // The deadline's (deadlines.ts): the exchange is its own entry in the list of its timeout length.
+  deadlineAt = 0;
+  deadlinePrev: Expiring | undefined;
+  deadlineNext: Expiring | undefined;
+  deadlineList: DeadlineList | undefined;
 
   #resolve!: (received: Received) => void;
   #reject!: (error: unknown) => void;
@@ -51,7 +57,7 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler {
     this.#reject(reason);
   }
 
-  /** The deadline (see onDeadline). */
+  /** The deadline (deadlines.ts). */
   expire(): void {
     this.timedOut = true;
     this.cancel(new Error(`deadline of ${this.timeoutMs} ms`));
@@ -71,7 +77,7 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler {
     if (statusCode < 200) return true; // 1xx: the answer is still to come
     this.afterHeaders = true;
     this.status = statusCode;
-    const headers = flattenHeaders(util.parseHeaders(rawHeaders));
+    const headers = headersOf(rawHeaders);
     this.headers = headers;
     this.announced = hasNoBody(this.method, statusCode) ? undefined : announcedLength(headers);
     // Thrown here or in onData, undici aborts the exchange with it and hands it to onError.
@@ -97,9 +103,4 @@ export class ExchangeHandler implements Dispatcher.DispatchHandler {
   onError(error: Error): void {
     this.#reject(error);
   }
-}
-
-/** A timer's callback shared by every exchange: the handler comes as its argument, so no closure is made per request. */
-export function onDeadline(handler: ExchangeHandler): void {
-  handler.expire();
 }

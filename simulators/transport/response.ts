@@ -1,4 +1,5 @@
 // The HttpResponse a caller gets: the capped bytes, lower-case headers, and the exchange that shows them.
+import { util } from 'undici';
 import { TransportError, type Exchange, type HttpResponse } from './types.ts';
 
 const utf8 = new TextDecoder();
@@ -59,9 +60,20 @@ class Response implements HttpResponse {
   }
 }
 
-/** undici's header record with repeated fields joined (RFC 9110 §5.3); names are already lower case. */
-export function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+/**
+ * undici's raw header list (name, value, name, value...) as one record: names lower case (undici's own table), values
+ * latin1 as undici decodes them, repeated fields joined (RFC 9110 §5.3). One pass and one object per answer, where
+ * util.parseHeaders and a flattening copy made two.
+ */
+export function headersOf(raw: (Buffer | string)[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = util.headerNameToString(raw[i]!);
+    const value = raw[i + 1]!.toString('latin1');
+    if (Object.hasOwn(out, name)) out[name] += `, ${value}`;
+    // `__proto__` set by assignment would replace the record's prototype, not add a field.
+    else if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, configurable: true, writable: true });
+    else out[name] = value;
+  }
   return out;
 }

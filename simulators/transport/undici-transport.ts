@@ -7,7 +7,8 @@ import { mayContact, refusal, UNNAMED_HOST } from '../../spec/network-policy.ts'
 import { classify } from './classify.ts';
 import { spiffeIdentityCheck, type SpiffeCheckLeniency } from './spiffe-identity-check.ts';
 import { DEFAULT_TRIM_BYTES, redactHeaders, redactUrl, renderBody } from '../../protocol/evidence.ts';
-import { ExchangeHandler, onDeadline } from './exchange-handler.ts';
+import { addDeadline, removeDeadline } from './deadlines.ts';
+import { ExchangeHandler } from './exchange-handler.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from './limits.ts';
 import { baseUrlOf, resolveUrl, type BaseUrl } from './resolve-url.ts';
 import { httpResponse } from './response.ts';
@@ -186,7 +187,7 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
   const startedAt = Date.now();
   const exchange = new ExchangeHandler(req.method, opts.maxResponseBytes ?? config.maxResponseBytes, timeoutMs);
   // undici's headers/body timers are coarse and idle-based; this one bounds the whole exchange.
-  const timer = setTimeout(onDeadline, timeoutMs, exchange);
+  addDeadline(exchange, timeoutMs);
   // The caller's signal aborts this exchange through the handler itself, removed at the end (AbortSignal.any costs more).
   opts.signal?.addEventListener('abort', exchange, { once: true });
   // Evidence taken before the answer (a check out of time) shows the request still waiting, with its deadline.
@@ -200,8 +201,10 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
         method: req.method as Dispatcher.HttpMethod,
         headers: req.headers,
         body: req.body,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        // Off: the deadline above began first and bounds the whole exchange, so undici's would never fire first,
+        // and setting, refreshing and clearing them cost every exchange.
+        headersTimeout: 0,
+        bodyTimeout: 0,
       },
       exchange,
     );
@@ -235,7 +238,7 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
     if (failure.retryable) retryable.add(transportError);
     throw transportError;
   } finally {
-    clearTimeout(timer);
+    removeDeadline(exchange);
     waiting?.settled();
     opts.signal?.removeEventListener('abort', exchange);
   }
