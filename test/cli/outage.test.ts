@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../../reports/conformance-json.ts';
 import { OUTAGE_CAUSE, OUTAGE_FILE } from '../../reports/outage-declared.ts';
-import { WFMCK_BIN, runWfmck } from '../support/wfmck-cli.ts';
+import { PLUMBING, WFMCK_BIN, runWfmck } from '../support/wfmck-cli.ts';
 import { RECORDS_FILE } from '../../reports/write-report.ts';
 import { startServe, targetConfig } from '../support/serve-target.ts';
 
@@ -82,7 +82,7 @@ test(
     const served = await startServe(['--edition', 'miaf', '--fault', 'MIAF-SERVER-SVID', '--state-dir', join(dir, 'serve')]);
     try {
       const out = join(dir, 'out');
-      const r = await runWfmck(['run', '--config', targetConfig(served, dir), '--out', out, '--seed', '6'], served.env);
+      const r = await runWfmck(['run', '--config', targetConfig(served, dir), '--out', out, '--seed', '6', ...PLUMBING], served.env);
       const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
       const failed = report.requirements.filter((q) => q.status === 'fail').map((q) => q.id);
       // SVID-KEY-ALG's own check also reads the server's SVID ("the WFM answers with its own SVID"): the fault breaks both.

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { parse } from 'yaml';
-import { runWfmck } from '../support/wfmck-cli.ts';
+import { PLUMBING, runWfmck } from '../support/wfmck-cli.ts';
 import { startServe, targetConfig } from '../support/serve-target.ts';
 import { startEmbedded } from '../../run/processes/embedded.ts';
 import { createSharedAgent } from '../../simulators/transport/undici-transport.ts';
@@ -35,7 +35,20 @@ test(
       const out = join(dir, 'out');
       const lookups = join(dir, 'dns.log');
       const r = await runWfmck(
-        ['run', '--config', targetConfig(served, dir), '--wfm', wfm, '--resolve', `${NAME}:${port}:127.0.0.1`, '--out', out, '--seed', '7'],
+        [
+          'run',
+          '--config',
+          targetConfig(served, dir),
+          '--wfm',
+          wfm,
+          '--resolve',
+          `${NAME}:${port}:127.0.0.1`,
+          '--out',
+          out,
+          '--seed',
+          '7',
+          ...PLUMBING,
+        ],
         {
           ...served.env,
           NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${NO_DNS}`.trim(),

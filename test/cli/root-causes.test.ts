@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../../reports/conformance-json.ts';
-import { runWfmck } from '../support/wfmck-cli.ts';
+import { PLUMBING, runWfmck } from '../support/wfmck-cli.ts';
 import { startServe, targetConfig } from '../support/serve-target.ts';
 
 test(
@@ -18,7 +18,7 @@ test(
     const served = await startServe(['--fault', 'CAP-PUT-201', '--state-dir', join(dir, 'serve')]);
     try {
       const out = join(dir, 'out');
-      const r = await runWfmck(['run', '--config', targetConfig(served, dir), '--out', out, '--seed', '7'], served.env);
+      const r = await runWfmck(['run', '--config', targetConfig(served, dir), '--out', out, '--seed', '7', ...PLUMBING], served.env);
       assert.equal(r.code, 1, r.stdout.slice(-3000) + r.stderr);
       const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
       const failed = report.requirements

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../../reports/conformance-json.ts';
-import { runWfmck } from '../support/wfmck-cli.ts';
+import { PLUMBING, runWfmck } from '../support/wfmck-cli.ts';
 import { startServe, targetConfig } from '../support/serve-target.ts';
 
 const byId = (r: ConformanceReport, id: string) => r.requirements.find((q) => q.id === id)!;
@@ -20,7 +20,7 @@ test(
     const served = await startServe(['--fault', 'CERT-GET-200:hang', '--state-dir', join(dir, 'serve')]);
     try {
       const out = join(dir, 'out');
-      const r = await runWfmck(['run', '--config', targetConfig(served, dir), '--out', out, '--seed', '5'], served.env);
+      const r = await runWfmck(['run', '--config', targetConfig(served, dir), '--out', out, '--seed', '5', ...PLUMBING], served.env);
       assert.equal(r.code, 1, r.stdout.slice(-3000) + r.stderr);
       const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
       for (const id of ['CERT-GET-200', 'CERT-NO-AUTH', 'CERT-API-SERVED']) {
@@ -51,7 +51,7 @@ test(
     const served = await startServe(['--edition', 'miaf', '--state-dir', join(dir, 'serve')]);
     try {
       const out = join(dir, 'out');
-      const r = await runWfmck(['run', '--config', targetConfig(served, dir), '--out', out, '--seed', '6'], served.env);
+      const r = await runWfmck(['run', '--config', targetConfig(served, dir), '--out', out, '--seed', '6', ...PLUMBING], served.env);
       assert.equal(r.code, 0, r.stdout.slice(-4000) + r.stderr);
       const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
       assert.deepEqual([report.edition, report.embedded, report.summary.verdict], ['miaf', false, 'conformant']);

@@ -5,6 +5,13 @@ import { fileURLToPath } from 'node:url';
 
 export const WFMCK_BIN = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));
 
+/**
+ * For a whole-suite run whose test is about the kit's plumbing (a target's outage, its name, a root cause, a report),
+ * not about how deep the properties look: 10 runs each instead of 100. The fault set's clean controls and faults run
+ * every property at its default depth.
+ */
+export const PLUMBING = ['--runs', '10'];
+
 export interface CliResult {
   code: number | null;
   stdout: string;
