@@ -3,7 +3,6 @@ import { looserModeNotice, writeSecretFile } from '../run/processes/secret-file.
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { issueCertificate, loadIssued } from '../protocol/pki.ts';
 import { EXIT_OK, UsageError } from '../run/options/usage.ts';
 import { folder, text } from '../run/options/args.ts';
 import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
@@ -32,6 +31,8 @@ export async function run(argv: string[]): Promise<number> {
   for (const flag of ['ca-dir', 'id'] as const)
     if (!values[flag]) throw new UsageError(`--${flag}: missing: cert needs --ca-dir DIR and --id NAME`);
   const dir = values['ca-dir']!;
+  // The certificate modules (@peculiar/x509) load only now: --help and a usage error cost a fraction of the start-up.
+  const { issueCertificate, loadIssued } = await import('../protocol/pki.ts');
   const ca = await loadIssued(await readFile(join(dir, 'device-ca.pem'), 'utf8'), await readFile(join(dir, 'device-ca.key'), 'utf8'));
   const leaf = await issueCertificate(ca, { commonName: values.id!, usage: ['client'] });
   const prefix = values.out ?? join(dir, values.id!);

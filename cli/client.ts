@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import { ANSWER_FILE, DONE_FILE, STARTED_FILE } from '../run/processes/attended-client.ts';
-import { diskKey, startClientRunner, type ClientDisk, type RunningClient } from '../simulators/client-runner.ts';
+import type { ClientDisk, RunningClient } from '../simulators/client-runner.ts';
 import { startClientAnswer, type StartClientInput } from '../simulators/client-contract.ts';
 import { EXIT_OK, InputError, UsageError } from '../run/options/usage.ts';
 import { path } from '../run/options/args.ts';
@@ -56,6 +56,8 @@ export async function run(argv: string[]): Promise<number> {
   const given = positionals[0]!;
   const folder = existsSync(given) && statSync(given).isDirectory() ? given : undefined;
   const input = readInput(folder ? join(folder, 'client.json') : given, values.state !== undefined);
+  // The simulator's modules (undici, faker, ajv, x509) load only now: --help and a bad input cost a fraction of them.
+  const { diskKey, startClientRunner } = await import('../simulators/client-runner.ts');
   const diskFile = values.state === undefined ? undefined : join(values.state, `${diskKey(input.certPem).slice(0, 32)}.json`);
   const disk = diskFile && input.restart === 'keep-state' ? readDisk(diskFile) : {};
   const client = await startClientRunner(input, disk);

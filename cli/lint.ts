@@ -3,17 +3,14 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { Strictness } from '../spec/profile.ts';
-import { lintCapabilities } from '../spec/lint/capabilities.ts';
-import { composeArchiveFindings } from '../spec/lint/compose-archive.ts';
 import { LintInputError, type LintResult } from '../spec/lint/input.ts';
 import { isOciRef, parseOciRef, type OciRef } from '../spec/lint/oci-ref.ts';
-import { lintPackageFolder } from '../spec/lint/package-folder.ts';
-import { lintPushed, type Puller } from '../spec/lint/pushed.ts';
+import type { lintPackageFolder } from '../spec/lint/package-folder.ts';
+import type { Puller } from '../spec/lint/pushed.ts';
 import { exitCodeOf, lintReport } from '../spec/lint/report.ts';
 import { humanReport } from '../reports/lint-text.ts';
 import { DigestError, RegistryClient } from '../simulators/registry-client.ts';
 import { TransportError } from '../simulators/transport/types.ts';
-import { createTransport } from '../simulators/transport/undici-transport.ts';
 import { registryCredentials } from './registry-auth.ts';
 import { hostPort, probeTls, untrustedMessage } from './registry-tls.ts';
 import { EXIT_OK, UsageError } from '../run/options/usage.ts';
@@ -89,15 +86,24 @@ export async function lint(argv: string[], write: (text: string) => void): Promi
   return exitCodeOf(report);
 }
 
+// Each kind's rules (ajv, tar-stream) load only once the input is known to be of that kind, the transport (undici)
+// only for an oci:// reference: --help and a usage error cost a fraction of the start-up.
 async function lintPath(input: string, vendor: string, description: string | undefined): Promise<LintResult> {
   const info = await stat(input).catch(() => {
     throw new LintInputError(`${input}: no such file or folder`);
   });
-  if (info.isDirectory()) return lintPackageFolder(await readFolder(input, description), vendor);
-  if (/\.json$/i.test(input)) return lintCapabilities(await readFile(input, 'utf8'), input);
+  if (info.isDirectory()) {
+    const { lintPackageFolder } = await import('../spec/lint/package-folder.ts');
+    return lintPackageFolder(await readFolder(input, description), vendor);
+  }
+  if (/\.json$/i.test(input)) {
+    const { lintCapabilities } = await import('../spec/lint/capabilities.ts');
+    return lintCapabilities(await readFile(input, 'utf8'), input);
+  }
   if (/\.(tar\.gz|tgz)$/i.test(input)) {
     if (info.size > MAX_BLOB_BYTES)
       throw new LintInputError(`${input} is ${info.size} bytes, over the kit's ${MAX_BLOB_BYTES}`, 'WFMCK_E_ARCHIVE_TOO_LARGE');
+    const { composeArchiveFindings } = await import('../spec/lint/compose-archive.ts');
     const judged = await composeArchiveFindings(new Uint8Array(await readFile(input)), input);
     return { kind: 'compose-archive', ...judged };
   }
@@ -136,6 +142,10 @@ async function lintRef(input: string, vendor: string, values: Record<string, unk
   const caFile = values['ca-file'] as string | undefined;
   const ca = caFile === undefined ? undefined : await readFile(caFile, 'utf8');
   const baseUrl = await registryBase(input, parsed.ref, ca, caFile);
+  const [{ createTransport }, { lintPushed }] = await Promise.all([
+    import('../simulators/transport/undici-transport.ts'),
+    import('../spec/lint/pushed.ts'),
+  ]);
   const transport = createTransport({ baseUrl, timeoutMs: 60_000, maxResponseBytes: MAX_BLOB_BYTES, ...(ca !== undefined ? { ca } : {}) });
   try {
     const client = new RegistryClient({ transport, auth: registryCredentials(values), baseUrl });

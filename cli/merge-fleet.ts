@@ -5,8 +5,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { latencyLines } from '../simulators/fleet/progress.ts';
 import { thresholdLines } from '../simulators/fleet/thresholds.ts';
-import { SUMMARY_FILE, writeSummary, type FleetSummary } from '../simulators/fleet/summary.ts';
-import { mergeSummaries, type ShardSummary } from '../simulators/fleet/merge-summaries.ts';
+import type { FleetSummary } from '../simulators/fleet/summary.ts';
+import type { ShardSummary } from '../simulators/fleet/merge-summaries.ts';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, InputError, UsageError } from '../run/options/usage.ts';
 import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
 import { OUT } from '../run/options/option-sets.ts';
@@ -27,7 +27,12 @@ export async function run(argv: string[]): Promise<number> {
   const { help, values, positionals } = parseCommand(SPEC, argv);
   if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   if (positionals.length === 0) throw new UsageError("<dir|file>: missing: give the shards' output folders (or their fleet-summary.json)");
-  const shards = await Promise.all(positionals.map(load));
+  // The fleet's modules (faker among them) load only now: --help and a usage error cost a fraction of the start-up.
+  const [{ SUMMARY_FILE, writeSummary }, { mergeSummaries }] = await Promise.all([
+    import('../simulators/fleet/summary.ts'),
+    import('../simulators/fleet/merge-summaries.ts'),
+  ]);
+  const shards = await Promise.all(positionals.map((p) => load(p, SUMMARY_FILE)));
   const merged = mergeSummaries(shards);
   const out = resolve(
     (values.out as string | undefined) ?? join('reports', 'out', `fleet-merged-${new Date().toISOString().replace(/[:.]/g, '-')}`),
@@ -54,10 +59,10 @@ export async function run(argv: string[]): Promise<number> {
   return merged.passed ? EXIT_OK : EXIT_FAIL;
 }
 
-async function load(path: string): Promise<ShardSummary> {
+async function load(path: string, summaryFile: string): Promise<ShardSummary> {
   const found = await stat(path).catch(() => undefined);
   if (!found) throw new InputError(`${path}: no such folder or file`);
-  const file = found.isDirectory() ? join(path, SUMMARY_FILE) : path;
+  const file = found.isDirectory() ? join(path, summaryFile) : path;
   let text: string;
   try {
     text = await readFile(file, 'utf8');

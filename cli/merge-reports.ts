@@ -11,8 +11,6 @@ import { BLOB_DIR } from '../run/contract/context.ts';
 import { conformanceReporters } from '../reports/reporters.ts';
 import { playwrightNodeArgs } from '../run/processes/playwright-launch.ts';
 import type { RunContext } from '../run/contract/context.ts';
-import { timestamp } from '../reports/requirement-reporter.ts';
-import { verdict } from './run-verdict.ts';
 import { EXIT_OK, InputError, UsageError } from '../run/options/usage.ts';
 import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
 import { OUT } from '../run/options/option-sets.ts';
@@ -33,6 +31,8 @@ export async function run(argv: string[]): Promise<number> {
   const { help, values, positionals } = parseCommand(SPEC, argv);
   if (help) return (void process.stdout.write(helpText(SPEC)), EXIT_OK);
   if (positionals.length === 0) throw new UsageError('<shard out dir>: missing: name the output folder of every shard');
+  // The reporters' modules load only now: --help and a usage error cost a fraction of the start-up.
+  const [{ timestamp }, { verdict }] = await Promise.all([import('../reports/requirement-reporter.ts'), import('./run-verdict.ts')]);
   const out = resolve((values.out as string | undefined) ?? join('reports', 'out', `merged-${timestamp(new Date())}`));
   const shards = await Promise.all(positionals.map((dir) => readShard(resolve(dir))));
   checkComplete(shards);

@@ -1,13 +1,8 @@
 // `wfmck publish app|compose`: builds a §2.7 application package or compose component from a folder and pushes it.
 import { readFile, writeFile } from 'node:fs/promises';
 import { OCI_REPOSITORY_PATTERN } from '../spec/schemas/common.ts';
-import { buildAppPackage } from '../simulators/publish/app-package.ts';
-import { PublishError, type BuiltArtifact } from '../simulators/publish/artifact.ts';
-import { buildComposeArchive, buildComposeArtifact } from '../simulators/publish/compose.ts';
-import { composeAnnotationDefaults } from '../simulators/publish/compose-defaults.ts';
-import { pushArtifact } from '../simulators/publish/push.ts';
+import type { BuiltArtifact } from '../simulators/publish/artifact.ts';
 import { RegistryClient, type RegistryAuth } from '../simulators/registry-client.ts';
-import { createTransport } from '../simulators/transport/undici-transport.ts';
 import { registryCredentials } from './registry-auth.ts';
 import { hostPort, probeTls, tlsError, untrustedMessage } from './registry-tls.ts';
 import { existsSync, statSync } from 'node:fs';
@@ -94,6 +89,9 @@ export async function run(argv: string[]): Promise<number> {
   if (extra.length > 0) throw new UsageError(`${extra[0]}: unexpected argument (publish ${kind} takes one folder)`);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`${dir}: no such folder`);
   const opts = checkOptions(kind, values);
+  // The builders (ajv, tar-stream) and the transport (undici) load only now: --help and a usage error cost a fraction
+  // of the start-up.
+  const { PublishError } = await import('../simulators/publish/artifact.ts');
   try {
     const { artifact, report } = kind === 'app' ? await buildApp(dir, values, opts.vendor) : await buildCompose(dir, values, opts.vendor);
     if (values['dry-run']) return printDryRun(artifact, opts, report);
@@ -102,6 +100,10 @@ export async function run(argv: string[]): Promise<number> {
     nameTargets([target.registry]);
     const ca = opts.ca === undefined ? undefined : await readFile(opts.ca, 'utf8');
     if (target.registry.protocol === 'https:') await checkTls(target.registry, ca, opts.ca);
+    const [{ createTransport }, { pushArtifact }] = await Promise.all([
+      import('../simulators/transport/undici-transport.ts'),
+      import('../simulators/publish/push.ts'),
+    ]);
     const transport = createTransport({ baseUrl: target.registry.origin, timeoutMs: 120_000, ...(ca !== undefined ? { ca } : {}) });
     try {
       const client = new RegistryClient({ transport, auth: opts.auth, baseUrl: target.registry.origin });
@@ -169,6 +171,7 @@ async function buildApp(
   vendor: string,
 ): Promise<{ artifact: BuiltArtifact; report: Record<string, unknown> }> {
   const description = values['app-description'] as string | undefined;
+  const { buildAppPackage } = await import('../simulators/publish/app-package.ts');
   const artifact = await buildAppPackage(dir, { vendor, ...(description ? { description } : {}) });
   return { artifact, report: { name: artifact.name } };
 }
@@ -180,6 +183,10 @@ async function buildCompose(
 ): Promise<{ artifact: BuiltArtifact; report: Record<string, unknown> }> {
   const str = (k: string) => values[k] as string | undefined;
   const version = str('version')!;
+  const [{ buildComposeArchive, buildComposeArtifact }, { composeAnnotationDefaults }] = await Promise.all([
+    import('../simulators/publish/compose.ts'),
+    import('../simulators/publish/compose-defaults.ts'),
+  ]);
   const archive = await buildComposeArchive(dir, { version, ...(str('name') ? { name: str('name')! } : {}) });
   for (const x of archive.excluded) process.stderr.write(`wfmck publish: left out ${x.path}: ${x.reason}\n`);
   if (str('out')) await writeFile(str('out')!, archive.bytes);

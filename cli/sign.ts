@@ -2,8 +2,6 @@
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { algorithmForKey, signRequest } from '../protocol/signing.ts';
-import { certificateKeyId, parseCertificate } from '../protocol/pki.ts';
 import { EXIT_OK, UsageError } from '../run/options/usage.ts';
 import { file, givenFile, text } from '../run/options/args.ts';
 import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
@@ -42,6 +40,11 @@ export async function run(argv: string[]): Promise<number> {
     if (!given) throw new UsageError(`${flag}: missing: sign needs --cert FILE and --key FILE`);
   if (!method || !url) throw new UsageError(`${method ? '<URL>' : '<METHOD>'}: missing: sign needs METHOD and URL`);
   if (extra.length > 0) throw new UsageError(`${extra[0]}: unexpected argument (sign takes METHOD and URL)`);
+  // The signing and certificate modules load only now: --help and a usage error cost a fraction of the start-up.
+  const [{ algorithmForKey, signRequest }, { certificateKeyId, parseCertificate }] = await Promise.all([
+    import('../protocol/signing.ts'),
+    import('../protocol/pki.ts'),
+  ]);
   const body = data === undefined ? undefined : data.startsWith('@') ? await readFile(data.slice(1)) : Buffer.from(data);
   const cert = orUsage('--cert', () => parseCertificate(readFileSync(certFile!, 'utf8')), 'not a PEM certificate');
   const headers: Record<string, string> = body ? { 'content-type': 'application/json' } : {};

@@ -5,7 +5,6 @@ import { join, resolve } from 'node:path';
 import { ENVELOPE_FILE } from '../run/contract/context.ts';
 import { loadPublicKey } from '../reports/signing/keys.ts';
 import { PUBLIC_KEY_FILE, UNSIGNED_BY_DESIGN } from '../reports/signing/folder-files.ts';
-import { ReportInputError, verifyReport } from '../reports/signing/verify.ts';
 import { EXIT_FAIL, EXIT_OK, InputError, UsageError } from '../run/options/usage.ts';
 import { givenFile } from '../run/options/args.ts';
 import { helpText, parseCommand, type CommandSpec } from '../run/options/options.ts';
@@ -33,11 +32,11 @@ ${UNSIGNED_BY_DESIGN.join(', ')}). Exit 0 when all hold, 1 with one line per cha
 };
 
 export function run(argv: string[]): Promise<number> {
-  return Promise.resolve(verifyReportCommand(argv, (text) => void process.stdout.write(text)));
+  return verifyReportCommand(argv, (text) => void process.stdout.write(text));
 }
 
 /** The command with its output as a seam, so tests can run it in-process. */
-export function verifyReportCommand(argv: string[], write: (text: string) => void): number {
+export async function verifyReportCommand(argv: string[], write: (text: string) => void): Promise<number> {
   const { help, values, positionals } = parseCommand(SPEC, argv);
   if (help) return (write(helpText(SPEC)), EXIT_OK);
   if (positionals.length === 0) throw new UsageError('<dir>: missing: verify-report takes one report folder');
@@ -46,6 +45,8 @@ export function verifyReportCommand(argv: string[], write: (text: string) => voi
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`${dir}: no such folder`);
   const keyFile = values.key as string | undefined;
   const pinnedKey = keyFile !== undefined ? keyOf(keyFile) : undefined;
+  // The report modules load only now: --help and a usage error cost a fraction of the start-up.
+  const { ReportInputError, verifyReport } = await import('../reports/signing/verify.ts');
   let v: ReturnType<typeof verifyReport>;
   try {
     v = verifyReport(dir, { pinnedKey });

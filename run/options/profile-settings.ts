@@ -2,7 +2,7 @@
 // them (spec/profile.ts), each one given wins.
 import { oneOf, pattern, positiveInt } from './args.ts';
 import { VENDOR } from './option-sets.ts';
-import { SVID_KEY_ALGORITHMS } from '../../spec/rules/svid-leaf.ts';
+import { SVID_KEY_ALGORITHMS } from '../../spec/rules/svid-key-algorithms.ts';
 import { field, type Field } from './setting.ts';
 
 export const PROFILE_FIELDS: readonly Field[] = [

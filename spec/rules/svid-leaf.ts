@@ -3,10 +3,9 @@
 import { x509 } from '../x509.ts';
 import { parseSpiffeId } from '../spiffe-id.ts';
 import { finding, type Finding } from './finding.ts';
+import { SVID_KEY_ALGORITHMS, type SvidKeyAlgorithm } from './svid-key-algorithms.ts';
 
-/** P10 key algorithms: P-256 is mandatory to implement; the others are optional (`RSA-3072` = RSA of 3072 bits or more). */
-export const SVID_KEY_ALGORITHMS = ['P-256', 'P-384', 'Ed25519', 'RSA-3072'] as const;
-export type SvidKeyAlgorithm = (typeof SVID_KEY_ALGORITHMS)[number];
+export { SVID_KEY_ALGORITHMS, type SvidKeyAlgorithm };
 
 export interface SvidLeafOptions {
   /** The instant the certificate must be valid at. */
