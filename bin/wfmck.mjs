@@ -9,5 +9,12 @@ try {
   process.exit(2);
 }
 register();
+// A reader that stops early (`wfmck faults --list | head`) closes the pipe: the rest of the output goes nowhere and the
+// command ends as it would have (a run still writes its reports), instead of dying on an unhandled EPIPE.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (err) => {
+    if (err.code !== 'EPIPE') throw err;
+    stream.write = () => true;
+  });
 const { main } = await import('../cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));
