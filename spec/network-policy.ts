@@ -33,6 +33,11 @@ export function nameTargets(targets: Iterable<string | URL | undefined>): string
   return hosts;
 }
 
+/** The hosts named so far: a fleet's worker processes are told them, so they contact what the command may. */
+export function namedTargets(): string[] {
+  return [...named];
+}
+
 /** Forgets every named host (tests only: a process otherwise keeps its targets for its whole life). */
 export function forgetNamedTargets(): void {
   named.clear();

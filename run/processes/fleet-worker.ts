@@ -4,6 +4,7 @@
 // message or a signal stops it as Ctrl-C stops a fleet (it still sends its summary); it ends with its parent.
 import { loadIssued } from '../../protocol/pki.ts';
 import { installPins, type Pin } from '../../protocol/pinned-lookup.ts';
+import { nameTargets } from '../../spec/network-policy.ts';
 import type { AssignedComponent, AssignInput } from '../../simulators/fleet/assigned-deployments.ts';
 import { boundHeapGrowth } from '../../simulators/fleet/heap-growth.ts';
 import type { LatencySummary } from '../../simulators/fleet/histogram.ts';
@@ -36,6 +37,8 @@ export type ToWorker =
       spec: FleetSpec;
       target: WorkerTarget;
       pins: readonly Pin[];
+      /** The hosts the command's user named (--wfm, --component): as in the command, a device contacts those and loopback. */
+      named: readonly string[];
       heapGrowthPercent: number;
       metrics: boolean;
     }
@@ -94,6 +97,7 @@ async function targetOf(t: WorkerTarget): Promise<FleetTarget> {
 /** Everything but the fleet itself, so the workers start their fleets together once all are ready. */
 async function prepare(m: Extract<ToWorker, { type: 'start' }>): Promise<() => Promise<void>> {
   installPins(m.pins);
+  nameTargets(m.named);
   boundHeapGrowth(m.heapGrowthPercent);
   const target = await targetOf(m.target);
   // The documents a device checks: their validators compiled now, not by the first devices of the run.

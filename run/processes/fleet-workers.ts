@@ -7,6 +7,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { installedPins } from '../../protocol/pinned-lookup.ts';
+import { namedTargets } from '../../spec/network-policy.ts';
 import type { MergedSummary } from '../../simulators/fleet/merge-summaries.ts';
 import type { FleetProgress } from '../../simulators/fleet/progress.ts';
 import type { FleetTarget, IntervalMetrics } from '../../simulators/fleet/runner.ts';
@@ -65,6 +66,7 @@ export async function runFleetWorkers(spec: FleetSpec, target: FleetTarget, opts
         spec: specs[j]!,
         target: workerTarget(target, j, opts.workers),
         pins: installedPins(),
+        named: namedTargets(),
         heapGrowthPercent: opts.heapGrowthPercent,
         metrics: opts.onMetrics !== undefined,
       }),

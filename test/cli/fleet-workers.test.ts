@@ -9,6 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WFMCK_BIN } from '../support/wfmck-cli.ts';
+import { startServe } from '../support/serve-target.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -120,3 +121,28 @@ test('a threshold is judged on the merged figures: broken, the run exits 1', { t
   ]);
   assert.match(run.out.stdout, /^ {2}FAIL threshold capabilities\.put:p50<0\.001ms: [\d.]+ ms \(capabilities\.put\)$/m);
 });
+
+test(
+  'a WFM by a name the user gave (--resolve to loopback): every worker may contact it, as the command may',
+  { timeout: 90_000 },
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wfmck-fleet-w-named-'));
+    const served = await startServe(['--state-dir', join(dir, 'serve'), '--hostname', 'wfm.example.test']);
+    try {
+      const port = new URL(String(served.info.wfm)).port;
+      const run = fleet([
+        ...['--devices', '12', '--duration', '0', '--seed', '4', '--workers', '2', '--out', join(dir, 'out')],
+        ...['--wfm', `https://wfm.example.test:${port}`, '--resolve', `wfm.example.test:${port}:127.0.0.1`],
+        ...['--ca-file', String(served.info.caFile), '--device-ca-cert', String(served.info.deviceCaCertFile)],
+        ...['--device-ca-key', String(served.info.deviceCaKeyFile)],
+      ]);
+      const [code] = await run.exit;
+      assert.equal(code, 0, run.out.stderr + run.out.stdout);
+      const summary = await summaryOf(join(dir, 'out'));
+      assert.deepEqual([summary.totals.clients.reporting, summary.totals.errors], [12, {}]);
+      assert.equal(summary.mergedFrom.length, 2, 'two workers ran it');
+    } finally {
+      await served.stop();
+    }
+  },
+);
