@@ -2,24 +2,16 @@
 // process, in one summary; Ctrl-C stops every worker and still writes it; thresholds are judged on the merged figures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WFMCK_BIN } from '../support/wfmck-cli.ts';
+import { startWfmck } from '../support/wfmck-cli.ts';
 import { startServe } from '../support/serve-target.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function fleet(args: string[]) {
-  const child = spawn(process.execPath, [WFMCK_BIN, 'fleet', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = { stdout: '', stderr: '' };
-  child.stdout.on('data', (d) => (out.stdout += d));
-  child.stderr.on('data', (d) => (out.stderr += d));
-  return { child, out, exit: once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]> };
-}
+const fleet = (args: string[]) => startWfmck(['fleet', ...args]);
 
 async function summaryOf(dir: string) {
   return JSON.parse(await readFile(join(dir, 'fleet-summary.json'), 'utf8'));

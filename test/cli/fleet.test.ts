@@ -1,22 +1,12 @@
 // `wfmck fleet` as a user runs it: a child process against the embedded default, judged by fleet-summary.json.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { startWfmck } from '../support/wfmck-cli.ts';
 
-const bin = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));
-
-function fleet(args: string[]) {
-  const child = spawn(process.execPath, [bin, 'fleet', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = { stdout: '', stderr: '' };
-  child.stdout.on('data', (d) => (out.stdout += d));
-  child.stderr.on('data', (d) => (out.stderr += d));
-  return { child, out, exit: once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]> };
-}
+const fleet = (args: string[]) => startWfmck(['fleet', ...args]);
 
 test(
   'fleet --edition miaf: each device its own SVID and mutual-TLS connection, no onboarding, every one reporting',

@@ -27,3 +27,12 @@ export async function runWfmck(args: string[], env: Record<string, string> = {})
   const [code] = (await once(child, 'exit')) as [number | null];
   return { code, stdout, stderr };
 }
+
+/** `wfmck` started and left running: the child (to signal it), what it printed so far, and its exit. */
+export function startWfmck(args: string[]) {
+  const child = spawn(process.execPath, [WFMCK_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d) => (out.stdout += d));
+  child.stderr.on('data', (d) => (out.stderr += d));
+  return { child, out, exit: once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]> };
+}
