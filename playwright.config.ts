@@ -3,10 +3,11 @@
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { conformanceReporters, projectReporter } from './reports/reporters.ts';
+import { conformanceReporters, faultReporter } from './reports/reporters.ts';
 import { watchParent } from './run/processes/watchdog.ts';
 import { PERSONA, suiteSelection } from './run/contract/personas.ts';
 import { readRunContext } from './run/contract/read-context.ts';
+import { batchGrep } from './run/contract/fault-batch.ts';
 
 // Under `wfmck run`: die with it (its pipe on fd 3 closes when it does).
 watchParent();
@@ -25,6 +26,12 @@ const persona = context?.persona ?? PERSONA;
  */
 const attend = context?.attend;
 
+/**
+ * A fault batch: its test folder holds a copy of the suites per fault (`<key>/...`), each fault's checks against its own
+ * services (the fixtures read its context file by the check's file); the grep keeps each fault's checks in its own files.
+ */
+const batch = context?.batch;
+
 function outDir(): string {
   if (context) return context.outDir;
   // Set once in the runner; workers inherit it, so every process agrees on one folder.
@@ -41,23 +48,15 @@ const reporter: ReporterDescription[] = [
       ? join(root, 'reports', 'compact-reporter.ts')
       : (context?.reporter ?? (process.env.CI ? 'line' : 'list')),
   ],
-  // A fault batch (`wfmck run --fault-batch`): one requirement report per fault, each of its own project's checks. No
-  // Playwright HTML: its failed checks kept their workers, which Playwright's own report would show as expected.
-  ...(context?.projects ? context.projects.map((p) => projectReporter(p)) : conformanceReporters(out)),
+  // A fault batch (`wfmck run --fault-batch`): one requirement report per fault, each of its own files' checks. No
+  // Playwright HTML: its failed checks kept their worker, which Playwright's own report would show as expected.
+  ...(batch ? batch.faults.map((f) => faultReporter(f)) : conformanceReporters(out)),
   // `wfmck run --shard i/n`: the shard's blob report, joined by `wfmck merge-reports`.
   ...(context?.shard?.blobDir ? [['blob', { outputDir: context.shard.blobDir }] as ReporterDescription] : []),
 ];
 
-/** A fault batch's project: its fault's checks against its fault's own services (the fixtures read its context file). */
-const projects = context?.projects?.map((p) => ({
-  name: p.name,
-  ...(p.grep !== undefined && { grep: new RegExp(p.grep) }),
-  metadata: { contextFile: p.contextFile },
-  outputDir: join(p.outDir, 'test-results'),
-}));
-
 export default defineConfig({
-  testDir: join(root, 'suites'),
+  testDir: batch?.specs ?? join(root, 'suites'),
   // WFMCK_LIST_ALL: `wfmck faults` lists every suite, each persona's, to name the checks no fault proves.
   ...suiteSelection(persona, !!process.env.WFMCK_LIST_ALL),
   outputDir: join(out, 'test-results'),
@@ -69,7 +68,7 @@ export default defineConfig({
   timeout: 60_000 * (context?.timeoutScale ?? 1) + (attend ? 2 * attend.timeoutMs : 0),
   forbidOnly: !!process.env.CI,
   reporter,
-  ...(projects && { projects }),
+  ...(batch && { grep: new RegExp(batchGrep(batch.faults)) }),
   globalSetup: join(root, 'run', 'processes', 'global-setup.ts'),
   globalTeardown: join(root, 'run', 'processes', 'global-teardown.ts'),
 });

@@ -14,7 +14,7 @@ import { OUT, SEED } from '../run/options/option-sets.ts';
 
 const DEFAULT_CONCURRENCY = 2;
 /** Faults per Playwright start-up: start-up was most of a fault's run (measured in docs/history.md, issue 34). */
-const DEFAULT_BATCH = 12;
+const DEFAULT_BATCH = 24;
 
 export const SPEC: CommandSpec = {
   name: 'faults',

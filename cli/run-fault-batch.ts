@@ -1,13 +1,13 @@
 // `wfmck run --fault-batch FILE`: several faults in one Playwright start-up, for the fault harness. Each fault gets its
 // own embedded default (its own ports, stores, CA and admin token) with it switched on, its own run context and report
-// folder, and its checks as one Playwright project; so each is judged exactly as a run of that fault alone, while the
-// runner and the kit's modules load once per batch instead of once per fault.
+// folder, and its own copy of the suites in the batch's one Playwright project (run/contract/fault-batch.ts); so each is
+// judged exactly as a run of that fault alone, while the runner, a worker and the kit's modules start once per batch.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../run/options/config.ts';
 import type { RunContext } from '../run/contract/context.ts';
-import { batchProjectName, parseFaultBatch, type BatchProject } from '../run/contract/fault-batch.ts';
+import { batchKey, parseFaultBatch, writeBatchSpecs, type BatchFault } from '../run/contract/fault-batch.ts';
 import { ADMIN_TOKEN_ENV, prepareRun, type PreparedRun } from '../run/processes/global-setup.ts';
 import { PLAYWRIGHT_SIGNALS, runPlaywrightProcess } from '../run/processes/playwright-process.ts';
 import { playwrightNodeArgs } from '../run/processes/playwright-launch.ts';
@@ -43,14 +43,22 @@ export async function runFaultBatch(config: Config & { faultBatch: string }, roo
       Object.assign(env, run.env);
     }
     if (!signals.caught) {
-      const projects: BatchProject[] = entries.map((e, i) => ({
-        name: batchProjectName(e.fault),
+      const faults: BatchFault[] = entries.map((e, i) => ({
+        fault: e.fault,
+        key: batchKey(i),
         contextFile: prepared[i]!.contextFile,
         outDir: e.out,
         ...(e.grep !== undefined && { grep: e.grep }),
       }));
-      // The batch's own context: what playwright.config.ts reads before any project (persona, reporter, timeouts).
-      const context: RunContext = { ...prepared[0]!.context, outDir: config.out, projects };
+      const specs = join(config.out, 'specs');
+      await rm(specs, { recursive: true, force: true });
+      await writeBatchSpecs(
+        specs,
+        join(root, 'suites'),
+        faults.map((f, i) => ({ key: f.key, ...(entries[i]!.files && { files: entries[i]!.files }) })),
+      );
+      // The batch's own context: what playwright.config.ts reads (persona, reporter, timeouts, the faults).
+      const context: RunContext = { ...prepared[0]!.context, outDir: config.out, batch: { specs, faults } };
       await mkdir(config.out, { recursive: true });
       const contextFile = join(config.out, 'run-context.json');
       await writeFile(contextFile, `${JSON.stringify(context, null, 2)}\n`);

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RequirementReporterOptions } from './requirement-reporter.ts';
-import type { BatchProject } from '../run/contract/fault-batch.ts';
+import type { BatchFault } from '../run/contract/fault-batch.ts';
 
 const REQUIREMENT_REPORTER = fileURLToPath(new URL('./requirement-reporter.ts', import.meta.url));
 
@@ -17,7 +17,7 @@ export function conformanceReporters(out: string, requirement: Omit<RequirementR
   ];
 }
 
-/** The requirement report of one project of a fault batch: its fault's context, its checks only, in its folder. */
-export function projectReporter(p: BatchProject): Described {
-  return [REQUIREMENT_REPORTER, { outDir: p.outDir, contextFile: p.contextFile, project: p.name } satisfies RequirementReporterOptions];
+/** The requirement report of one fault of a batch: its fault's context, its checks only (its files), in its folder. */
+export function faultReporter(f: BatchFault): Described {
+  return [REQUIREMENT_REPORTER, { outDir: f.outDir, contextFile: f.contextFile, batchKey: f.key } satisfies RequirementReporterOptions];
 }

@@ -13,6 +13,7 @@ import { findingLines, summaryLine } from './console.ts';
 import { HTML_FILE, RECORDS_FILE, readOutage, writeReportFiles } from './write-report.ts';
 import { OUTAGE_FILE } from './outage-declared.ts';
 import { reasonOf } from './safe-write.ts';
+import { batchKeyOf } from '../run/contract/fault-batch.ts';
 
 export interface RequirementReporterOptions {
   /** Output folder; default: the RunContext's outDir, else reports/out/<timestamp>. */
@@ -23,8 +24,8 @@ export interface RequirementReporterOptions {
   print?: boolean;
   /** Test files are named relative to this; default the config file's folder (merge-reports: the kit's root). */
   rootDir?: string;
-  /** A fault batch's project: only its tests are this report's (the other projects have their own reporters). */
-  project?: string;
+  /** A fault of a batch: only the tests of its files (`<key>/...`) are this report's (the others have their own reporters). */
+  batchKey?: string;
   /** Catalog to judge against; default spec/requirements.yaml. */
   catalog?: readonly Requirement[];
 }
@@ -151,9 +152,9 @@ export default class RequirementReporter implements Reporter {
     });
   }
 
-  /** Every test is this report's, but in a fault batch only its own project's. */
+  /** Every test is this report's, but in a fault batch only its own fault's (by its file, first in the title path). */
   private mine(test: TestCase): boolean {
-    return this.opts.project === undefined || test.parent.project()?.name === this.opts.project;
+    return this.opts.batchKey === undefined || batchKeyOf(fileOf(test)) === this.opts.batchKey;
   }
 
   private ids: string[] | undefined;
@@ -176,6 +177,13 @@ function isFiltered(config: FullConfig, argv: readonly string[] = process.argv):
   const all = (g: RegExp | RegExp[]) => [g].flat().every((r) => r.source === '.*' || r.source === '(?:)');
   const inConfig = config.projects.some((p) => !all(p.grep) || p.grepInvert !== null) || !all(config.grep) || config.grepInvert !== null;
   return inConfig || config.shard !== null || argv.some((a) => /^(-g|--grep|--grep-invert)(=|$)/.test(a));
+}
+
+/** The title of the test's file suite: its path relative to the test folder. */
+function fileOf(test: TestCase): string | undefined {
+  let suite: Suite | undefined = test.parent;
+  while (suite && suite.type !== 'file') suite = suite.parent;
+  return suite?.title;
 }
 
 function kitVersion(): string {

@@ -9,6 +9,7 @@ import type { FaultBatchEntry } from '../../run/contract/fault-batch.ts';
 import { runChild, runOne, type Done, type Job } from './child-runs.ts';
 import { requirementsGrep, runArgs, type RunSpec } from './plan.ts';
 import type { RunReport } from './judge.ts';
+import { filesSelected, listingErrors, type PlaywrightListing } from './checked.ts';
 
 /** What the pool runs: one job alone, or several faults' jobs in one batch. */
 export interface Unit {
@@ -26,7 +27,7 @@ export function single(job: Job): Unit {
  * The fault jobs in batches of at most `size`, each of one edition, persona and seed (what a `wfmck run` fixes), in
  * the order given; `out` holds each batch's own folder (its log and Playwright's report).
  */
-export function batched(jobs: readonly Job[], size: number, out: string): Unit[] {
+export function batched(jobs: readonly Job[], size: number, out: string, listing?: Promise<PlaywrightListing | undefined>): Unit[] {
   if (size <= 1) return jobs.map(single);
   const groups = new Map<string, Job[]>();
   for (const job of jobs) {
@@ -38,17 +39,17 @@ export function batched(jobs: readonly Job[], size: number, out: string): Unit[]
     for (let i = 0; i < group.length; i += size) {
       const part = group.slice(i, i + size);
       if (part.length === 1) units.push(single(part[0]!));
-      else units.push(batchUnit(part, join(out, 'batches', String(units.filter((u) => u.jobs.length > 1).length + 1))));
+      else units.push(batchUnit(part, join(out, 'batches', String(units.filter((u) => u.jobs.length > 1).length + 1)), listing));
     }
   return units;
 }
 
-function batchUnit(jobs: Job[], dir: string): Unit {
+function batchUnit(jobs: Job[], dir: string, listing?: Promise<PlaywrightListing | undefined>): Unit {
   return {
     label: `batch ${basename(dir)} (${jobs.map((j) => j.label).join(', ')})`,
     jobs,
     run: async (stop) => {
-      const done = await runBatch(jobs, dir, stop);
+      const done = await runBatch(jobs, dir, stop, await listing);
       // Alone again: a fault its batch left without a report (never a batch's problem blamed on the fault).
       for (const [i, d] of done.entries()) if (d.report === undefined && !stop.caught) done[i] = await runOne(jobs[i]!, stop);
       return done;
@@ -57,14 +58,21 @@ function batchUnit(jobs: Job[], dir: string): Unit {
 }
 
 /** The batch's run; each fault's Done from its own conformance.json, its time the sum of its checks' durations. */
-async function runBatch(jobs: Job[], dir: string, stop: Signals): Promise<Done[]> {
+async function runBatch(jobs: Job[], dir: string, stop: Signals, listing: PlaywrightListing | undefined): Promise<Done[]> {
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  const entries: FaultBatchEntry[] = jobs.map((j) => ({
-    fault: j.spec.fault!,
-    out: j.spec.out,
-    ...(j.spec.requirements !== undefined && { grep: requirementsGrep(j.spec.requirements) }),
-  }));
+  const entries: FaultBatchEntry[] = jobs.map((j) => {
+    const grep = j.spec.requirements !== undefined ? requirementsGrep(j.spec.requirements) : undefined;
+    return {
+      fault: j.spec.fault!,
+      out: j.spec.out,
+      ...(grep !== undefined && { grep }),
+      // Only the files with its checks: every suite module each fault declares again costs the runner its load.
+      ...(grep !== undefined &&
+        listing !== undefined &&
+        listingErrors(listing).length === 0 && { files: filesSelected(listing, new RegExp(grep)) }),
+    };
+  });
   const file = join(dir, 'batch.json');
   await writeFile(file, `${JSON.stringify(entries, null, 2)}\n`);
   const spec = jobs[0]!.spec;

@@ -5,7 +5,9 @@ interface ListedTest {
   annotations?: { type?: string; description?: string }[];
 }
 interface ListedSuite {
-  specs?: { title?: string; file?: string; tests?: ListedTest[] }[];
+  /** A file suite's: its path under suites/; a describe's: its title. */
+  title?: string;
+  specs?: { title?: string; file?: string; tags?: string[]; tests?: ListedTest[] }[];
   suites?: ListedSuite[];
 }
 export interface PlaywrightListing {
@@ -42,4 +44,20 @@ export function suiteTests(listing: PlaywrightListing): SuiteTest[] {
   };
   for (const s of listing.suites ?? []) walk(s);
   return out;
+}
+
+/**
+ * The files under suites/ that hold a test `grep` selects, matched as Playwright greps: the title path (file, describes,
+ * title) and the tags, joined by spaces. A fault of a batch loads only these (run/contract/fault-batch.ts).
+ */
+export function filesSelected(listing: PlaywrightListing, grep: RegExp): string[] {
+  const files = new Set<string>();
+  const walk = (suite: ListedSuite, path: string[]): void => {
+    for (const spec of suite.specs ?? [])
+      if (spec.file !== undefined && grep.test([...path, spec.title ?? '', ...(spec.tags ?? []).map((t) => `@${t}`)].join(' ')))
+        files.add(spec.file);
+    for (const child of suite.suites ?? []) walk(child, [...path, child.title ?? '']);
+  };
+  for (const s of listing.suites ?? []) walk(s, [s.title ?? '']);
+  return [...files].sort();
 }

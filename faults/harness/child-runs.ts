@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Signals } from '../../run/processes/signals.ts';
 import type { FaultEntry } from '../catalog.ts';
-import { checkedRequirements, listingErrors } from './checked.ts';
-import { suiteListing } from './listing.ts';
+import { checkedRequirements, listingErrors, type PlaywrightListing } from './checked.ts';
 import type { RunOutcome, RunReport } from './judge.ts';
 import { runArgs, type RunSpec } from './plan.ts';
 
@@ -74,8 +73,7 @@ export async function runChild(
 }
 
 /** Every requirement a suite test names, from Playwright's listing (no test runs); its failure is a harness problem. */
-export async function listChecks(out: string): Promise<{ checked: string[]; problems: string[] }> {
-  const listing = await suiteListing(out);
+export function listChecks(listing: PlaywrightListing | undefined): { checked: string[]; problems: string[] } {
   if (listing === undefined)
     return { checked: [], problems: ['suite listing: `playwright test --list` printed no JSON; unprovenRequirements is empty'] };
   return { checked: checkedRequirements(listing), problems: listingErrors(listing) };

@@ -7,6 +7,7 @@ import type { Edition } from '../../spec/profile.ts';
 import { faultCatalog, type FaultEntry } from '../catalog.ts';
 import { catchSignals, signalExitCode, type Signals } from '../../run/processes/signals.ts';
 import { listChecks, type Done, type Job } from './child-runs.ts';
+import { suiteListing } from './listing.ts';
 import { batched, single, type Unit } from './batches.ts';
 import { buildFaultsReport, cleanResult, exitCodeOf, faultResult, type FaultsReport } from './faults-json.ts';
 import { judgeRun } from './judge.ts';
@@ -41,17 +42,20 @@ export async function proveFaults(opts: HarnessOptions, defaultOut: boolean): Pr
   );
   await mkdir(opts.out, { recursive: true });
   const jobs = plannedJobs(opts, cleanScope);
-  // The clean controls alone (first: the longest), the faults in batches.
+  // Every suite's checks (no test runs): the checks no fault proves, and the files each fault of a batch loads.
+  const listing = suiteListing(join(opts.out, 'listing'));
+  // The clean controls alone (first: the longest), the faults in batches: the kit's own client's first, whose checks
+  // wait on the client (the longest batches), so two slots do not end on them one after the other.
   const units = [
     ...jobs.filter((j) => !j.fault).map(single),
     ...batched(
-      jobs.filter((j) => j.fault),
+      [...jobs.filter((j) => j.fault?.service === 'client'), ...jobs.filter((j) => j.fault && j.fault.service !== 'client')],
       opts.batch,
       opts.out,
+      listing,
     ),
   ];
   const stop = catchSignals();
-  const listing = listChecks(join(opts.out, 'listing'));
   let done: Done[];
   try {
     // In plan order, whatever order they ended in (a repeated fault's runs stay in repeat order).
@@ -63,7 +67,7 @@ export async function proveFaults(opts: HarnessOptions, defaultOut: boolean): Pr
     say(`interrupted (${stop.caught}); faults.json not written`);
     return signalExitCode(stop.caught);
   }
-  const { checked, problems } = await listing;
+  const { checked, problems } = listChecks(await listing);
   const report = buildFaultsReport({
     startedAt,
     endedAt: new Date().toISOString(),

@@ -165,7 +165,7 @@ export const PLAIN = {
     value: 'FILE',
     key: 'faultBatch',
     env: 'WFMCK_FAULT_BATCH',
-    doc: "`wfmck faults`' batch: a JSON list of {fault, out, grep}; each fault gets its own embedded default with it switched on, its checks (grep) one Playwright project, its reports in its out; one Playwright start-up for all",
+    doc: "`wfmck faults`' batch: a JSON list of {fault, out, grep, files}; each fault gets its own embedded default with it switched on, its own copy of the suites (`files`, default all; its checks by `grep`), its reports in its out; one Playwright start-up and one worker for all",
     parse: file,
   }),
 };

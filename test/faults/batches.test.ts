@@ -4,8 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { batched } from '../../faults/harness/batches.ts';
 import type { Job } from '../../faults/harness/child-runs.ts';
-import { batchProjectName, parseFaultBatch } from '../../run/contract/fault-batch.ts';
+import { batchKey, batchGrep, batchKeyOf, parseFaultBatch } from '../../run/contract/fault-batch.ts';
 import { requirementsGrep } from '../../faults/harness/plan.ts';
+import { filesSelected, type PlaywrightListing } from '../../faults/harness/checked.ts';
 import { fault } from './helpers.ts';
 
 const job = (id: string, spec: Partial<Job['spec']> = {}): Job => ({
@@ -68,12 +69,27 @@ test('the batch file: a list of {fault, out, grep}; duplicates and wrong types a
   );
 });
 
-test("a project's name never matches its own requirement grep (Playwright greps the title path, project name included)", () => {
-  for (const id of ['CAP-PUT-201', 'CAP-DELETE-204:404']) {
-    const grep = new RegExp(requirementsGrep([id.split(':')[0]!]));
-    assert.ok(!grep.test(` ${batchProjectName(id)} capabilities.spec.ts §4.1 some other check`), id);
-    assert.ok(grep.test(` ${batchProjectName(id)} capabilities.spec.ts ${id.split(':')[0]} its check`), id);
-  }
+test("the batch's grep keeps each fault's checks in its own files (Playwright greps the title path, its file first)", () => {
+  const faults = [
+    { key: batchKey(0), grep: requirementsGrep(['CAP-PUT-201']) },
+    { key: batchKey(1), grep: requirementsGrep(['CAP-DELETE-204']) },
+    { key: batchKey(2) },
+  ];
+  assert.deepEqual(
+    faults.map((f) => f.key),
+    ['f01', 'f02', 'f03'],
+  );
+  const grep = new RegExp(batchGrep(faults));
+  assert.ok(grep.test('f01/capabilities.spec.ts CAP-PUT-201 CAP-LIFE-CREATED a PUT creates'));
+  assert.ok(grep.test('f01/capabilities.spec.ts §4.1 CAP-PUT-201 a PUT creates'));
+  assert.ok(!grep.test('f01/capabilities.spec.ts CAP-DELETE-204 a DELETE'), "another fault's check in f01's files");
+  assert.ok(!grep.test('f01/capabilities.spec.ts CAP-PUT-2010 no such id'));
+  assert.ok(grep.test('f02/device/capabilities.spec.ts CAP-DELETE-204 a DELETE'));
+  assert.ok(!grep.test('f02/capabilities.spec.ts CAP-PUT-201 a PUT creates'));
+  assert.ok(grep.test('f03/registry.spec.ts REG-ANY every check of a fault without a grep'));
+  assert.ok(!grep.test('f04/capabilities.spec.ts CAP-PUT-201 a fault the batch has not'));
+  assert.equal(batchKeyOf('f02/device/capabilities.spec.ts'), 'f02');
+  assert.equal(batchKeyOf('capabilities.spec.ts'), undefined);
 });
 
 test('--fault-batch refuses what would mix faults or leave the embedded default: --fault, --shard, a target, signing, attend', async () => {
@@ -98,4 +114,24 @@ test('--fault-batch refuses what would mix faults or leave the embedded default:
       named,
     );
   assert.throws(() => resolveConfig(['--fault-batch', join(dir, 'none.json')], {}, dir), /no such file/);
+});
+
+test("a fault of a batch loads only the files with its checks: the listing's title paths, as Playwright greps them", () => {
+  const listing: PlaywrightListing = {
+    suites: [
+      {
+        title: 'capabilities.spec.ts',
+        specs: [{ title: 'CAP-PUT-201 CAP-LIFE-CREATED a PUT creates', file: 'capabilities.spec.ts' }],
+        suites: [{ title: '§4.1 GW-ORDER-CHILD-FIRST-404', specs: [{ title: 'a child first', file: 'capabilities.spec.ts' }] }],
+      },
+      { title: 'device/status.spec.ts', specs: [{ title: 'STATUS-POST-201 a report', file: 'device/status.spec.ts', tags: ['slow'] }] },
+      { title: 'registry.spec.ts', specs: [{ title: 'REG-TAGS-N tags', file: 'registry.spec.ts' }] },
+    ],
+  };
+  const files = (ids: string[]) => filesSelected(listing, new RegExp(requirementsGrep(ids)));
+  assert.deepEqual(files(['CAP-LIFE-CREATED']), ['capabilities.spec.ts']);
+  assert.deepEqual(files(['GW-ORDER-CHILD-FIRST-404']), ['capabilities.spec.ts'], 'an id in a describe title selects its tests');
+  assert.deepEqual(files(['STATUS-POST-201', 'REG-TAGS-N']), ['device/status.spec.ts', 'registry.spec.ts']);
+  assert.deepEqual(files(['CAP-PUT-20']), [], 'a prefix of an id selects nothing');
+  assert.deepEqual(filesSelected(listing, /@slow/), ['device/status.spec.ts'], 'tags are greped as Playwright greps them');
 });
