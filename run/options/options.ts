@@ -16,6 +16,8 @@ export interface Option {
   env?: string;
   /** Its key in the command's YAML file (wfmck.config.yaml for run, the --fleet-file of fleet). */
   key?: string;
+  /** The key the file's readers are told, when the file takes a newer name for it than `key` (`key` still works). */
+  keyShown?: string;
   /** Repeatable: every value kept, in order. */
   multiple?: true;
   /** Earlier spellings, still accepted and never documented. */
@@ -190,7 +192,7 @@ function groupText(group: OptionGroup): string {
       `  ${flag.padEnd(flagWidth)}${hasEnv ? env.padEnd(envWidth) : ''}${hasKey ? key : ''}`.trimEnd();
     lines.push(row('flag', 'env', group.keyTitle ?? 'YAML key'));
     for (const o of documented)
-      lines.push(row(flagCell(o), o.env ?? '-', o.key ?? '-'), ...wrap(docOf(o), WIDTH - 6).map((d) => `      ${d}`));
+      lines.push(row(flagCell(o), o.env ?? '-', o.keyShown ?? o.key ?? '-'), ...wrap(docOf(o), WIDTH - 6).map((d) => `      ${d}`));
   }
   if (group.note) lines.push(group.note.trimEnd());
   return lines.join('\n');

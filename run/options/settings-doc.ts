@@ -20,7 +20,7 @@ export function settingsTables(): Record<'run' | 'fleet', string> {
   );
   const fleet = FLEET_GROUPS.flatMap((g) => g.options).map(
     (o) =>
-      `| ${code(flagOf(o))}${o.aliases?.length ? ` (was ${o.aliases.map((a) => `\`--${a}\``).join(', ')})` : ''} | ${code(o.key)} | ${cell(docOf(o))} |`,
+      `| ${code(flagOf(o))}${o.aliases?.length ? ` (was ${o.aliases.map((a) => `\`--${a}\``).join(', ')})` : ''} | ${code(o.keyShown ?? o.key)} | ${cell(docOf(o))} |`,
   );
   return {
     run: ['| flag | env | YAML key | what it sets |', '|---|---|---|---|', ...run].join('\n'),

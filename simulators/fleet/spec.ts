@@ -131,7 +131,7 @@ export function parseFleetInput(input: Record<string, unknown>, name: (key: stri
   for (const [key, value] of Object.entries(input)) {
     if (value === undefined) continue;
     const field = FIELDS[key as keyof FleetSpec];
-    if (!field) throw new FleetSpecError(`${name(key)} is not a fleet setting (known: ${FLEET_KEYS.join(', ')})`);
+    if (!field) throw new FleetSpecError(`${name(key)} is not a fleet setting (known: ${FLEET_KEYS.join(', ')}; misbehaviour for faults)`);
     out[key] = field.parse(value, name(key));
   }
   return out as Partial<FleetSpec>;
@@ -177,7 +177,12 @@ export async function loadFleetFile(path: string): Promise<Partial<FleetSpec>> {
   }
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== 'object' || Array.isArray(doc)) throw new FleetSpecError(`${path}: the fleet file must be a mapping of settings`);
-  return parseFleetInput(doc as Record<string, unknown>, (key) => `${path}: key "${key}"`);
+  // `misbehaviour:` is the key's name, as --misbehaviour is the flag's; `faults:`, its old spelling, still works.
+  const { misbehaviour, ...settings } = doc as Record<string, unknown>;
+  if (misbehaviour === undefined) return parseFleetInput(settings, (key) => `${path}: key "${key}"`);
+  if (settings.faults !== undefined)
+    throw new FleetSpecError(`${path}: key "misbehaviour" and "faults" (its old spelling) are both given; keep one`);
+  return parseFleetInput({ ...settings, faults: misbehaviour }, (key) => `${path}: key "${key === 'faults' ? 'misbehaviour' : key}"`);
 }
 
 export function formatShard(s: Shard): string {

@@ -15,9 +15,9 @@ test('docs/reference.md: the run and fleet settings tables are generated from th
   );
 });
 
-test('the run table has one row per setting, the fleet table shows --misbehaviour with its old spelling', () => {
+test('the run table has one row per setting, the fleet table shows --misbehaviour and its file key with their old spellings', () => {
   const { run, fleet } = settingsTables();
   for (const f of FIELDS) assert.ok(run.includes(`\`${f.key}\``), f.key);
-  assert.match(fleet, /`--misbehaviour LIST` \(was `--faults`\) \| `faults`/);
+  assert.match(fleet, /`--misbehaviour LIST` \(was `--faults`\) \| `misbehaviour` \|.*the file key faults, its old spelling/);
   assert.match(fleet, /`--devices N` \| `devices` \| plain devices \(default 10\) \|/);
 });

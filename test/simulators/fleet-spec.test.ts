@@ -27,6 +27,17 @@ test('a fleet file is read, and flags override it', async () => {
   assert.equal(spec.children, 2, 'default');
 });
 
+test('the fleet file names the per-device mix `misbehaviour`, as the flag does; `faults`, its old spelling, still works', async () => {
+  const mix = { crashingContainer: 0.05 };
+  assert.deepEqual((await loadFleetFile(await fleetFile('misbehaviour:\n  crashingContainer: 0.05\n'))).faults, mix);
+  assert.deepEqual((await loadFleetFile(await fleetFile('faults:\n  crashingContainer: 0.05\n'))).faults, mix);
+  await assert.rejects(
+    loadFleetFile(await fleetFile('misbehaviour:\n  stateLoss: 0.1\nfaults:\n  stateLoss: 0.2\n')),
+    /key "misbehaviour" and "faults" \(its old spelling\) are both given/,
+  );
+  await assert.rejects(loadFleetFile(await fleetFile('misbehaviour:\n  crashing: 0.1\n')), /key "misbehaviour": unknown fault "crashing"/);
+});
+
 test('errors name the key and what was wrong', async () => {
   const cases: [string, RegExp][] = [
     ['devices: many\n', /"devices": expected a number/],
