@@ -5,7 +5,7 @@ import type { Measurements } from './report.ts';
 import { judge, type Target } from './targets.ts';
 
 export function benchTargets(m: Partial<Measurements>, d: DerivedFigures): Target[] {
-  return [...rateTargets(m, d), ...workTargets(m), ...floorTargets(d), ...scaleTargets(m)];
+  return [...rateTargets(m, d), ...workTargets(m), ...floorTargets(d), ...scaleTargets(m, d)];
 }
 
 export function fleetName(f: FleetMeasurement): string {
@@ -40,9 +40,11 @@ function rateTargets(m: Partial<Measurements>, { ratios }: DerivedFigures): Targ
   return targets;
 }
 
-/** Heap per device, onboarding rate, the suite's time. */
+/**
+ * Heap per device, the suite's time. Onboarding has no target of its own here: its rate measured the reference WFM, not
+ * the kit (issue 35); bench.json reports the kit's client CPU per onboarding over its floor (clientOnboardingOverFloor).
+ */
 function workTargets(m: Partial<Measurements>): Target[] {
-  const ob = m.onboarding;
   const targets: Target[] = [];
   if (m.memory)
     targets.push(
@@ -53,17 +55,6 @@ function workTargets(m: Partial<Measurements>): Target[] {
         'B',
         '<=',
         4096,
-      ),
-    );
-  if (ob)
-    targets.push(
-      judge(
-        'onboarding-rate',
-        `onboarding, ${ob.settings.devices.toLocaleString('en')} devices, signatures on`,
-        ob.devicesPerSecond,
-        'devices/s',
-        '>=',
-        2000,
       ),
     );
   if (m.suite) {
@@ -109,7 +100,7 @@ function floorTargets({ floorRatios, clientRatios }: DerivedFigures): Target[] {
         clientRatios.clientCpuUnsignedOverAutocannon,
         'x',
         '<=',
-        1.5,
+        1.3,
       ),
     );
   if (clientRatios?.clientCpuSignedOverUnsignedPlusSign !== undefined)
@@ -137,8 +128,8 @@ function floorTargets({ floorRatios, clientRatios }: DerivedFigures): Target[] {
   return targets;
 }
 
-/** mTLS devices held by one process, and the fleets as a user starts them. */
-function scaleTargets(m: Partial<Measurements>): Target[] {
+/** mTLS devices held by one process (each against the bare floor of the same run), and the fleets as a user starts them. */
+function scaleTargets(m: Partial<Measurements>, { allFloorRatios }: DerivedFigures): Target[] {
   const targets: Target[] = [];
   if (m.mtls) {
     const t = m.mtls;
@@ -151,23 +142,29 @@ function scaleTargets(m: Partial<Measurements>): Target[] {
         '>=',
         t.settings.devices,
       ),
-      judge(
-        'mtls-rss-per-device',
-        `RSS per held mTLS device, ${t.heldConcurrently.toLocaleString('en')} held`,
-        t.rssBytesPerDevice,
-        'B',
-        '<=',
-        50_000,
-      ),
-      judge(
-        'mtls-handshakes',
-        'mTLS handshakes per second (SVID, first GET), the WFM in its own process',
-        t.handshakesPerSecond,
-        '/s',
-        '>=',
-        600,
-      ),
     );
+    if (allFloorRatios?.mtlsRssPerDeviceOverBare !== undefined)
+      targets.push(
+        judge(
+          'mtls-rss-per-device',
+          `RSS per held mTLS device / a bare mutual-TLS connection's with its own context, ${t.heldConcurrently.toLocaleString('en')} held`,
+          allFloorRatios.mtlsRssPerDeviceOverBare,
+          'x',
+          '<=',
+          1.2,
+        ),
+      );
+    if (allFloorRatios?.mtlsHandshakesOverBare !== undefined)
+      targets.push(
+        judge(
+          'mtls-handshakes',
+          `mTLS handshakes per second (SVID, first GET) of the first ${t.firstDevices.toLocaleString('en')} devices / bare Node TLS with a context per device`,
+          allFloorRatios.mtlsHandshakesOverBare,
+          'x',
+          '>=',
+          0.95,
+        ),
+      );
   }
   if (m.acceptanceFleet) {
     const a = m.acceptanceFleet;

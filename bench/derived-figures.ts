@@ -74,10 +74,26 @@ export function derivedFigures(m: Partial<Measurements>, machineCpus: number): D
       signedRateOverBound: round(rr.fleetSigned.requestsPerSecond / signedRateBound, 2),
     }),
   };
-  const allFloorRatios = (floorRatios || (clientRatios && Object.keys(clientRatios).length > 0)) && {
+  const acUs = rr?.autocannon.clientCpuMsPer1000 ?? 0;
+  const onboardingClientFloorUs = f && acUs > 0 ? round(3 * acUs + 2 * f.nativeSignUs, 1) : undefined;
+  const onboardingClientRatios = onboardingClientFloorUs !== undefined &&
+    ob !== undefined &&
+    ob.clientCpuUsPerOnboarding > 0 && {
+      onboardingClientFloorUs,
+      clientOnboardingOverFloor: round(ob.clientCpuUsPerOnboarding / onboardingClientFloorUs, 2),
+    };
+  const t = m.mtls;
+  // The like-for-like handshake rate: the first devices, before any poll is due, as the floor has no other traffic.
+  const mtlsFloorRatios = t && {
+    ...(t.floor.rssBytesPerConnection > 0 && { mtlsRssPerDeviceOverBare: round(t.rssBytesPerDevice / t.floor.rssBytesPerConnection, 2) }),
+    ...(t.floor.handshakesPerSecond > 0 && { mtlsHandshakesOverBare: round(t.firstHandshakesPerSecond / t.floor.handshakesPerSecond, 2) }),
+  };
+  const allFloorRatios = (floorRatios || (clientRatios && Object.keys(clientRatios).length > 0) || mtlsFloorRatios) && {
     ...floorRatios,
     ...clientRatios,
     ...exchangeFloorRatios,
+    ...onboardingClientRatios,
+    ...mtlsFloorRatios,
   };
   return {
     ...(ratios && { ratios }),

@@ -89,7 +89,6 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
       'request-rate-ratio',
       'request-rate-ratio-signed',
       'heap-per-device',
-      'onboarding-rate',
       'suite-time',
       'kit-sign-floor',
       'onboarding-cpu-floor',
@@ -138,6 +137,28 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
     f.floorRatios.wfmOnboardingOverExchangeFloor,
     Math.round(((f.wfmCost.onboardingMsPerDevice! * 1000) / f.floorRatios.onboardingExchangeFloorUs!) * 100) / 100,
   );
+  // The kit's client per onboarding over what it cannot skip: three exchanges at autocannon's cost, two native signs.
+  const clientFloor = 3 * rr.autocannon.clientCpuMsPer1000 + 2 * f.floors.nativeSignUs;
+  assert.equal(f.floorRatios.onboardingClientFloorUs, Math.round(clientFloor * 10) / 10);
+  assert.ok(f.onboarding.clientCpuUsPerOnboarding > 0);
+  assert.equal(
+    f.floorRatios.clientOnboardingOverFloor,
+    Math.round((f.onboarding.clientCpuUsPerOnboarding / f.floorRatios.onboardingClientFloorUs!) * 100) / 100,
+  );
+  // mTLS against its floor of the same run: RSS per held device, and the first devices' handshakes (before any poll).
+  assert.equal(
+    f.floorRatios.mtlsRssPerDeviceOverBare,
+    Math.round((f.mtls.rssBytesPerDevice / f.mtls.floor.rssBytesPerConnection) * 100) / 100,
+  );
+  assert.equal(
+    f.floorRatios.mtlsHandshakesOverBare,
+    Math.round((f.mtls.firstHandshakesPerSecond / f.mtls.floor.handshakesPerSecond) * 100) / 100,
+  );
+  for (const [id, ratio] of [
+    ['mtls-rss-per-device', f.floorRatios.mtlsRssPerDeviceOverBare],
+    ['mtls-handshakes', f.floorRatios.mtlsHandshakesOverBare],
+  ] as const)
+    assert.equal(report.targets.find((t) => t.id === id)?.value, ratio, `${id} is judged by its ratio to the floor`);
   assert.match(stdout, /reference WFM CPU beside a bare node:https server/);
   for (const t of report.targets) {
     assert.ok(isNumber(t.value) && isNumber(t.target) && ['>=', '<=', '<'].includes(t.comparison), t.id);
