@@ -26,10 +26,11 @@ test('fleet --help prints the options and exits 0', async () => {
   const r = await fleet('--help');
   assert.equal(r.code, 0);
   assert.match(r.stdout, /--see-thru-gateways N/);
-  // Per-device misbehaviour is --misbehaviour; its old spelling --faults is named in its help, and its defaults come from the fleet's own.
+  // Per-device misbehaviour is --misbehaviour, `misbehaviour` in a fleet file; their old spelling (--faults, `faults`) is
+  // named in its help, and its defaults come from the fleet's own.
   assert.match(
     r.stdout,
-    /--misbehaviour LIST +faults\n +per-device misbehaviour mix[^\n]*\n?[^\n]*--faults, its old spelling,\s+still works/,
+    /--misbehaviour LIST +misbehaviour\n +per-device misbehaviour mix[^\n]*\n?[^\n]*--faults and the file key\s+faults, its old spelling, still work/,
   );
   assert.match(r.stdout, /--devices N +devices\n +plain devices \(default 10\)/);
 });
