@@ -2,17 +2,25 @@
 // the same way), its help, and its default as simulators/fleet/spec.ts applies it, so --help never repeats one by hand.
 import { parseComponentRef } from '../../simulators/fleet/assigned-deployments.ts';
 import { DEFAULT_HEAP_GROWTH_PERCENT, heapGrowthPercent } from '../../simulators/fleet/heap-growth.ts';
-import { fleetDefault, type FleetSpec } from '../../simulators/fleet/spec.ts';
+import { FILE_KEY_NAMES, fleetDefault, type FleetSpec } from '../../simulators/fleet/spec.ts';
 import { parseTargetUrl } from '../../spec/network-policy.ts';
 import { SVID_KEY_ALGORITHMS } from '../../spec/rules/svid-leaf.ts';
 import { file, oneOf, path as pathOption, text, type Parse } from './args.ts';
 import { CA_FILE, DEVICE_CA, EDITION, OUT, RESOLVE, SEED, SPIFFE, VENDOR, WFM } from './option-sets.ts';
 import type { Option, OptionGroup } from './options.ts';
 
-/** A fleet setting: its flag, its key in --fleet-file, and the default the fleet applies when neither gives it. */
+/** A fleet setting: its flag, its key in --fleet-file (by its newer name, if it has one), and the default the fleet applies when neither gives it. */
 const setting = (flag: string, value: string, key: keyof FleetSpec, doc: string): Option => {
   const fallback = fleetDefault(key);
-  return { flag, value, key, doc, ...(fallback !== undefined && key !== 'seed' && { default: fallback }) };
+  const shown = FILE_KEY_NAMES[key];
+  return {
+    flag,
+    value,
+    key,
+    doc,
+    ...(shown && { keyShown: shown }),
+    ...(fallback !== undefined && key !== 'seed' && { default: fallback }),
+  };
 };
 
 /** `oci://HOST[:PORT]/NAME:REVISION` of a published compose component; its registry is a target the user names. */
@@ -54,7 +62,6 @@ export const FLEET_GROUPS: readonly OptionGroup[] = [
           'faults',
           'per-device misbehaviour mix, e.g. crashingContainer=0.05,flappingCapabilities=0.1; --faults and the file key faults, its old spelling, still work',
         ),
-        keyShown: 'misbehaviour',
         aliases: ['faults'],
       },
       { ...SEED, key: 'seed', parse: undefined, doc: 'data and misbehaviour seed', defaultDoc: 'random, echoed in the summary' },

@@ -120,6 +120,12 @@ function thresholdList(value: unknown, key: string): string[] {
 
 export const FLEET_KEYS = Object.keys(FIELDS) as (keyof FleetSpec)[];
 
+/**
+ * A fleet file's newer name for a setting, as its flag has (`misbehaviour:` as --misbehaviour); the setting's own key,
+ * its old spelling, still works. --help shows the newer name (run/options/fleet-settings.ts).
+ */
+export const FILE_KEY_NAMES: Partial<Record<keyof FleetSpec, string>> = { faults: 'misbehaviour' };
+
 /** A setting's default, as `wfmck fleet --help` shows it (run/options/fleet-settings.ts). */
 export function fleetDefault(key: keyof FleetSpec): unknown {
   return FIELDS[key].fallback();
@@ -131,7 +137,7 @@ export function parseFleetInput(input: Record<string, unknown>, name: (key: stri
   for (const [key, value] of Object.entries(input)) {
     if (value === undefined) continue;
     const field = FIELDS[key as keyof FleetSpec];
-    if (!field) throw new FleetSpecError(`${name(key)} is not a fleet setting (known: ${FLEET_KEYS.join(', ')}; misbehaviour for faults)`);
+    if (!field) throw new FleetSpecError(`${name(key)} is not a fleet setting (known: ${FLEET_KEYS.join(', ')}; ${renamedKeys()})`);
     out[key] = field.parse(value, name(key));
   }
   return out as Partial<FleetSpec>;
@@ -177,12 +183,24 @@ export async function loadFleetFile(path: string): Promise<Partial<FleetSpec>> {
   }
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== 'object' || Array.isArray(doc)) throw new FleetSpecError(`${path}: the fleet file must be a mapping of settings`);
-  // `misbehaviour:` is the key's name, as --misbehaviour is the flag's; `faults:`, its old spelling, still works.
-  const { misbehaviour, ...settings } = doc as Record<string, unknown>;
-  if (misbehaviour === undefined) return parseFleetInput(settings, (key) => `${path}: key "${key}"`);
-  if (settings.faults !== undefined)
-    throw new FleetSpecError(`${path}: key "misbehaviour" and "faults" (its old spelling) are both given; keep one`);
-  return parseFleetInput({ ...settings, faults: misbehaviour }, (key) => `${path}: key "${key === 'faults' ? 'misbehaviour' : key}"`);
+  // A setting's newer name (FILE_KEY_NAMES) is read as its key; its old spelling still works, both at once is refused.
+  const settings = { ...(doc as Record<string, unknown>) };
+  const written = new Map<string, string>();
+  for (const [key, newer] of Object.entries(FILE_KEY_NAMES)) {
+    if (settings[newer] === undefined) continue;
+    if (settings[key] !== undefined)
+      throw new FleetSpecError(`${path}: key "${newer}" and "${key}" (its old spelling) are both given; keep one`);
+    settings[key] = settings[newer];
+    delete settings[newer];
+    written.set(key, newer);
+  }
+  return parseFleetInput(settings, (key) => `${path}: key "${written.get(key) ?? key}"`);
+}
+
+function renamedKeys(): string {
+  return Object.entries(FILE_KEY_NAMES)
+    .map(([key, newer]) => `${newer} for ${key}`)
+    .join('; ');
 }
 
 export function formatShard(s: Shard): string {
