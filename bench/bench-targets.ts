@@ -128,7 +128,7 @@ function floorTargets({ floorRatios, clientRatios }: DerivedFigures): Target[] {
   return targets;
 }
 
-/** mTLS devices held by one process (each against the bare floor of the same run), and the fleets as a user starts them. */
+/** mTLS devices held by the kit's worker processes (each against the bare floor of the same run), and the fleets as a user starts them. */
 function scaleTargets(m: Partial<Measurements>, { allFloorRatios }: DerivedFigures): Target[] {
   const targets: Target[] = [];
   if (m.mtls) {
@@ -136,7 +136,7 @@ function scaleTargets(m: Partial<Measurements>, { allFloorRatios }: DerivedFigur
     targets.push(
       judge(
         'mtls-held',
-        `mTLS devices held by one process (miaf, each its own SVID and connection)`,
+        `mTLS devices held by ${t.settings.workers} worker processes (miaf, each its own SVID and connection)`,
         t.heldConcurrently,
         'devices',
         '>=',

@@ -2,6 +2,7 @@
 // the machine's floor for the same job (1.0 = at the floor).
 import type { BenchReport, Measurements } from './report.ts';
 import { round } from './targets.ts';
+import type { WorkersScalingMeasurement } from './workers-scaling.ts';
 
 export type FloorRatios = NonNullable<BenchReport['figures']['floorRatios']>;
 
@@ -88,12 +89,15 @@ export function derivedFigures(m: Partial<Measurements>, machineCpus: number): D
     ...(t.floor.rssBytesPerConnection > 0 && { mtlsRssPerDeviceOverBare: round(t.rssBytesPerDevice / t.floor.rssBytesPerConnection, 2) }),
     ...(t.floor.handshakesPerSecond > 0 && { mtlsHandshakesOverBare: round(t.firstHandshakesPerSecond / t.floor.handshakesPerSecond, 2) }),
   };
-  const allFloorRatios = (floorRatios || (clientRatios && Object.keys(clientRatios).length > 0) || mtlsFloorRatios) && {
+  const fw = m.fleetWorkers;
+  const workersRatios = fw && fw.oneWorker.requestsPerSecond > 0 && fw.oneWorker.clientCpuUsPerRequest > 0 && workersScaling(fw, cpus);
+  const allFloorRatios = (floorRatios || (clientRatios && Object.keys(clientRatios).length > 0) || mtlsFloorRatios || workersRatios) && {
     ...floorRatios,
     ...clientRatios,
     ...exchangeFloorRatios,
     ...onboardingClientRatios,
     ...mtlsFloorRatios,
+    ...workersRatios,
   };
   return {
     ...(ratios && { ratios }),
@@ -101,5 +105,23 @@ export function derivedFigures(m: Partial<Measurements>, machineCpus: number): D
     ...(floorRatios && { floorRatios }),
     ...(clientRatios && { clientRatios }),
     ...(allFloorRatios && { allFloorRatios }),
+  };
+}
+
+/**
+ * The fleet over 2 worker processes beside 1, and what the CPU allows: each process uses one core at most and all
+ * share the machine's, so N workers with c µs of client CPU per PUT against a server spending s µs reach at most
+ * min(N / c, 1 / s, cpus / (c + s)) PUTs per µs. On 16 cores with the target elsewhere, 16 times one worker's 1 / c.
+ */
+export function workersScaling(fw: WorkersScalingMeasurement, cpus: number) {
+  const c = fw.oneWorker.clientCpuUsPerRequest;
+  const s = fw.oneWorker.serverCpuUsPerRequest;
+  const bound = (n: number) => Math.min(n / c, s > 0 ? 1 / s : Infinity, cpus / (c + s));
+  const perCore = 1e6 / c;
+  return {
+    fleetWorkersScaling: round(fw.twoWorkers.requestsPerSecond / fw.oneWorker.requestsPerSecond, 2),
+    fleetWorkersScalingBound: round(bound(2) / bound(1), 2),
+    fleetWorkerRatePerCore: Math.round(perCore),
+    fleetWorkersRateOn16Cores: Math.round(16 * perCore),
   };
 }

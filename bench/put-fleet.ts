@@ -25,6 +25,11 @@ export interface PutModeOptions {
   durationMs: number;
   /** Requests per second across the devices (the fleet's own token bucket); default no limit. */
   rate?: number;
+  /**
+   * Where the PUTs go once the devices are onboarded (default the target's WFM): a bare server there takes the
+   * WFM's cost out, so what is measured is the client's side alone.
+   */
+  putUrl?: string;
 }
 
 export interface PutModeRun {
@@ -88,8 +93,14 @@ function putEnvironment(
   record: (status: number | undefined) => void,
 ): EnvironmentFactory {
   return async (target, limiter, settings) => {
-    const agent = createSharedAgent({ connections: o.connections, ...(target.ca === undefined ? {} : { ca: target.ca }) });
+    const tls = target.ca === undefined ? {} : { ca: target.ca };
+    const agent = createSharedAgent({ connections: o.connections, ...tls });
     const transport = rateLimited(createTransport({ baseUrl: target.wfm, dispatcher: agent, timeoutMs: settings.timeoutMs }), limiter);
+    const putAgent = o.putUrl === undefined ? agent : createSharedAgent({ connections: o.connections, ...tls });
+    const putTransport =
+      o.putUrl === undefined
+        ? transport
+        : rateLimited(createTransport({ baseUrl: o.putUrl, dispatcher: putAgent, timeoutMs: settings.timeoutMs }), limiter);
     const profile = o.target.profile;
     // The same document every PUT: serialised once, as autocannon is handed its body (the bytes are the same).
     const body = Buffer.from(JSON.stringify(o.description.capabilities), 'utf8');
@@ -103,16 +114,22 @@ function putEnvironment(
           algorithm: profile.signatureAlgorithm,
         };
         const api = new DeviceApiClient({ transport, baseUrl: target.wfm, profile, signer });
+        const puts = o.putUrl === undefined ? api : new DeviceApiClient({ transport: putTransport, baseUrl: o.putUrl, profile, signer });
         const device = createDevice(o.description, {
           api,
           profile,
           certificate: certificate.der.toString('base64'),
           observer: ctx.observer,
         });
-        return withTick(device, putTick(api, o.description.id, body, ctx, record), () => onStarted(device.phase === 'reporting'));
+        const tick = putTick(puts, o.description.id, body, ctx, record);
+        // The PUTs elsewhere go to the clientId the WFM gave at onboarding.
+        const ticks = puts === api ? tick : () => ((puts.clientId = api.clientId), tick());
+        return withTick(device, ticks, () => onStarted(device.phase === 'reporting'));
       },
       abort: () => undefined,
-      close: () => agent.close(),
+      close: async () => {
+        await Promise.all([agent.close(), putAgent === agent ? undefined : putAgent.close()]);
+      },
     };
   };
 }

@@ -7,9 +7,10 @@ import type { MemoryMeasurement } from './memory.ts';
 import type { OnboardingMeasurement } from './onboarding.ts';
 import type { RateMeasurements } from './request-rate.ts';
 import type { SuiteMeasurement } from './suite-time.ts';
-import type { MtlsMeasurement } from './mtls.ts';
+import { OPEN_FILES_HEADROOM, type MtlsMeasurement } from './mtls.ts';
 import type { FloorMeasurement } from './floors.ts';
 import type { FleetMeasurement } from './fleets.ts';
+import type { WorkersScalingMeasurement } from './workers-scaling.ts';
 import { format, round, type Target } from './targets.ts';
 import { derivedFigures } from './derived-figures.ts';
 import { benchTargets, fleetName } from './bench-targets.ts';
@@ -25,10 +26,21 @@ export interface Measurements {
   floors: FloorMeasurement;
   acceptanceFleet: FleetMeasurement;
   liveFleet: FleetMeasurement;
+  fleetWorkers: WorkersScalingMeasurement;
 }
 
 /** The figures a bench can measure, in the order a full run measures them (`--only` picks some). */
-export const FIGURES = ['floors', 'requestRate', 'onboarding', 'memory', 'mtls', 'suite', 'acceptanceFleet', 'liveFleet'] as const;
+export const FIGURES = [
+  'floors',
+  'requestRate',
+  'fleetWorkers',
+  'onboarding',
+  'memory',
+  'mtls',
+  'suite',
+  'acceptanceFleet',
+  'liveFleet',
+] as const;
 export type FigureName = (typeof FIGURES)[number];
 
 export interface Machine {
@@ -85,6 +97,14 @@ export interface BenchReport {
       mtlsRssPerDeviceOverBare?: number;
       /** mTLS handshakes/s of the first devices (before any poll) over bare Node TLS with a context per device, same run. */
       mtlsHandshakesOverBare?: number;
+      /** The unsigned PUT rate of the fleet runner in 2 worker processes over 1, against a bare server. */
+      fleetWorkersScaling?: number;
+      /** What this machine's CPU allows that ratio to be, from each side's CPU per request (see workers-scaling.ts). */
+      fleetWorkersScalingBound?: number;
+      /** PUTs per second one worker makes on a core of its own: 1 s over its CPU per request. */
+      fleetWorkerRatePerCore?: number;
+      /** What 16 workers on 16 cores allow, the target elsewhere: 16 x fleetWorkerRatePerCore. */
+      fleetWorkersRateOn16Cores?: number;
     };
     wfmCost?: { putUnsignedMsPer1000?: number; putSignedMsPer1000?: number; onboardingMsPer1000?: number; onboardingMsPerDevice?: number };
   };
@@ -144,6 +164,12 @@ function notes(m: Partial<Measurements>, machine: Machine, onboardingMsPerDevice
       "request rate, floors: the bound a signed fleet could reach is 1 / (1 / the unsigned fleet rate + (native sign + native verify) / CPUs), since client and WFM share the machine's cores; client CPU is this process's, per request.",
       `request rate, the cost of signing: a client's CPU per request grows as its rate falls (fewer answers per wake-up of its event loop), and the signed fleet runs at the rate the WFM's verifying allows; so after the rounds the unsigned fleet runs once more, held by its token bucket to the signed fleet's ${m.requestRate.fleetSigned.requestsPerSecond} req/s (which adds a timer per request), and client-cpu-signed divides by that cost.`,
     );
+  if (m.fleetWorkers) {
+    const fw = m.fleetWorkers;
+    list.push(
+      `fleet workers: the fleet runner in PUT mode (unsigned, P3 paths client-scoped) in 1 worker process and in 2, ${fw.settings.connections} connections in all split between them as \`wfmck fleet --workers\` splits a fleet, ${fw.settings.rounds} round(s) of ${fw.settings.seconds} s each in alternating order; the devices onboard at the reference WFM, then PUT to a bare node:https server, the cheapest target there is, so that the client is what is measured. The workers measure the same window. One worker spent ${fw.oneWorker.clientCpuUsPerRequest} µs of CPU per PUT and the bare server ${fw.oneWorker.serverCpuUsPerRequest} µs; with 2 workers ${fw.twoWorkers.clientCpuUsPerRequest} and ${fw.twoWorkers.serverCpuUsPerRequest}. What the CPU allows: each process runs on one core at most and all share the machine's, so N workers reach at most min(N / client, 1 / server, CPUs / (client + server)) requests per µs; the bound of the ratio is that at 2 over that at 1. On a 16-core machine with the target elsewhere, the workers share nothing, so 16 of them allow 16 times one worker on a core of its own.`,
+    );
+  }
   if (m.onboarding)
     list.push(
       `onboarding: each device brings its certificate (minted before the clock, ${m.onboarding.mintSeconds} s for all); the clock covers describing, the root CA fetch, the signed onboarding and the signed first PUT of capabilities.`,
@@ -163,17 +189,17 @@ function notes(m: Partial<Measurements>, machine: Machine, onboardingMsPerDevice
     );
   if (m.mtls)
     list.push(
-      `mTLS: ${m.mtls.attempted.toLocaleString('en')} SVIDs minted before the clock (${m.mtls.mintSeconds} s), then the kit's own transport per device (one connection each, as a miaf fleet device holds it) over ${m.mtls.settings.sources} loopback source addresses, ${m.mtls.settings.concurrency} handshakes at once, each device polling every ${m.mtls.settings.pollSeconds} s from its connection on (the others still joining), against \`wfmck serve --edition miaf\`; RSS and heap per device are the kit process's growth from before the first connection to the end of the hold, after global.gc().`,
+      `mTLS: ${m.mtls.attempted.toLocaleString('en')} SVIDs minted before the clock (${m.mtls.mintSeconds} s), then the kit's own transport per device (one connection each, as a miaf fleet device holds it), spread over ${m.mtls.settings.workers} worker processes as \`wfmck fleet --workers\` spreads a fleet, each with its share of ${m.mtls.settings.sources} loopback source addresses and ${m.mtls.settings.concurrency} handshakes at once, each device polling every ${m.mtls.settings.pollSeconds} s from its connection on (the others still joining), each worker against a \`wfmck serve --edition miaf\` of its own (a WFM process holds as many sockets as its devices); the workers mint, connect and hold in step, so the held devices are held at once and the handshake rate is theirs together; RSS and heap per device are the workers' growth from before the first connection to the end of the hold, after global.gc(), summed.`,
     );
   if (m.mtls) {
     const floor = m.mtls.floor;
     list.push(
-      `mTLS floor: ${floor.connections.toLocaleString('en')} bare Node TLS 1.3 handshakes with a client certificate (no HTTP, no SVID rules) between two processes of their own, ${m.mtls.settings.concurrency} at once: ${floor.handshakesPerSecond}/s with a SecureContext made per device, the first run of a fresh process so that no freed connection's memory is reused (client ${floor.clientCpuMsPerHandshake} ms, server ${floor.serverCpuMsPerHandshake} ms of CPU each), ${floor.sharedContextHandshakesPerSecond}/s with one context for all (up to 2,000 connections after; no fleet can share one: each device has its own key); a held bare connection with its own context grows RSS by ${floor.rssBytesPerConnection} B. The kit's RSS per device and its first devices' handshake rate are judged by their ratio to these.`,
+      `mTLS floor: ${floor.connections.toLocaleString('en')} bare Node TLS 1.3 handshakes with a client certificate (no HTTP, no SVID rules) in the same layout: ${m.mtls.settings.workers} client processes at once, each against a bare server of its own, ${m.mtls.settings.concurrency} at once each: ${floor.handshakesPerSecond}/s with a SecureContext made per device, the first run of a fresh process so that no freed connection's memory is reused (client ${floor.clientCpuMsPerHandshake} ms, server ${floor.serverCpuMsPerHandshake} ms of CPU each), ${floor.sharedContextHandshakesPerSecond}/s with one context for all (up to 2,000 connections after; no fleet can share one: each device has its own key); a held bare connection with its own context grows RSS by ${floor.rssBytesPerConnection} B. The kit's RSS per device and its first devices' handshake rate are judged by their ratio to these.`,
     );
   }
   if (m.mtls?.openFilesLimit !== undefined && m.mtls.attempted < m.mtls.settings.devices)
     list.push(
-      `mTLS: this machine allows ${m.mtls.openFilesLimit.toLocaleString('en')} open files per process (ulimit -n, not raisable here), and every held device is a socket in the kit's process and in the WFM's: past that, connections fail with EMFILE, so ${m.mtls.settings.devices.toLocaleString('en')} cannot all be held by one process on it: the bench connects ${m.mtls.attempted.toLocaleString('en')} (the limit less ${(m.mtls.openFilesLimit - m.mtls.attempted).toLocaleString('en')} for the process's other files), and its floor as many.`,
+      `mTLS: this machine allows ${m.mtls.openFilesLimit.toLocaleString('en')} open files per process (ulimit -n, not raisable here), and every held device is a socket in its worker and in that worker's WFM: past that, connections fail with EMFILE, so ${m.mtls.settings.devices.toLocaleString('en')} cannot all be held by ${m.mtls.settings.workers} processes on it: the bench connects ${m.mtls.attempted.toLocaleString('en')} (the limit less ${OPEN_FILES_HEADROOM} per process for its other files), and its floor as many.`,
     );
   for (const f of [m.acceptanceFleet, m.liveFleet])
     if (f)
@@ -246,6 +272,25 @@ export function benchTable(r: BenchReport): string {
     `${t.comparison} ${t.target}${t.unit ? ` ${t.unit}` : ''}`,
     t.met ? 'met' : `MISSED by ${t.missedBy}`,
   ]);
+  rows.push(...untargetedRows(f));
+  const header = ['figure', 'value', 'target', 'verdict'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  const m = r.machine;
+  const title = `wfmck bench${r.quick ? ' --quick' : ''}: ${m.cpus} CPUs (${m.cpuModel}), node ${m.node}, load ${m.loadAverage.start[0]} -> ${m.loadAverage.end[0]}${m.shared ? ' (shared machine)' : ''}, ${r.wallSeconds} s`;
+  return (
+    [title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), '', ...r.notes.map((n) => `- ${n}`)].join('\n') + '\n'
+  );
+}
+
+/** The rows beside the targets: what the figures are made of, with no target of their own. */
+function untargetedRows(f: BenchReport['figures']): string[][] {
+  const rows: string[][] = [];
+  const rr = f.requestRate;
   const c = f.wfmCost;
   if (c)
     rows.push([
@@ -275,6 +320,14 @@ export function benchTable(r: BenchReport): string {
       '(no target)',
       '',
     ]);
+  const fw = f.fleetWorkers;
+  if (fw && x?.fleetWorkersScaling !== undefined)
+    rows.push([
+      'the fleet over worker processes: unsigned PUTs/s, 2 workers / 1, against a bare server',
+      `${fw.twoWorkers.requestsPerSecond} / ${fw.oneWorker.requestsPerSecond} req/s = ${x.fleetWorkersScaling} (this machine's CPU allows ${x.fleetWorkersScalingBound}); one worker on a core of its own: ${x.fleetWorkerRatePerCore} req/s (${fw.oneWorker.clientCpuUsPerRequest} µs of CPU each), so 16 cores: ${x.fleetWorkersRateOn16Cores?.toLocaleString('en')} req/s`,
+      '(no target)',
+      '',
+    ]);
   if (rr)
     rows.push([
       'client CPU per 1,000 PUTs (why the ratios)',
@@ -282,16 +335,5 @@ export function benchTable(r: BenchReport): string {
       '(no target)',
       '',
     ]);
-  const header = ['figure', 'value', 'target', 'verdict'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => cell.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  const m = r.machine;
-  const title = `wfmck bench${r.quick ? ' --quick' : ''}: ${m.cpus} CPUs (${m.cpuModel}), node ${m.node}, load ${m.loadAverage.start[0]} -> ${m.loadAverage.end[0]}${m.shared ? ' (shared machine)' : ''}, ${r.wallSeconds} s`;
-  return (
-    [title, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), '', ...r.notes.map((n) => `- ${n}`)].join('\n') + '\n'
-  );
+  return rows;
 }

@@ -52,7 +52,7 @@ export interface RateMeasurements {
 }
 
 /** P3 paths `client-scoped`: the clientId is in the path, so the unsigned profile needs no header to name the client. */
-const UNSIGNED: Partial<Profile> = { deviceAuth: 'none', paths: 'client-scoped' };
+export const UNSIGNED: Partial<Profile> = { deviceAuth: 'none', paths: 'client-scoped' };
 const SIGNED: Partial<Profile> = { deviceAuth: 'signature', paths: 'client-scoped' };
 
 export async function measureRequestRates(pki: BenchPki, settings: RateSettings): Promise<RateMeasurements> {

@@ -12,9 +12,12 @@ import { benchPki } from './wfm-process.ts';
 import { measureMtls, type MtlsSettings } from './mtls.ts';
 import { measureFloors } from './floors.ts';
 import { measureFleet, type FleetSettings } from './fleets.ts';
+import { measureWorkersScaling, type WorkersScalingSettings } from './workers-scaling.ts';
 
 interface Sizes {
   rates: RateSettings;
+  /** The fleet runner in PUT mode in 1 and 2 worker processes, against a bare server. */
+  fleetWorkers: WorkersScalingSettings;
   onboarding: OnboardingSettings;
   memoryDevices: number;
   mtls: MtlsSettings;
@@ -28,9 +31,10 @@ interface Sizes {
 
 const FULL: Sizes = {
   rates: { connections: 16, seconds: 10, rounds: 3, warmupSeconds: 1 },
+  fleetWorkers: { connections: 16, seconds: 10, rounds: 2, warmupSeconds: 1 },
   onboarding: { devices: 10_000, concurrency: 64 },
   memoryDevices: 100_000,
-  mtls: { devices: 30_000, sources: 4, concurrency: 64, holdSeconds: 60, pollSeconds: 30 },
+  mtls: { devices: 30_000, workers: 2, sources: 4, concurrency: 64, holdSeconds: 60, pollSeconds: 30 },
   acceptanceFleet: { devices: 1000, seeThruGateways: 20, opaqueGateways: 10, children: 5, tickInterval: 1, duration: 1 },
   // 90,000 plain + 1,000 see-thru and 1,000 opaque gateways with 4 children each = 100,000 devices (92,000 clients);
   // the duration covers the start phase (~5 min on 2 cores) and 5 minutes held after it.
@@ -49,9 +53,10 @@ const FULL: Sizes = {
 // Every timed phase as short as still exercises it (a poll or two while held): the CI runs it for the code, not the numbers.
 const QUICK: Sizes = {
   rates: { connections: 8, seconds: 1, rounds: 1, warmupSeconds: 0.25 },
+  fleetWorkers: { connections: 8, seconds: 1, rounds: 1, warmupSeconds: 0.25 },
   onboarding: { devices: 1_000, concurrency: 64 },
   memoryDevices: 1_000,
-  mtls: { devices: 300, sources: 4, concurrency: 64, holdSeconds: 2, pollSeconds: 1 },
+  mtls: { devices: 300, workers: 2, sources: 4, concurrency: 64, holdSeconds: 2, pollSeconds: 1 },
   acceptanceFleet: { devices: 100, seeThruGateways: 2, opaqueGateways: 1, children: 5, tickInterval: 1, duration: 1 },
   liveFleet: { devices: 450, seeThruGateways: 5, opaqueGateways: 5, children: 4, tickInterval: 1, duration: 4, deployments: 0 },
   suiteGrep: 'CAP-PUT-201 PUT for a deviceId',
@@ -59,12 +64,12 @@ const QUICK: Sizes = {
 
 const HELP = `usage: node --import tsx bench/run.ts [--quick] [--only LIST] [--out DIR] [--connections N]
 
-Measures, in one run: the fleet's PUT capabilities rate beside autocannon's (signing off and on), the onboarding
-rate of ${FULL.onboarding.devices.toLocaleString('en')} signing devices, the heap per device with ${FULL.memoryDevices.toLocaleString('en')} devices alive, (edition miaf) how many
-mutual-TLS devices one process holds (${FULL.mtls.devices.toLocaleString('en')}, each its own SVID and connection) and its handshakes per second, the
-wall time of the default wfmck run, the acceptance fleet from start to all reporting, and a live fleet of
-${(FULL.liveFleet.devices + (FULL.liveFleet.seeThruGateways + FULL.liveFleet.opaqueGateways) * (1 + FULL.liveFleet.children)).toLocaleString('en')} devices polling every ${FULL.liveFleet.tickInterval} s held for 5 minutes (~20 minutes in all). Writes DIR/bench.json (default
-reports/out).
+Measures, in one run: the fleet's PUT capabilities rate beside autocannon's (signing off and on), the same in 1
+and 2 worker processes against a bare server, the onboarding rate of ${FULL.onboarding.devices.toLocaleString('en')} signing devices, the heap per device
+with ${FULL.memoryDevices.toLocaleString('en')} devices alive, (edition miaf) how many mutual-TLS devices ${FULL.mtls.workers} worker processes hold (${FULL.mtls.devices.toLocaleString('en')}, each
+its own SVID and connection) and their handshakes per second, the wall time of the default wfmck run, the
+acceptance fleet from start to all reporting, and a live fleet of ${(FULL.liveFleet.devices + (FULL.liveFleet.seeThruGateways + FULL.liveFleet.opaqueGateways) * (1 + FULL.liveFleet.children)).toLocaleString('en')} devices polling every ${FULL.liveFleet.tickInterval} s
+held for 5 minutes (~25 minutes in all). Writes DIR/bench.json (default reports/out).
   --quick          small sizes for a smoke run (${QUICK.onboarding.devices} devices, ${QUICK.rates.seconds} s rates)
   --only LIST      measure only these figures, comma-separated: ${FIGURES.join(', ')}
   --connections N  connections for both request-rate clients (default ${FULL.rates.connections})
@@ -100,7 +105,7 @@ async function main(argv: string[]): Promise<number> {
 
   const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
   const m: Partial<Measurements> = {};
-  const pki = wanted('requestRate') || wanted('onboarding') ? await benchPki() : undefined;
+  const pki = wanted('requestRate') || wanted('fleetWorkers') || wanted('onboarding') ? await benchPki() : undefined;
   if (wanted('floors')) {
     say('floors: native P-256 sign and verify, a certificate parsed and checked, the kit signing one request');
     m.floors = await measureFloors(quick ? 500 : 2_000);
@@ -108,6 +113,13 @@ async function main(argv: string[]): Promise<number> {
   if (wanted('requestRate')) {
     say(`request rates: ${sizes.rates.rounds} round(s) of ${sizes.rates.seconds} s per side, ${connections} connections`);
     m.requestRate = await measureRequestRates(pki!, sizes.rates);
+  }
+  if (wanted('fleetWorkers')) {
+    const w = sizes.fleetWorkers;
+    say(
+      `fleet workers: the PUT rate in 1 and in 2 worker processes, ${w.rounds} round(s) of ${w.seconds} s each, ${w.connections} connections`,
+    );
+    m.fleetWorkers = await measureWorkersScaling(pki!, w);
   }
   if (wanted('onboarding')) {
     say(`onboarding: ${sizes.onboarding.devices} devices`);

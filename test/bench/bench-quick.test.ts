@@ -79,7 +79,7 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
   // The floor holds as many connections as the kit attempts, all of them at --quick's 300.
   assert.equal(f.mtls.attempted, f.mtls.settings.devices);
   assert.equal(f.mtls.floor.connections, f.mtls.attempted);
-  assert.match(stdout, /mTLS devices held by one process/);
+  assert.match(stdout, /mTLS devices held by 2 worker processes/);
   for (const key of ['putUnsignedMsPer1000', 'putSignedMsPer1000', 'onboardingMsPer1000', 'onboardingMsPerDevice'] as const)
     assert.ok(isNumber(f.wfmCost[key]), key);
 
@@ -160,6 +160,24 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
   ] as const)
     assert.equal(report.targets.find((t) => t.id === id)?.value, ratio, `${id} is judged by its ratio to the floor`);
   assert.match(stdout, /reference WFM CPU beside a bare node:https server/);
+  // The fleet in 1 and 2 worker processes against a bare server: both answered, and the scaling and what the CPU
+  // allows are computed from the figures beside them.
+  const fw = f.fleetWorkers;
+  for (const run of [fw.oneWorker, fw.twoWorkers]) {
+    assert.ok(run.ok > 0 && run.failed === 0, `${run.workers} worker(s): ${run.ok} answered, ${run.failed} not`);
+    for (const key of ['requestsPerSecond', 'clientCpuUsPerRequest', 'serverCpuUsPerRequest'] as const)
+      assert.ok(isNumber(run[key]) && run[key] > 0, `${run.workers} worker(s): ${key}`);
+  }
+  assert.equal(
+    f.floorRatios.fleetWorkersScaling,
+    Math.round((fw.twoWorkers.requestsPerSecond / fw.oneWorker.requestsPerSecond) * 100) / 100,
+  );
+  const [c, sv] = [fw.oneWorker.clientCpuUsPerRequest, fw.oneWorker.serverCpuUsPerRequest];
+  const allows = (n: number) => Math.min(n / c, 1 / sv, report.machine.cpus / (c + sv));
+  assert.equal(f.floorRatios.fleetWorkersScalingBound, Math.round((allows(2) / allows(1)) * 100) / 100);
+  assert.equal(f.floorRatios.fleetWorkerRatePerCore, Math.round(1e6 / c));
+  assert.equal(f.floorRatios.fleetWorkersRateOn16Cores, Math.round(16e6 / c));
+  assert.match(stdout, /the fleet over worker processes: unsigned PUTs\/s, 2 workers \/ 1/);
   for (const t of report.targets) {
     assert.ok(isNumber(t.value) && isNumber(t.target) && ['>=', '<=', '<'].includes(t.comparison), t.id);
     assert.equal(typeof t.met, 'boolean');

@@ -1,0 +1,204 @@
+// One worker process of the mTLS figure (mtls.ts): its share of the devices, each with its own X.509-SVID and the
+// kit's own transport over one connection, against a `wfmck serve --edition miaf` of its own (the WFM's open-files
+// limit is its own, not the kit's). It steps with the other workers: all mint, then all connect, then all hold, so
+// the devices held are held at the same time and the handshake rate is the workers' together.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { loadIssued } from '../protocol/pki.ts';
+import { nativeSvidIssuer, svidCaOf } from '../protocol/svid-issuer.ts';
+import { clientSpiffeId, wfmSpiffeId } from '../spec/spiffe-id.ts';
+import { createTransport } from '../simulators/transport/undici-transport.ts';
+import type { Transport } from '../simulators/transport/types.ts';
+import type { MtlsSettings } from './mtls.ts';
+import { parentSays } from './in-step.ts';
+
+/** From the parent: which devices are this worker's (global index i with i mod workers = worker, below attempted). */
+export interface MtlsWorkerStart {
+  settings: MtlsSettings;
+  worker: number;
+  workers: number;
+  attempted: number;
+  firstDevices: number;
+}
+
+export type MtlsWorkerReport =
+  | { type: 'minted'; mintSeconds: number }
+  | { type: 'connected'; devices: number; connected: number; connectSeconds: number; firstSeconds: number; firstConnected: number }
+  | { type: 'held'; held: number; rssGrowth: number; heapGrowth: number };
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+process.once('message', (start: MtlsWorkerStart) => {
+  run(start).then(
+    () => process.disconnect(),
+    (err: unknown) => {
+      process.stderr.write(
+        `bench mtls worker ${start.worker + 1}/${start.workers}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
+      process.exit(1);
+    },
+  );
+});
+
+const send = (report: MtlsWorkerReport) => process.send!(report);
+
+async function run({ settings: s, worker, workers, attempted, firstDevices }: MtlsWorkerStart): Promise<void> {
+  const indexes: number[] = [];
+  for (let i = worker; i < attempted; i += workers) indexes.push(i);
+  const server = spawn(process.execPath, [`${root}bin/wfmck.mjs`, 'serve', '--edition', 'miaf'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const info = await serveInfo(server);
+    const ca = await readFile(info.caFile, 'utf8');
+    const identity = { trustDomain: info.trustDomain, vendor: 'platform', wfmId: info.wfmId };
+    const { svids, mintSeconds } = await mintSvids(info, identity, indexes);
+    send({ type: 'minted', mintSeconds });
+    await parentSays('connect');
+
+    global.gc?.();
+    const before = process.memoryUsage();
+    // Each device as a miaf fleet device holds it: the kit's own transport over one connection of its own.
+    const devices = svids.map((svid, k) =>
+      createTransport({
+        baseUrl: info.wfm,
+        connections: 1,
+        timeoutMs: 30_000,
+        connectTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 60_000,
+        ca,
+        clientCert: { cert: svid.chainPem, key: svid.keyPem },
+        serverSpiffeId: wfmSpiffeId(identity),
+        localAddress: `127.0.0.${(indexes[k]! % s.sources) + 1}`,
+      }),
+    );
+    const hold = connectAndPoll(devices, s, Math.ceil(firstDevices / workers));
+    const connected = await hold.connected;
+    send({ type: 'connected', devices: devices.length, ...connected });
+    await parentSays('hold');
+    const up = await hold.holdFor(s.holdSeconds);
+    global.gc?.();
+    const after = process.memoryUsage();
+    send({
+      type: 'held',
+      held: up.filter(Boolean).length,
+      rssGrowth: after.rss - before.rss,
+      heapGrowth: after.heapUsed - before.heapUsed,
+    });
+    await Promise.all(devices.map((d) => d.close().catch(() => undefined)));
+  } finally {
+    if (server.exitCode === null && server.signalCode === null) {
+      const exited = once(server, 'exit');
+      server.kill('SIGTERM');
+      await exited;
+    }
+  }
+}
+
+/** The JSON line `wfmck serve` prints once its services listen. */
+interface ServeInfo {
+  wfm: string;
+  admin: string;
+  adminToken: string;
+  caFile: string;
+  deviceCaCertFile: string;
+  deviceCaKeyFile: string;
+  trustDomain: string;
+  wfmId: string;
+}
+
+async function serveInfo(server: ChildProcess): Promise<ServeInfo> {
+  const first = await Promise.race([
+    once(createInterface({ input: server.stdout! }), 'line') as Promise<[string]>,
+    once(server, 'exit').then(([code]) => {
+      throw new Error(`wfmck serve exited ${code}`);
+    }),
+  ]);
+  return JSON.parse(first[0]) as ServeInfo;
+}
+
+/** One SVID per device from the served device CA, admitted by the WFM's hook; timed apart from the connections. */
+async function mintSvids(info: ServeInfo, identity: { trustDomain: string; vendor: string; wfmId: string }, indexes: number[]) {
+  const deviceCa = await loadIssued(await readFile(info.deviceCaCertFile, 'utf8'), await readFile(info.deviceCaKeyFile, 'utf8'));
+  const svidCa = svidCaOf(deviceCa, info.trustDomain);
+  const t0 = performance.now();
+  const svids = [];
+  // Minted as a fleet mints them: issueSvid's leaf, natively.
+  const mint = nativeSvidIssuer(svidCa);
+  for (const i of indexes) {
+    const svid = mint(clientSpiffeId({ ...identity, clientId: `bench-${i}` }));
+    await admit(info, svid.spiffeId);
+    svids.push(svid);
+  }
+  return { svids, mintSeconds: (performance.now() - t0) / 1000 };
+}
+
+/**
+ * Connects the devices, `concurrency` handshakes at a time, each polling from the moment it is up (its connection
+ * stays in use: the reference WFM closes an mTLS connection idle 65 s) until holdFor's seconds have passed; `up`
+ * says which were still answering at the end. A poll that fails marks the device dropped for good.
+ */
+function connectAndPoll(devices: Transport[], s: MtlsSettings, firstDevices: number) {
+  const poll = async (device: Transport): Promise<boolean> => {
+    try {
+      const res = await device.request({ method: 'GET', url: '/api/v1/deployments' });
+      return res.status === 200 || res.status === 304;
+    } catch {
+      return false;
+    }
+  };
+  const POLL_MS = s.pollSeconds * 1000;
+  let stopAt = Infinity;
+  const up = new Array<boolean>(devices.length).fill(false);
+  const polling: Promise<void>[] = [];
+  const keepPolling = async (i: number) => {
+    while (up[i] && performance.now() < stopAt) {
+      await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, stopAt - performance.now()))));
+      if (performance.now() >= stopAt) break;
+      up[i] = await poll(devices[i]!);
+      if (!up[i]) await devices[i]!.close().catch(() => undefined);
+    }
+  };
+  const connected = (async () => {
+    const t1 = performance.now();
+    let next = 0;
+    let done = 0;
+    let connected = 0;
+    let firstSeconds: number | undefined;
+    let firstConnected = 0;
+    const first = Math.min(devices.length, firstDevices);
+    await Promise.all(
+      Array.from({ length: s.concurrency }, async () => {
+        while (next < devices.length) {
+          const i = next++;
+          up[i] = await poll(devices[i]!);
+          if (up[i]) connected++;
+          else await devices[i]!.close().catch(() => undefined);
+          if (++done === first) [firstSeconds, firstConnected] = [(performance.now() - t1) / 1000, connected];
+          polling.push(keepPolling(i));
+        }
+      }),
+    );
+    const connectSeconds = (performance.now() - t1) / 1000;
+    return { connected, connectSeconds, firstSeconds: firstSeconds ?? connectSeconds, firstConnected };
+  })();
+  return {
+    connected,
+    /** Every device goes on polling until `seconds` from now; then which were still up. */
+    holdFor: async (seconds: number) => {
+      stopAt = performance.now() + seconds * 1000;
+      await Promise.all(polling);
+      return up;
+    },
+  };
+}
+
+async function admit(info: { admin: string; adminToken: string }, spiffeId: string): Promise<void> {
+  const res = await fetch(`${info.admin}/hooks/admitClient`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${info.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ spiffeId }),
+  });
+  if (!res.ok) throw new Error(`admitClient: HTTP ${res.status} ${await res.text()}`);
+}
