@@ -9,6 +9,10 @@ export interface FloorServerStart {
   ca: string;
 }
 
+// Its client going away (even killed) takes it with it: a listening server would otherwise keep it, and the stdio it
+// inherited, alive.
+process.on('disconnect', () => process.exit(0));
+
 process.once('message', (start: FloorServerStart) => {
   const server = createServer(
     { cert: start.cert, key: start.key, ca: start.ca, requestCert: true, rejectUnauthorized: true, minVersion: 'TLSv1.3' },
