@@ -3,13 +3,13 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { MemoryChildResult } from './memory-child.ts';
-import { tsxImport } from './wfm-process.ts';
+import { typescriptImport } from './wfm-process.ts';
 
 export type MemoryMeasurement = MemoryChildResult;
 
 export function measureMemory(devices: number): Promise<MemoryMeasurement> {
   const child = fork(fileURLToPath(new URL('./memory-child.ts', import.meta.url)), [String(devices)], {
-    execArgv: ['--expose-gc', '--max-old-space-size=4096', ...tsxImport()],
+    execArgv: ['--expose-gc', '--max-old-space-size=4096', ...typescriptImport()],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { MtlsWorkerReport, MtlsWorkerStart } from './mtls-worker.ts';
 import { reportsOf, sharesOf } from './in-step.ts';
 import { measureTlsFloor, type TlsFloorMeasurement } from './tls-floor.ts';
-import { tsxImport } from './wfm-process.ts';
+import { typescriptImport } from './wfm-process.ts';
 
 export interface MtlsSettings {
   devices: number;
@@ -79,7 +79,7 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
   const floor = await measureTlsFloor(sharesOf(attempted, s.workers), s.concurrency);
   const workers = Array.from({ length: s.workers }, () =>
     fork(fileURLToPath(new URL('./mtls-worker.ts', import.meta.url)), [], {
-      execArgv: [...tsxImport(), '--expose-gc'],
+      execArgv: [...typescriptImport(), '--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),
   );

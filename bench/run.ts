@@ -62,7 +62,7 @@ const QUICK: Sizes = {
   suiteGrep: 'CAP-PUT-201 PUT for a deviceId',
 };
 
-const HELP = `usage: node --import tsx bench/run.ts [--quick] [--only LIST] [--out DIR] [--connections N]
+const HELP = `usage: node --import ./bin/typescript.mjs bench/run.ts [--quick] [--only LIST] [--out DIR] [--connections N]
 
 Measures, in one run: the fleet's PUT capabilities rate beside autocannon's (signing off and on), the same in 1
 and 2 worker processes against a bare server, the onboarding rate of ${FULL.onboarding.devices.toLocaleString('en')} signing devices, the heap per device

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { connect, createSecureContext, type SecureContext, type TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { nativeLeafIssuer } from '../protocol/native-leaf.ts';
-import { benchPki, tsxImport } from './wfm-process.ts';
+import { benchPki, typescriptImport } from './wfm-process.ts';
 import type { FloorClientReport } from './tls-floor.ts';
 import { parentSays } from './in-step.ts';
 
@@ -25,7 +25,7 @@ async function measure(connections: number, concurrency: number): Promise<void> 
   const mint = nativeLeafIssuer(deviceCa);
   const leaves = Array.from({ length: connections }, (_, i) => mint({ commonName: `floor-${i}`, usage: ['client'] }));
   const child = fork(fileURLToPath(new URL('./tls-floor-server.ts', import.meta.url)), [], {
-    execArgv: tsxImport(),
+    execArgv: typescriptImport(),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {

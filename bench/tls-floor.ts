@@ -6,7 +6,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { reportsOf } from './in-step.ts';
-import { tsxImport } from './wfm-process.ts';
+import { typescriptImport } from './wfm-process.ts';
 
 export interface TlsFloorMeasurement {
   /** In all: each client process held its share at once. */
@@ -36,7 +36,7 @@ export type FloorClientReport =
 export async function measureTlsFloor(shares: number[], concurrency: number): Promise<TlsFloorMeasurement> {
   const clients = shares.map(() =>
     fork(fileURLToPath(new URL('./tls-floor-client.ts', import.meta.url)), [], {
-      execArgv: [...tsxImport(), '--expose-gc'],
+      execArgv: [...typescriptImport(), '--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),
   );

@@ -37,15 +37,15 @@ export interface WfmProcess {
   close(): Promise<void>;
 }
 
-/** The tsx loader by absolute URL, so the child resolves it whatever the working directory. */
-export function tsxImport(): string[] {
-  return ['--import', import.meta.resolve('tsx')];
+/** The kit's TypeScript loader (bin/typescript.mjs) by absolute URL, so the child finds it whatever its working directory. */
+export function typescriptImport(): string[] {
+  return ['--import', new URL('../bin/typescript.mjs', import.meta.url).href];
 }
 
 /** `bare`: a bare node:https server in the WFM's place (wfm-child.ts), the floor of one exchange. */
 export async function startWfmProcess(pki: BenchPki, profile: Partial<Profile>, opts: { bare?: boolean } = {}): Promise<WfmProcess> {
   const child = fork(fileURLToPath(new URL('./wfm-child.ts', import.meta.url)), [], {
-    execArgv: tsxImport(),
+    execArgv: typescriptImport(),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const start: StartMessage = {

@@ -11,7 +11,7 @@ import { reportsOf, sharesOf } from './in-step.ts';
 import type { PutWorkerReport, PutWorkerStart } from './put-worker.ts';
 import { UNSIGNED } from './request-rate.ts';
 import { round } from './targets.ts';
-import { startWfmProcess, tsxImport, type BenchPki, type WfmProcess } from './wfm-process.ts';
+import { startWfmProcess, typescriptImport, type BenchPki, type WfmProcess } from './wfm-process.ts';
 
 export interface WorkersScalingSettings {
   /** Connections in all, split over the workers. */
@@ -87,7 +87,7 @@ export async function measureWorkersScaling(pki: BenchPki, s: WorkersScalingSett
 async function runWorkers(pki: BenchPki, wfm: WfmProcess, bare: WfmProcess, s: WorkersScalingSettings, workers: number) {
   const children = Array.from({ length: workers }, () =>
     fork(fileURLToPath(new URL('./put-worker.ts', import.meta.url)), [], {
-      execArgv: tsxImport(),
+      execArgv: typescriptImport(),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),
   );

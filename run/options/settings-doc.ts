@@ -1,6 +1,6 @@
 // docs/reference.md's option tables, written from the settings themselves (run/options/run-settings.ts and
 // fleet-settings.ts) between marker comments; test/cli/settings-doc.test.ts fails when the doc is stale.
-// Regenerate: node --import tsx run/options/settings-doc.ts
+// Regenerate: node --import ./bin/typescript.mjs run/options/settings-doc.ts
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { docOf, type Option } from './options.ts';

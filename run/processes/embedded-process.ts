@@ -6,6 +6,7 @@ import { loadIssued, type Issued } from '../../protocol/pki.ts';
 import type { Hook } from '../../reference/admin.ts';
 import type { Profile } from '../../spec/profile.ts';
 import type { ChildMessage, ParentMessage, Ready } from './embedded-child.ts';
+import { typescriptLoaderArgs } from './typescript-loader.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -24,8 +25,7 @@ export interface EmbeddedProcess {
 
 export async function startEmbeddedProcess(opts: { profile: Profile; deviceCa?: Issued }): Promise<EmbeddedProcess> {
   const child = fork(fileURLToPath(new URL('./embedded-child.ts', import.meta.url)), [], {
-    // tsx by absolute URL, whatever the working directory; the parent's own flags (--cpu-prof, --inspect) stay its own.
-    execArgv: ['--import', import.meta.resolve('tsx')],
+    execArgv: typescriptLoaderArgs(),
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const waiting = new Map<number, { resolve: (m: ChildMessage) => void; reject: (e: Error) => void }>();

@@ -22,6 +22,7 @@ import {
   workerSpec,
 } from '../../simulators/fleet/worker-shares.ts';
 import type { FromWorker, Question, ToWorker, WorkerTarget } from './fleet-worker.ts';
+import { typescriptLoaderArgs } from './typescript-loader.ts';
 
 export interface FleetWorkersOptions {
   workers: number;
@@ -120,8 +121,7 @@ interface WorkerEvents {
 
 function startWorker(j: number, workers: number, target: FleetTarget, events: WorkerEvents): Worker {
   const child = fork(fileURLToPath(new URL('./fleet-worker.ts', import.meta.url)), [], {
-    // tsx by absolute URL, as the embedded services' process; the parent's own flags (--cpu-prof) stay its own.
-    execArgv: ['--import', import.meta.resolve('tsx')],
+    execArgv: typescriptLoaderArgs(),
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   const name = `worker ${j + 1}/${workers} (pid ${child.pid})`;

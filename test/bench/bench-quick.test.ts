@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchReport } from '../../bench/report.ts';
+import { TYPESCRIPT } from '../support/wfmck-cli.ts';
 
 const runner = fileURLToPath(new URL('../../bench/run.ts', import.meta.url));
 
@@ -16,7 +17,7 @@ const isNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
 
 test('bench --quick writes bench.json with every figure, its target and verdict, and prints the table', { timeout: 600_000 }, async () => {
   const out = await mkdtemp(join(tmpdir(), 'wfmck-bench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', runner, '--quick', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...TYPESCRIPT, runner, '--quick', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -198,7 +199,7 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
 test('bench --only measures just the figures named, and refuses a figure it does not know', { timeout: 120_000 }, async () => {
   const out = await mkdtemp(join(tmpdir(), 'wfmck-bench-only-'));
   const run = async (...args: string[]) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', runner, '--quick', '--out', out, ...args], {
+    const child = spawn(process.execPath, [...TYPESCRIPT, runner, '--quick', '--out', out, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs';
 import { DOC_FILE, settingsTables, withSettingsTables } from '../../run/options/settings-doc.ts';
 import { FIELDS } from '../../run/options/config.ts';
 
-test('docs/reference.md: the run and fleet settings tables are generated from the registry (node --import tsx run/options/settings-doc.ts)', () => {
+test('docs/reference.md: the run and fleet settings tables are generated from the registry (node --import ./bin/typescript.mjs run/options/settings-doc.ts)', () => {
   const doc = readFileSync(DOC_FILE, 'utf8');
   assert.equal(
     doc,
     withSettingsTables(doc),
-    'docs/reference.md settings tables are stale: run node --import tsx run/options/settings-doc.ts',
+    'docs/reference.md settings tables are stale: run node --import ./bin/typescript.mjs run/options/settings-doc.ts',
   );
 });
 

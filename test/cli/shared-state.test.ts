@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ConformanceReport } from '../../reports/conformance-json.ts';
-import { runWfmck } from '../support/wfmck-cli.ts';
+import { runWfmck, TYPESCRIPT } from '../support/wfmck-cli.ts';
 import { SERVE_ADMIN_HOOK } from '../support/serve-target.ts';
 
 const HARNESS = fileURLToPath(new URL('../run/one-domain-identity.ts', import.meta.url));
@@ -22,7 +22,7 @@ test(
   { timeout: 600_000 },
   async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'wfmck-shared-'));
-    const target = spawn(process.execPath, ['--import', 'tsx', HARNESS, dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const target = spawn(process.execPath, [...TYPESCRIPT, HARNESS, dir], { stdio: ['pipe', 'pipe', 'inherit'] });
     t.after(() => target.stdin!.end());
     const [line] = (await once(createInterface({ input: target.stdout! }), 'line')) as [string];
     const info = JSON.parse(line) as { identity: string; caFile: string; adminUrl: string; adminToken: string };

@@ -1,7 +1,7 @@
 // A correct identity role of one trust domain, as a vendor may build it: its withdrawIdentityDocument withdraws the very
 // bundle its rotation checks read (the reference keeps a domain apart for withdrawals, which hides the race). Hooks are
 // served as examples/hooks/serve-admin.sh expects (POST /hooks/<name>, bearer token). Prints one JSON line, then runs
-// until stdin closes. `node --import tsx test/run/one-domain-identity.ts <folder for ca.pem>`
+// until stdin closes. `node --import ./bin/typescript.mjs test/run/one-domain-identity.ts <folder for ca.pem>`
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';

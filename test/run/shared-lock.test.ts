@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireAll, LockTimeout } from '../../run/processes/shared-lock.ts';
+import { TYPESCRIPT } from '../support/wfmck-cli.ts';
 
 const CHILD = join(import.meta.dirname, 'shared-lock-child.ts');
 
@@ -16,7 +17,7 @@ function fresh(): { dir: string; log: string } {
 }
 
 function child(dir: string, spec: string, holdMs: number, log: string, name: string, times = 1, die = false) {
-  const args = ['--import', 'tsx', CHILD, dir, spec, String(holdMs), log, name, String(times), ...(die ? ['die'] : [])];
+  const args = [...TYPESCRIPT, CHILD, dir, spec, String(holdMs), log, name, String(times), ...(die ? ['die'] : [])];
   return spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
 }
 

@@ -196,7 +196,7 @@ test('deploy/Containerfile: multi-stage from ARG BASE, npm ci --omit=dev, a non-
   assert.ok(user && !/^USER (0|root)\b/.test(user), 'the last USER is not root');
   assert.equal(lines.filter((l) => l.startsWith('ENTRYPOINT')).at(-1), 'ENTRYPOINT ["wfmck"]');
   const { dependencies } = JSON.parse(await readFile(here('package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  assert.ok(dependencies.tsx, 'tsx is a runtime dependency: bin/wfmck.mjs runs the sources through it');
+  assert.ok(dependencies.esbuild, 'esbuild is a runtime dependency: bin/typescript.mjs runs the sources through it');
   const ignored = (await readFile(here('.containerignore'), 'utf8')).split('\n');
   assert.ok(ignored.includes('node_modules'), 'the host node_modules stays out of the image');
   assert.deepEqual(await readFile(here('.dockerignore'), 'utf8'), ignored.join('\n'), '.dockerignore says the same');

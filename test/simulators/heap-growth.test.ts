@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { heapGrowthPercent } from '../../simulators/fleet/heap-growth.ts';
+import { TYPESCRIPT } from '../support/wfmck-cli.ts';
 
 const run = promisify(execFile);
 const module = fileURLToPath(new URL('../../simulators/fleet/heap-growth.ts', import.meta.url));
@@ -24,7 +25,7 @@ process.stdout.write(JSON.stringify({ peak, live: live.length, sink: sink.length
 `;
 
 async function peakHeap(percent: number): Promise<number> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD, String(percent)], {
+  const { stdout } = await run(process.execPath, [...TYPESCRIPT, '--input-type=module', '-e', CHILD, String(percent)], {
     maxBuffer: 1 << 20,
   });
   return (JSON.parse(stdout) as { peak: number }).peak;

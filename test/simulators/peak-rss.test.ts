@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { peakRssBytes } from '../../simulators/fleet/peak-rss.ts';
+import { TYPESCRIPT } from '../support/wfmck-cli.ts';
 
 const run = promisify(execFile);
 const module = fileURLToPath(new URL('../../simulators/fleet/peak-rss.ts', import.meta.url));
@@ -21,8 +22,7 @@ test(
     const ballast = Buffer.alloc(400 * MiB, 1);
     try {
       const { stdout } = await run(process.execPath, [
-        '--import',
-        'tsx',
+        ...TYPESCRIPT,
         '--input-type=module',
         '-e',
         `const { peakRssBytes } = await import(${JSON.stringify(module)}); process.stdout.write(JSON.stringify({ own: peakRssBytes(), inherited: process.resourceUsage().maxRSS * 1024 }));`,

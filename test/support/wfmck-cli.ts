@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 export const WFMCK_BIN = fileURLToPath(new URL('../../bin/wfmck.mjs', import.meta.url));
 
+/** Node's arguments that run a TypeScript file of the kit in a child process, as the kit starts its own. */
+export const TYPESCRIPT = ['--import', new URL('../../bin/typescript.mjs', import.meta.url).href];
+
 /**
  * For a whole-suite run whose test is about the kit's plumbing (a target's outage, its name, a root cause, a report),
  * not about how deep the properties look: 10 runs each instead of 100. The fault set's clean controls and faults run
