@@ -34,7 +34,7 @@ export async function load(url, context, nextLoad) {
     code = readFileSync(file, 'utf8');
   } catch {
     esbuild ??= await import('esbuild');
-    code = esbuild.transformSync(source, { ...OPTIONS, sourcefile: path }).code;
+    code = (await esbuild.transform(source, { ...OPTIONS, sourcefile: path })).code;
     keep(file, code);
   }
   return { format: 'module', source: code, shortCircuit: true };
