@@ -4,6 +4,7 @@
 // the devices held are held at the same time and the handshake rate is the workers' together.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +27,17 @@ export interface MtlsWorkerStart {
 
 export type MtlsWorkerReport =
   | { type: 'minted'; mintSeconds: number }
-  | { type: 'connected'; devices: number; connected: number; connectSeconds: number; firstSeconds: number; firstConnected: number }
+  | {
+      type: 'connected';
+      devices: number;
+      connected: number;
+      connectSeconds: number;
+      firstSeconds: number;
+      firstConnected: number;
+      /** CPU over the connecting phase: this worker's, and its WFM's (undefined where /proc cannot say). */
+      clientCpuMs: number;
+      wfmCpuMs: number | undefined;
+    }
   | { type: 'held'; held: number; rssGrowth: number; heapGrowth: number };
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -73,9 +84,12 @@ async function run({ settings: s, worker, workers, attempted, firstDevices }: Mt
         localAddress: `127.0.0.${(indexes[k]! % s.sources) + 1}`,
       }),
     );
+    const [client0, wfm0] = [process.cpuUsage(), processCpuMs(server.pid)];
     const hold = connectAndPoll(devices, s, Math.ceil(firstDevices / workers));
     const connected = await hold.connected;
-    send({ type: 'connected', devices: devices.length, ...connected });
+    const [client, wfm1] = [process.cpuUsage(client0), processCpuMs(server.pid)];
+    const wfmCpuMs = wfm0 !== undefined && wfm1 !== undefined ? wfm1 - wfm0 : undefined;
+    send({ type: 'connected', devices: devices.length, ...connected, clientCpuMs: (client.user + client.system) / 1000, wfmCpuMs });
     await parentSays('hold');
     const up = await hold.holdFor(s.holdSeconds);
     global.gc?.();
@@ -201,4 +215,15 @@ async function admit(info: { admin: string; adminToken: string }, spiffeId: stri
     body: JSON.stringify({ spiffeId }),
   });
   if (!res.ok) throw new Error(`admitClient: HTTP ${res.status} ${await res.text()}`);
+}
+
+/** Another process's CPU so far (user + system), from Linux's /proc/PID/stat in clock ticks of 10 ms (USER_HZ). */
+function processCpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // After "pid (comm) ": state is field 3, so utime (14) and stime (15) are at 11 and 12.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }

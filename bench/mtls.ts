@@ -49,6 +49,12 @@ export interface MtlsMeasurement {
   firstHandshakesPerSecond: number;
   firstDevices: number;
   connectSeconds: number;
+  /**
+   * CPU per device connected (handshake, first GET, and the polls of the devices already up) over the connecting
+   * phase: the kit's workers', and their WFMs' (absent where /proc cannot say).
+   */
+  clientCpuMsPerHandshake: number;
+  wfmCpuMsPerHandshake?: number;
   /** Seconds spent minting the SVIDs (before the clock), the slowest worker's. */
   mintSeconds: number;
   /** Growth of the workers' RSS and heap (summed) per held device. */
@@ -107,6 +113,7 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
       firstHandshakesPerSecond: Math.round(sum(connected.map((c) => c.firstConnected)) / Math.max(...connected.map((c) => c.firstSeconds))),
       firstDevices,
       connectSeconds: Math.round(connectSeconds * 10) / 10,
+      ...cpuPerHandshake(connected),
       mintSeconds: Math.round(Math.max(...minted.map((m) => m.mintSeconds)) * 10) / 10,
       rssBytesPerDevice: Math.round(sum(held.map((h) => h.rssGrowth)) / Math.max(1, heldCount)),
       heapBytesPerDevice: Math.round(sum(held.map((h) => h.heapGrowth)) / Math.max(1, heldCount)),
@@ -115,6 +122,20 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
   } finally {
     for (const w of workers) w.kill();
   }
+}
+
+/** The workers' CPU and their WFMs' per device connected, summed over the workers, two decimals of a millisecond. */
+function cpuPerHandshake(connected: Extract<MtlsWorkerReport, { type: 'connected' }>[]) {
+  const devices = Math.max(
+    1,
+    connected.reduce((n, c) => n + c.connected, 0),
+  );
+  const per = (ms: number) => Math.round((ms / devices) * 100) / 100;
+  const wfm = connected.map((c) => c.wfmCpuMs);
+  return {
+    clientCpuMsPerHandshake: per(connected.reduce((n, c) => n + c.clientCpuMs, 0)),
+    ...(wfm.every((x) => x !== undefined) && { wfmCpuMsPerHandshake: per(wfm.reduce((n, x) => n + x!, 0)) }),
+  };
 }
 
 /** Each held device is a socket in this process and in the WFM's: past this limit connections fail (EMFILE). */
