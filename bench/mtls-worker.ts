@@ -14,7 +14,7 @@ import { clientSpiffeId, wfmSpiffeId } from '../spec/spiffe-id.ts';
 import { createTransport } from '../simulators/transport/undici-transport.ts';
 import type { Transport } from '../simulators/transport/types.ts';
 import type { MtlsSettings } from './mtls.ts';
-import { parentSays } from './in-step.ts';
+import { childMain, parentSays } from './in-step.ts';
 
 /** From the parent: which devices are this worker's (global index i with i mod workers = worker, below attempted). */
 export interface MtlsWorkerStart {
@@ -42,17 +42,7 @@ export type MtlsWorkerReport =
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-process.once('message', (start: MtlsWorkerStart) => {
-  run(start).then(
-    () => process.disconnect(),
-    (err: unknown) => {
-      process.stderr.write(
-        `bench mtls worker ${start.worker + 1}/${start.workers}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-      );
-      process.exit(1);
-    },
-  );
-});
+childMain<MtlsWorkerStart>((start) => `bench mtls worker ${start.worker + 1}/${start.workers}`, run);
 
 const send = (report: MtlsWorkerReport) => process.send!(report);
 

@@ -2,15 +2,10 @@
 // holds over worker processes (mtls-worker.ts), each against a reference WFM of its own (`wfmck serve --edition
 // miaf`), as `wfmck fleet --workers` spreads a fleet; and how many handshakes per second they make together. Devices
 // spread over loopback source addresses; each polls every pollSeconds to stay connected, as a fleet device does.
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { setTimeout } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import type { MtlsWorkerReport, MtlsWorkerStart } from './mtls-worker.ts';
-import { reportsOf, sharesOf } from './in-step.ts';
+import { forkInStep, sharesOf, sum } from './in-step.ts';
 import { measureTlsFloor, type TlsFloorMeasurement } from './tls-floor.ts';
-import { typescriptImport } from './wfm-process.ts';
 
 export interface MtlsSettings {
   devices: number;
@@ -83,24 +78,17 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
   // connection grows with their number here (bare Node: ~75 KB at 3,000, ~87 KB at 10,000), and handshakes share
   // the cores, so a floor in another layout would not be the like-for-like one.
   const floor = await measureTlsFloor(sharesOf(attempted, s.workers), s.concurrency);
-  const workers = Array.from({ length: s.workers }, () =>
-    fork(fileURLToPath(new URL('./mtls-worker.ts', import.meta.url)), [], {
-      execArgv: [...typescriptImport(), '--expose-gc'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    }),
-  );
+  const workers = forkInStep<MtlsWorkerReport>(new URL('./mtls-worker.ts', import.meta.url), s.workers, 'mTLS worker', ['--expose-gc']);
   try {
-    const inbox = workers.map((w, j) => reportsOf<MtlsWorkerReport>(w, `mTLS worker ${j + 1}/${s.workers}`));
-    workers.forEach((w, worker) => w.send({ settings: s, worker, workers: s.workers, attempted, firstDevices } satisfies MtlsWorkerStart));
+    workers.children.forEach((w, worker) =>
+      w.send({ settings: s, worker, workers: s.workers, attempted, firstDevices } satisfies MtlsWorkerStart),
+    );
     // In step: every worker has minted before any connects, and all are connected before the hold starts.
-    const minted = await Promise.all(inbox.map((next) => next('minted')));
-    workers.forEach((w) => w.send('connect'));
-    const connected = await Promise.all(inbox.map((next) => next('connected')));
-    workers.forEach((w) => w.send('hold'));
-    const held = await Promise.all(inbox.map((next) => next('held')));
-    // Each closes its devices and stops its WFM, then exits; the kill below is for one that does not.
-    await Promise.race([Promise.all(workers.map((w) => w.exitCode ?? once(w, 'exit'))), setTimeout(30_000, undefined, { ref: false })]);
-    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    const minted = await workers.all('minted');
+    const connected = await workers.step('connect', 'connected');
+    const held = await workers.step('hold', 'held');
+    // Each closes its devices and stops its WFM, then exits.
+    await workers.exited();
     const heldCount = sum(held.map((h) => h.held));
     const connectSeconds = Math.max(...connected.map((c) => c.connectSeconds));
     return {
@@ -120,21 +108,18 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
       floor,
     };
   } finally {
-    for (const w of workers) w.kill();
+    workers.kill();
   }
 }
 
 /** The workers' CPU and their WFMs' per device connected, summed over the workers, two decimals of a millisecond. */
 function cpuPerHandshake(connected: Extract<MtlsWorkerReport, { type: 'connected' }>[]) {
-  const devices = Math.max(
-    1,
-    connected.reduce((n, c) => n + c.connected, 0),
-  );
+  const devices = Math.max(1, sum(connected.map((c) => c.connected)));
   const per = (ms: number) => Math.round((ms / devices) * 100) / 100;
   const wfm = connected.map((c) => c.wfmCpuMs);
   return {
-    clientCpuMsPerHandshake: per(connected.reduce((n, c) => n + c.clientCpuMs, 0)),
-    ...(wfm.every((x) => x !== undefined) && { wfmCpuMsPerHandshake: per(wfm.reduce((n, x) => n + x!, 0)) }),
+    clientCpuMsPerHandshake: per(sum(connected.map((c) => c.clientCpuMs))),
+    ...(wfm.every((x) => x !== undefined) && { wfmCpuMsPerHandshake: per(sum(wfm.map((x) => x!))) }),
   };
 }
 

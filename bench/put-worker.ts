@@ -5,7 +5,7 @@
 import { describeDevice } from '../simulators/data/describe.ts';
 import { loadIssued } from '../protocol/pki.ts';
 import { resolveProfile, type Profile } from '../spec/profile.ts';
-import { parentSays } from './in-step.ts';
+import { childMain, parentSays } from './in-step.ts';
 import { CertificateMint, type MintedCertificate } from './mint.ts';
 import { fleetPuts } from './put-fleet.ts';
 import { CpuMeter } from './wfm-process.ts';
@@ -26,15 +26,7 @@ export type PutWorkerReport = { type: 'warm' } | { type: 'measured'; ok: number;
 
 const send = (report: PutWorkerReport) => process.send!(report);
 
-process.once('message', (start: PutWorkerStart) => {
-  run(start).then(
-    () => process.disconnect(),
-    (err: unknown) => {
-      process.stderr.write(`bench put worker ${start.worker + 1}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exit(1);
-    },
-  );
-});
+childMain<PutWorkerStart>((start) => `bench put worker ${start.worker + 1}`, run);
 
 async function run(s: PutWorkerStart): Promise<void> {
   const deviceCa = await loadIssued(s.deviceCa.certPem, s.deviceCa.keyPem);

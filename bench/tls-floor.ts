@@ -3,10 +3,7 @@
 // rules. With a context per device, as each device of a fleet holds its own key and certificate, and with one
 // context shared, which no fleet can do but which shows what Node's TLS alone allows. The held connections give the
 // RSS a bare mutual-TLS connection costs, the floor of the kit's RSS per device.
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { reportsOf } from './in-step.ts';
-import { typescriptImport } from './wfm-process.ts';
+import { forkInStep, sum } from './in-step.ts';
 
 export interface TlsFloorMeasurement {
   /** In all: each client process held its share at once. */
@@ -34,21 +31,17 @@ export type FloorClientReport =
  * phase together: their rate is all their connections over the slowest one's time.
  */
 export async function measureTlsFloor(shares: number[], concurrency: number): Promise<TlsFloorMeasurement> {
-  const clients = shares.map(() =>
-    fork(fileURLToPath(new URL('./tls-floor-client.ts', import.meta.url)), [], {
-      execArgv: [...typescriptImport(), '--expose-gc'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    }),
+  const clients = forkInStep<FloorClientReport>(
+    new URL('./tls-floor-client.ts', import.meta.url),
+    shares.length,
+    "the TLS floor's client",
+    ['--expose-gc'],
   );
   try {
-    const inbox = clients.map((c, j) => reportsOf<FloorClientReport>(c, `the TLS floor's client ${j + 1}/${shares.length}`));
-    clients.forEach((c, j) => c.send({ connections: shares[j], concurrency }));
-    await Promise.all(inbox.map((next) => next('ready')));
-    clients.forEach((c) => c.send('own'));
-    const own = await Promise.all(inbox.map((next) => next('own')));
-    clients.forEach((c) => c.send('shared'));
-    const shared = await Promise.all(inbox.map((next) => next('shared')));
-    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    clients.children.forEach((c, j) => c.send({ connections: shares[j], concurrency }));
+    await clients.all('ready');
+    const own = await clients.step('own', 'own');
+    const shared = await clients.step('shared', 'shared');
     const connections = sum(own.map((o) => o.connections));
     const ms = (us: number) => Math.round(us / connections / 10) / 100;
     return {
@@ -60,6 +53,6 @@ export async function measureTlsFloor(shares: number[], concurrency: number): Pr
       rssBytesPerConnection: Math.round(sum(own.map((o) => o.rssGrowth)) / connections),
     };
   } finally {
-    for (const c of clients) c.kill();
+    clients.kill();
   }
 }

@@ -3,15 +3,11 @@
 // devices onboard at the reference WFM; their PUTs go to a bare node:https server (wfm-child.ts `bare`), the
 // cheapest target there is, so that the client is what is measured. On 2 cores the bare server shares them with the
 // workers: derived-figures.ts sets the measured scaling beside what the CPU per request allows on 2 cores and on 16.
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-import { setTimeout } from 'node:timers/promises';
-import { reportsOf, sharesOf } from './in-step.ts';
+import { forkInStep, sharesOf, sum } from './in-step.ts';
 import type { PutWorkerReport, PutWorkerStart } from './put-worker.ts';
 import { UNSIGNED } from './request-rate.ts';
 import { round } from './targets.ts';
-import { startWfmProcess, typescriptImport, type BenchPki, type WfmProcess } from './wfm-process.ts';
+import { startWfmProcess, type BenchPki, type WfmProcess } from './wfm-process.ts';
 
 export interface WorkersScalingSettings {
   /** Connections in all, split over the workers. */
@@ -85,16 +81,10 @@ export async function measureWorkersScaling(pki: BenchPki, s: WorkersScalingSett
 
 /** One timed window of `workers` processes together, against the bare server. */
 async function runWorkers(pki: BenchPki, wfm: WfmProcess, bare: WfmProcess, s: WorkersScalingSettings, workers: number) {
-  const children = Array.from({ length: workers }, () =>
-    fork(fileURLToPath(new URL('./put-worker.ts', import.meta.url)), [], {
-      execArgv: typescriptImport(),
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    }),
-  );
+  const group = forkInStep<PutWorkerReport>(new URL('./put-worker.ts', import.meta.url), workers, 'put worker');
   try {
-    const inbox = children.map((c, j) => reportsOf<PutWorkerReport>(c, `put worker ${j + 1}/${workers}`));
     const shares = sharesOf(s.connections, workers);
-    children.forEach((c, worker) =>
+    group.children.forEach((c, worker) =>
       c.send({
         worker,
         wfm: wfm.url,
@@ -107,13 +97,11 @@ async function runWorkers(pki: BenchPki, wfm: WfmProcess, bare: WfmProcess, s: W
         durationMs: s.seconds * 1000,
       } satisfies PutWorkerStart),
     );
-    await Promise.all(inbox.map((next) => next('warm')));
+    await group.all('warm');
     const server0 = await bare.cpu();
-    children.forEach((c) => c.send('measure'));
-    const measured = await Promise.all(inbox.map((next) => next('measured')));
+    const measured = await group.step('measure', 'measured');
     const server1 = await bare.cpu();
-    await Promise.race([Promise.all(children.map((c) => c.exitCode ?? once(c, 'exit'))), setTimeout(30_000, undefined, { ref: false })]);
-    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    await group.exited();
     return {
       ok: sum(measured.map((m) => m.ok)),
       failed: sum(measured.map((m) => m.failed)),
@@ -122,6 +110,6 @@ async function runWorkers(pki: BenchPki, wfm: WfmProcess, bare: WfmProcess, s: W
       serverMs: (server1.user - server0.user + server1.system - server0.system) / 1000,
     };
   } finally {
-    for (const c of children) c.kill();
+    group.kill();
   }
 }
