@@ -43,7 +43,7 @@ function derived(name: string, d: Deriving): string | undefined {
 
 /** The base for `components` (as named in Signature-Input) with the serialized `params`; undefined when one is absent. */
 export function signatureBase(components: readonly string[], params: string, req: BaseRequest): string | undefined {
-  // No closure per call: tsx keeps function names, which costs a defineProperty for every inner function made.
+  // No closure per call (under tsx, which kept function names, each inner function made cost a defineProperty too).
   const deriving: Deriving = { req, parsed: undefined };
   const lines: string[] = [];
   for (const name of components) {

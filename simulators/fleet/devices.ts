@@ -116,8 +116,8 @@ async function issuedCertificate(
 }
 
 /**
- * A device's sleep, cut short by the fleet's stop. Made by a function, not written as `sleep: (ms) => ...`: tsx
- * keeps function names, and naming each device's closure gives it a property array of its own (~300 B a device,
+ * A device's sleep, cut short by the fleet's stop. Made by a function, not written as `sleep: (ms) => ...`: tsx (which
+ * ran the kit until bin/typescript.mjs) kept function names, and naming each device's closure gives it a property array of its own (~300 B a device,
  * seen in a heap snapshot of 20,000 devices); a returned arrow has no name to keep.
  */
 function sleeperOn(signal: AbortSignal): (ms: number) => Promise<void> {

@@ -212,7 +212,8 @@ async function once(config: Config, opts: RequestOptions, req: Prepared, attempt
     const durationMs = performance.now() - started;
     const at = { config, req, attempt, startedAt, durationMs };
     // A transcript records every exchange; without one (a fleet) it is made only when read: for an answer the caller
-    // did not expect. (Arrows passed, not named: tsx keeps names, at a property write per request.)
+    // did not expect. (Arrows passed, not named: tsx, which ran the kit until bin/typescript.mjs, kept names at a
+    // property write per request.)
     if (!config.transcript) return httpResponse(status, headers, body, () => exchangeRecord(at, status, headers, body), durationMs);
     const record = exchangeRecord(at, status, headers, body);
     config.transcript.record(record);
