@@ -1,6 +1,8 @@
 // §2.7: a component's compose.yaml MUST conform to the Compose Specification; checked against spec/data's copy.
 import { readFileSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { ValidateFunction } from 'ajv';
+import { compiledValidator } from './compiled.ts';
 import { toSchemaErrors, type SchemaError } from './errors.ts';
 
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
@@ -19,7 +21,11 @@ function compile(): ValidateFunction {
   if (!/^https?:\/\/json-schema\.org\/draft-07\/schema#?$/.test(schema.$schema)) {
     throw new Error(`compose-spec.schema.json declares ${schema.$schema}; expected draft-07`);
   }
-  // strict off: the upstream schema uses annotations ajv's strict mode flags (e.g. `deprecated` in draft-07).
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  return ajv.compile({ ...schema, $schema: DRAFT_07 });
+  return compiledValidator({
+    flavour: 'draft-07',
+    // strict off: the upstream schema uses annotations ajv's strict mode flags (e.g. `deprecated` in draft-07).
+    options: { allErrors: true, strict: false },
+    schema: { ...schema, $schema: DRAFT_07 },
+    ajv: (options) => new (createRequire(import.meta.url)('ajv') as typeof import('ajv')).Ajv(options),
+  });
 }

@@ -1,9 +1,11 @@
 // The resource schemas by name, and one validate() for all of them (ajv, JSON Schema draft 2020-12).
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Options, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { SEED_PROFILE } from '../profile.ts';
 import { applicationDeploymentSchema } from './application-deployment.ts';
 import { applicationDescriptionSchema } from './application-description.ts';
+import { compiledValidator } from './compiled.ts';
 import { deviceCapabilitiesSchema } from './capabilities.ts';
 import { miafDeviceCapabilitiesSchema } from './miaf-capabilities.ts';
 import type { JsonSchema } from './common.ts';
@@ -62,8 +64,7 @@ const VENDOR_SPECIFIC = new Set<SchemaName>(['AppPackageManifest', 'ComposeCompo
 
 export const SCHEMA_NAMES = Object.keys(BUILDERS) as SchemaName[];
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-addFormats.default(ajv);
+const OPTIONS: Options = { allErrors: true, strict: true, allowUnionTypes: true };
 const schemas = new Map<string, JsonSchema>();
 const validators = new Map<string, ValidateFunction>();
 
@@ -87,10 +88,18 @@ export function validate(name: SchemaName, value: unknown, opts: { vendor?: stri
   const key = cacheKey(name, vendor);
   let check = validators.get(key);
   if (!check) {
-    check = ajv.compile(schemaOf(name, vendor));
+    check = compiledValidator({ flavour: '2020-12+formats', options: OPTIONS, schema: schemaOf(name, vendor), ajv: draft2020 });
     validators.set(key, check);
   }
   return check(value) ? { ok: true } : { ok: false, errors: toSchemaErrors(check.errors) };
+}
+
+/** ajv itself loads only when a schema is compiled here, not read from the cache (compiled.ts). */
+function draft2020(options: Options): Ajv2020 {
+  const require = createRequire(import.meta.url);
+  const ajv = new (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(options);
+  (require('ajv-formats') as typeof import('ajv-formats')).default(ajv);
+  return ajv;
 }
 
 function deepFreeze<T>(value: T): T {
