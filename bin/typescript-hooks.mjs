@@ -16,6 +16,8 @@ const OPTIONS = {
   format: 'esm',
   target: 'node20',
   sourcemap: 'inline',
+  // Node reads every module's map when it loads it (source maps are on): positions only, not the source again.
+  sourcesContent: false,
   minifyWhitespace: true,
   tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, useDefineForClassFields: true } },
 };
