@@ -4,7 +4,7 @@
 // Why not tsx: its hooks cost every process about half a second of CPU at start (loading itself in two threads and
 // resolving every import again), and the kit starts hundreds of processes in a test run; these cost a tenth of that.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,29 +23,43 @@ const OPTIONS = {
 };
 const ESBUILD_VERSION = createRequire(import.meta.url)('esbuild/package.json').version;
 const SETTINGS = `${ESBUILD_VERSION} ${JSON.stringify(OPTIONS)}`;
-const CACHE = join(tmpdir(), `wfmck-typescript-${process.getuid?.() ?? 'user'}`);
+const CACHE = privateFolder(join(tmpdir(), `wfmck-typescript-${process.getuid?.() ?? 'user'}`));
 let esbuild;
 
 export async function load(url, context, nextLoad) {
   const path = url.startsWith('file:') ? fileURLToPath(url.replace(/[?#].*$/, '')) : '';
   if (!path.endsWith('.ts')) return nextLoad(url, context);
   const source = readFileSync(path, 'utf8');
-  const file = join(CACHE, `${createHash('sha256').update(`${SETTINGS}\0${path}\0${source}`).digest('hex').slice(0, 40)}.js`);
+  const file = CACHE && join(CACHE, `${createHash('sha256').update(`${SETTINGS}\0${path}\0${source}`).digest('hex').slice(0, 40)}.js`);
   let code;
   try {
+    if (!file) throw new Error('no cache');
     code = readFileSync(file, 'utf8');
   } catch {
     esbuild ??= await import('esbuild');
     code = (await esbuild.transform(source, { ...OPTIONS, sourcefile: path })).code;
-    keep(file, code);
+    if (file) keep(file, code);
   }
   return { format: 'module', source: code, shortCircuit: true };
+}
+
+/**
+ * The cache folder, made if absent, when this user alone can write it; else none (every file is transformed in
+ * memory): code read from a folder another user could fill would be theirs to choose.
+ */
+function privateFolder(dir) {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const s = statSync(dir);
+    return s.isDirectory() && (process.getuid === undefined || s.uid === process.getuid()) && (s.mode & 0o022) === 0 ? dir : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Written whole or not at all (another process may be writing the same file); a cache that cannot be written is none. */
 function keep(file, code) {
   try {
-    mkdirSync(CACHE, { recursive: true, mode: 0o700 });
     const partial = `${file}.${process.pid}`;
     writeFileSync(partial, code);
     renameSync(partial, file);

@@ -4,7 +4,7 @@
 // the hash of ajv's version, the options and the schema, so a changed schema or ajv is compiled again. Same idea and
 // folder rules as bin/typescript-hooks.mjs.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,15 +28,16 @@ export interface CompiledSchema {
 /** The schema's validator: from the cache when an earlier process compiled it, else compiled here and kept. */
 export function compiledValidator(c: CompiledSchema): ValidateFunction {
   const key = `${AJV_VERSION}\0${c.flavour}\0${JSON.stringify(c.options)}\0${JSON.stringify(c.schema)}`;
-  const dir = c.dir ?? CACHE;
-  const file = join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.cjs`);
+  const dir = privateFolder(c.dir ?? CACHE);
+  const file = dir && join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.cjs`);
   try {
+    if (!file) throw new Error('no cache folder');
     return evaluate(readFileSync(file, 'utf8'));
   } catch {
     const ajv = c.ajv({ ...c.options, code: { ...c.options.code, source: true } });
     const validate = ajv.compile(c.schema);
     const standalone = require('ajv/dist/standalone') as { default: (ajv: Ajv, v: ValidateFunction) => string };
-    keep(dir, file, standalone.default(ajv, validate));
+    if (file) keep(file, standalone.default(ajv, validate));
     return validate;
   }
 }
@@ -50,10 +51,24 @@ function evaluate(code: string): ValidateFunction {
   return validate;
 }
 
-/** Written whole or not at all (another process may be writing the same file); a cache that cannot be written is none. */
-function keep(dir: string, file: string, code: string): void {
+/**
+ * The cache folder, made if absent, when this user alone can write it; else none (the schema is compiled in memory):
+ * code read from a folder another user could fill would be theirs to choose.
+ */
+function privateFolder(dir: string): string | undefined {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const s = statSync(dir);
+    const own = process.getuid === undefined || s.uid === process.getuid();
+    return s.isDirectory() && own && (s.mode & 0o022) === 0 ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written whole or not at all (another process may be writing the same file); a cache that cannot be written is none. */
+function keep(file: string, code: string): void {
+  try {
     const partial = `${file}.${process.pid}`;
     writeFileSync(partial, code);
     renameSync(partial, file);

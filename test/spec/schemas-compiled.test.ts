@@ -3,7 +3,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
@@ -65,4 +65,14 @@ test("a resource schema (2020-12, formats): the read validator gives the compile
     { deploymentId: 'not-a-uuid', status: 'Running', lastUpdated: 'yesterday' },
     { deploymentId: randomUUID(), status: 'Running', lastUpdated: new Date().toISOString() },
   ]);
+});
+
+test('a cache folder others may write is neither read nor written: the schema is compiled every time', (t) => {
+  const shared = mkdtempSync(join(tmpdir(), 'wfmck-ajv-shared-'));
+  t.after(() => rmSync(shared, { recursive: true, force: true }));
+  chmodSync(shared, 0o777);
+  const c = { flavour: 'shared', options: {}, schema: { type: 'integer' }, ajv: (o: Options) => new Ajv(o), dir: shared };
+  assert.ok('schemaEnv' in compiledValidator(c));
+  assert.ok('schemaEnv' in compiledValidator(c), 'compiled again, not read');
+  assert.deepEqual(readdirSync(shared), []);
 });
