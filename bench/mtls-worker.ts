@@ -210,8 +210,10 @@ async function admit(info: { admin: string; adminToken: string }, spiffeId: stri
 /** Another process's CPU so far (user + system), from Linux's /proc/PID/stat in clock ticks of 10 ms (USER_HZ). */
 function processCpuMs(pid: number | undefined): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // After "pid (comm) ": state is field 3, so utime (14) and stime (15) are at 11 and 12.
+    const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // After "pid (comm) " (comm may hold spaces and parentheses, so the last ")"): state is field 3, so utime (14)
+    // and stime (15) are at 11 and 12. The same reading as run/processes/watchdog.ts procStat, for another process.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return undefined;
