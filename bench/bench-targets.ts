@@ -165,6 +165,30 @@ function scaleTargets(m: Partial<Measurements>, { allFloorRatios }: DerivedFigur
           0.95,
         ),
       );
+    // The kit's own part, beside bare TLS doing the same exchange: what the handshake-only floor leaves out (the SVID
+    // chain, the WFM's answer, the HTTP) is no layer of the kit's to trim.
+    if (allFloorRatios?.mtlsRssPerDeviceOverSameExchange !== undefined)
+      targets.push(
+        judge(
+          'mtls-rss-per-device-same-exchange',
+          `RSS per held mTLS device / bare TLS doing the same exchange (same SVIDs, WFMs, GETs and polls)`,
+          allFloorRatios.mtlsRssPerDeviceOverSameExchange,
+          'x',
+          '<=',
+          1.2,
+        ),
+      );
+    if (allFloorRatios?.mtlsHandshakesOverSameExchange !== undefined)
+      targets.push(
+        judge(
+          'mtls-handshakes-same-exchange',
+          `mTLS handshakes per second of the first ${t.firstDevices.toLocaleString('en')} devices / bare TLS doing the same exchange`,
+          allFloorRatios.mtlsHandshakesOverSameExchange,
+          'x',
+          '>=',
+          0.95,
+        ),
+      );
   }
   if (m.acceptanceFleet) {
     const a = m.acceptanceFleet;

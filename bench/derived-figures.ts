@@ -3,6 +3,7 @@
 import type { BenchReport, Measurements } from './report.ts';
 import { round } from './targets.ts';
 import type { WorkersScalingMeasurement } from './workers-scaling.ts';
+import type { MtlsMeasurement } from './mtls.ts';
 
 export type FloorRatios = NonNullable<BenchReport['figures']['floorRatios']>;
 
@@ -83,12 +84,7 @@ export function derivedFigures(m: Partial<Measurements>, machineCpus: number): D
       onboardingClientFloorUs,
       clientOnboardingOverFloor: round(ob.clientCpuUsPerOnboarding / onboardingClientFloorUs, 2),
     };
-  const t = m.mtls;
-  // The like-for-like handshake rate: the first devices, before any poll is due, as the floor has no other traffic.
-  const mtlsFloorRatios = t && {
-    ...(t.floor.rssBytesPerConnection > 0 && { mtlsRssPerDeviceOverBare: round(t.rssBytesPerDevice / t.floor.rssBytesPerConnection, 2) }),
-    ...(t.floor.handshakesPerSecond > 0 && { mtlsHandshakesOverBare: round(t.firstHandshakesPerSecond / t.floor.handshakesPerSecond, 2) }),
-  };
+  const mtlsFloorRatios = m.mtls && mtlsRatios(m.mtls);
   const fw = m.fleetWorkers;
   const workersRatios = fw && fw.oneWorker.requestsPerSecond > 0 && fw.oneWorker.clientCpuUsPerRequest > 0 && workersScaling(fw, cpus);
   const allFloorRatios = (floorRatios || (clientRatios && Object.keys(clientRatios).length > 0) || mtlsFloorRatios || workersRatios) && {
@@ -105,6 +101,28 @@ export function derivedFigures(m: Partial<Measurements>, machineCpus: number): D
     ...(floorRatios && { floorRatios }),
     ...(clientRatios && { clientRatios }),
     ...(allFloorRatios && { allFloorRatios }),
+  };
+}
+
+/** The mTLS devices over their floors of the same run: the handshake-only one, and bare TLS doing the same exchange. */
+function mtlsRatios(t: MtlsMeasurement) {
+  // The like-for-like handshake rate: the first devices, before any poll is due, as the floor has no other traffic.
+  return {
+    ...(t.floor.rssBytesPerConnection > 0 && { mtlsRssPerDeviceOverBare: round(t.rssBytesPerDevice / t.floor.rssBytesPerConnection, 2) }),
+    ...(t.floor.handshakesPerSecond > 0 && { mtlsHandshakesOverBare: round(t.firstHandshakesPerSecond / t.floor.handshakesPerSecond, 2) }),
+    // The kit's own part: its devices over bare TLS doing the same exchange with the same SVIDs against the same WFMs.
+    ...(t.sameExchange.rssBytesPerDevice > 0 && {
+      mtlsRssPerDeviceOverSameExchange: round(t.rssBytesPerDevice / t.sameExchange.rssBytesPerDevice, 2),
+      ...(t.floor.rssBytesPerConnection > 0 && {
+        mtlsSameExchangeRssOverBare: round(t.sameExchange.rssBytesPerDevice / t.floor.rssBytesPerConnection, 2),
+      }),
+    }),
+    ...(t.sameExchange.firstHandshakesPerSecond > 0 && {
+      mtlsHandshakesOverSameExchange: round(t.firstHandshakesPerSecond / t.sameExchange.firstHandshakesPerSecond, 2),
+    }),
+    ...(t.sameExchange.clientCpuMsPerHandshake > 0 && {
+      mtlsClientCpuOverSameExchange: round(t.clientCpuMsPerHandshake / t.sameExchange.clientCpuMsPerHandshake, 2),
+    }),
   };
 }
 

@@ -1,5 +1,5 @@
 // One worker process of the mTLS figure (mtls.ts): its share of the devices, each with its own X.509-SVID and the
-// kit's own transport over one connection, against a `wfmck serve --edition miaf` of its own (the WFM's open-files
+// kit's own transport over one connection (or, for the same-exchange floor, bare Node TLS doing the same), against a `wfmck serve --edition miaf` of its own (the WFM's open-files
 // limit is its own, not the kit's). It steps with the other workers: all mint, then all connect, then all hold, so
 // the devices held are held at the same time and the handshake rate is the workers' together.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -12,8 +12,8 @@ import { loadIssued } from '../protocol/pki.ts';
 import { nativeSvidIssuer, svidCaOf } from '../protocol/svid-issuer.ts';
 import { clientSpiffeId, wfmSpiffeId } from '../spec/spiffe-id.ts';
 import { createTransport } from '../simulators/transport/undici-transport.ts';
-import type { Transport } from '../simulators/transport/types.ts';
-import type { MtlsSettings } from './mtls.ts';
+import { bareMtlsDevice, type HeldDevice } from './bare-mtls-device.ts';
+import type { MtlsClient, MtlsSettings } from './mtls.ts';
 import { childMain, parentSays } from './in-step.ts';
 
 /** From the parent: which devices are this worker's (global index i with i mod workers = worker, below attempted). */
@@ -23,6 +23,8 @@ export interface MtlsWorkerStart {
   workers: number;
   attempted: number;
   firstDevices: number;
+  /** The kit's transport per device, or the same exchange over bare Node TLS (the same-exchange floor). */
+  client: MtlsClient;
 }
 
 export type MtlsWorkerReport =
@@ -37,16 +39,19 @@ export type MtlsWorkerReport =
       /** CPU over the connecting phase: this worker's, and its WFM's (undefined where /proc cannot say). */
       clientCpuMs: number;
       wfmCpuMs: number | undefined;
+      /** Growth from before the first connection to the last one up, after global.gc(): before any hold. */
+      rssGrowth: number;
+      heapGrowth: number;
     }
   | { type: 'held'; held: number; rssGrowth: number; heapGrowth: number };
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-childMain<MtlsWorkerStart>((start) => `bench mtls worker ${start.worker + 1}/${start.workers}`, run);
+childMain<MtlsWorkerStart>((start) => `bench mtls ${start.client} worker ${start.worker + 1}/${start.workers}`, run);
 
 const send = (report: MtlsWorkerReport) => process.send!(report);
 
-async function run({ settings: s, worker, workers, attempted, firstDevices }: MtlsWorkerStart): Promise<void> {
+async function run({ settings: s, worker, workers, attempted, firstDevices, client: kind }: MtlsWorkerStart): Promise<void> {
   const indexes: number[] = [];
   for (let i = worker; i < attempted; i += workers) indexes.push(i);
   const server = spawn(process.execPath, [`${root}bin/wfmck.mjs`, 'serve', '--edition', 'miaf'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -60,37 +65,44 @@ async function run({ settings: s, worker, workers, attempted, firstDevices }: Mt
 
     global.gc?.();
     const before = process.memoryUsage();
-    // Each device as a miaf fleet device holds it: the kit's own transport over one connection of its own.
-    const devices = svids.map((svid, k) =>
-      createTransport({
-        baseUrl: info.wfm,
-        connections: 1,
-        timeoutMs: 30_000,
-        connectTimeoutMs: 30_000,
-        keepAliveTimeoutMs: 60_000,
+    const devices = svids.map((svid, k) => {
+      const device = { cert: svid.chainPem, key: svid.keyPem, localAddress: `127.0.0.${(indexes[k]! % s.sources) + 1}` };
+      return (kind === 'kit' ? kitDevice : bareMtlsDevice)({
+        wfm: info.wfm,
+        path: POLLED,
         ca,
-        clientCert: { cert: svid.chainPem, key: svid.keyPem },
         serverSpiffeId: wfmSpiffeId(identity),
-        localAddress: `127.0.0.${(indexes[k]! % s.sources) + 1}`,
-      }),
-    );
+        timeoutMs: 30_000,
+        ...device,
+      });
+    });
     const [client0, wfm0] = [process.cpuUsage(), processCpuMs(server.pid)];
     const hold = connectAndPoll(devices, s, Math.ceil(firstDevices / workers));
     const connected = await hold.connected;
     const [client, wfm1] = [process.cpuUsage(client0), processCpuMs(server.pid)];
     const wfmCpuMs = wfm0 !== undefined && wfm1 !== undefined ? wfm1 - wfm0 : undefined;
-    send({ type: 'connected', devices: devices.length, ...connected, clientCpuMs: (client.user + client.system) / 1000, wfmCpuMs });
+    global.gc?.();
+    const up = process.memoryUsage();
+    send({
+      type: 'connected',
+      devices: devices.length,
+      ...connected,
+      clientCpuMs: (client.user + client.system) / 1000,
+      wfmCpuMs,
+      rssGrowth: up.rss - before.rss,
+      heapGrowth: up.heapUsed - before.heapUsed,
+    });
     await parentSays('hold');
-    const up = await hold.holdFor(s.holdSeconds);
+    const stillUp = await hold.holdFor(s.holdSeconds);
     global.gc?.();
     const after = process.memoryUsage();
     send({
       type: 'held',
-      held: up.filter(Boolean).length,
+      held: stillUp.filter(Boolean).length,
       rssGrowth: after.rss - before.rss,
       heapGrowth: after.heapUsed - before.heapUsed,
     });
-    await Promise.all(devices.map((d) => d.close().catch(() => undefined)));
+    await Promise.all(devices.map((d) => d.close()));
   } finally {
     if (server.exitCode === null && server.signalCode === null) {
       const exited = once(server, 'exit');
@@ -98,6 +110,35 @@ async function run({ settings: s, worker, workers, attempted, firstDevices }: Mt
       await exited;
     }
   }
+}
+
+/** What each device GETs, on connecting and at every poll. */
+const POLLED = '/api/v1/deployments';
+
+/** A device as a miaf fleet device holds it: the kit's own transport over one connection of its own. */
+function kitDevice(o: Parameters<typeof bareMtlsDevice>[0]): HeldDevice {
+  const transport = createTransport({
+    baseUrl: o.wfm,
+    connections: 1,
+    timeoutMs: o.timeoutMs,
+    connectTimeoutMs: o.timeoutMs,
+    keepAliveTimeoutMs: 60_000,
+    ca: o.ca,
+    clientCert: { cert: o.cert, key: o.key },
+    serverSpiffeId: o.serverSpiffeId,
+    localAddress: o.localAddress,
+  });
+  return {
+    poll: async () => {
+      try {
+        const res = await transport.request({ method: 'GET', url: o.path });
+        return res.status === 200 || res.status === 304;
+      } catch {
+        return false;
+      }
+    },
+    close: () => transport.close().catch(() => undefined),
+  };
 }
 
 /** The JSON line `wfmck serve` prints once its services listen. */
@@ -143,15 +184,8 @@ async function mintSvids(info: ServeInfo, identity: { trustDomain: string; vendo
  * stays in use: the reference WFM closes an mTLS connection idle 65 s) until holdFor's seconds have passed; `up`
  * says which were still answering at the end. A poll that fails marks the device dropped for good.
  */
-function connectAndPoll(devices: Transport[], s: MtlsSettings, firstDevices: number) {
-  const poll = async (device: Transport): Promise<boolean> => {
-    try {
-      const res = await device.request({ method: 'GET', url: '/api/v1/deployments' });
-      return res.status === 200 || res.status === 304;
-    } catch {
-      return false;
-    }
-  };
+function connectAndPoll(devices: HeldDevice[], s: MtlsSettings, firstDevices: number) {
+  const poll = (device: HeldDevice) => device.poll();
   const POLL_MS = s.pollSeconds * 1000;
   let stopAt = Infinity;
   const up = new Array<boolean>(devices.length).fill(false);
@@ -161,7 +195,7 @@ function connectAndPoll(devices: Transport[], s: MtlsSettings, firstDevices: num
       await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, stopAt - performance.now()))));
       if (performance.now() >= stopAt) break;
       up[i] = await poll(devices[i]!);
-      if (!up[i]) await devices[i]!.close().catch(() => undefined);
+      if (!up[i]) await devices[i]!.close();
     }
   };
   const connected = (async () => {
@@ -178,7 +212,7 @@ function connectAndPoll(devices: Transport[], s: MtlsSettings, firstDevices: num
           const i = next++;
           up[i] = await poll(devices[i]!);
           if (up[i]) connected++;
-          else await devices[i]!.close().catch(() => undefined);
+          else await devices[i]!.close();
           if (++done === first) [firstSeconds, firstConnected] = [(performance.now() - t1) / 1000, connected];
           polling.push(keepPolling(i));
         }

@@ -21,16 +21,11 @@ export interface MtlsSettings {
   pollSeconds: number;
 }
 
-export interface MtlsMeasurement {
-  settings: MtlsSettings;
-  /** The soft limit of open files per process here (Linux /proc/self/limits): each device holds a socket. */
-  openFilesLimit?: number;
-  /**
-   * Devices connected: all of them, or as many as the open-files limit leaves room for in `workers` processes (each
-   * device is a socket in its worker and in that worker's WFM). Past the limit a connection fails with EMFILE after its context is made, and the
-   * garbage of thousands of such attempts would be counted in the RSS of the devices held.
-   */
-  attempted: number;
+/** Who makes each device's connection and requests: the kit's transport, or bare Node TLS (the same-exchange floor). */
+export type MtlsClient = 'kit' | 'bare';
+
+/** What the workers did with their devices, kit or bare, in the same layout. */
+export interface MtlsRun {
   /** Devices whose connection was up and answering at the end of the hold. */
   heldConcurrently: number;
   /** Attempted connections the WFM refused or dropped. */
@@ -52,11 +47,32 @@ export interface MtlsMeasurement {
   wfmCpuMsPerHandshake?: number;
   /** Seconds spent minting the SVIDs (before the clock), the slowest worker's. */
   mintSeconds: number;
-  /** Growth of the workers' RSS and heap (summed) per held device. */
+  /** Growth of the workers' RSS and heap (summed) per held device, from before the first connection to the hold's end. */
   rssBytesPerDevice: number;
   heapBytesPerDevice: number;
+  /** The same from before the first connection to the last one up (before the hold), per device connected. */
+  connectedRssBytesPerDevice: number;
+  connectedHeapBytesPerDevice: number;
+}
+
+export interface MtlsMeasurement extends MtlsRun {
+  settings: MtlsSettings;
+  /** The soft limit of open files per process here (Linux /proc/self/limits): each device holds a socket. */
+  openFilesLimit?: number;
+  /**
+   * Devices connected: all of them, or as many as the open-files limit leaves room for in `workers` processes (each
+   * device is a socket in its worker and in that worker's WFM). Past the limit a connection fails with EMFILE after its context is made, and the
+   * garbage of thousands of such attempts would be counted in the RSS of the devices held.
+   */
+  attempted: number;
   /** Bare Node mutual TLS on this machine, measured first: what handshakes/s and RSS per device are judged beside. */
   floor: TlsFloorMeasurement;
+  /**
+   * The same devices, WFMs, layout, GETs and polls, each device bare Node TLS with the GET written by hand: what the
+   * kit's devices hold and spend beyond it is the kit's own (undici and the transport), not the SVID chain, the
+   * server or the exchange, which the handshake-only floor has none of.
+   */
+  sameExchange: MtlsRun;
 }
 
 /** Open files a process keeps besides its devices' sockets (its own files, pipes, the WFM's listeners). */
@@ -78,10 +94,19 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
   // connection grows with their number here (bare Node: ~75 KB at 3,000, ~87 KB at 10,000), and handshakes share
   // the cores, so a floor in another layout would not be the like-for-like one.
   const floor = await measureTlsFloor(sharesOf(attempted, s.workers), s.concurrency);
-  const workers = forkInStep<MtlsWorkerReport>(new URL('./mtls-worker.ts', import.meta.url), s.workers, 'mTLS worker', ['--expose-gc']);
+  const sameExchange = await runWorkers(s, 'bare', attempted, firstDevices);
+  const kit = await runWorkers(s, 'kit', attempted, firstDevices);
+  return { settings: s, ...limit, attempted, ...kit, floor, sameExchange };
+}
+
+/** The devices over fresh worker processes (each with a WFM of its own), made by `client`. */
+async function runWorkers(s: MtlsSettings, client: MtlsClient, attempted: number, firstDevices: number): Promise<MtlsRun> {
+  const workers = forkInStep<MtlsWorkerReport>(new URL('./mtls-worker.ts', import.meta.url), s.workers, `mTLS ${client} worker`, [
+    '--expose-gc',
+  ]);
   try {
     workers.children.forEach((w, worker) =>
-      w.send({ settings: s, worker, workers: s.workers, attempted, firstDevices } satisfies MtlsWorkerStart),
+      w.send({ settings: s, worker, workers: s.workers, attempted, firstDevices, client } satisfies MtlsWorkerStart),
     );
     // In step: every worker has minted before any connects, and all are connected before the hold starts.
     const minted = await workers.all('minted');
@@ -92,9 +117,6 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
     const heldCount = sum(held.map((h) => h.held));
     const connectSeconds = Math.max(...connected.map((c) => c.connectSeconds));
     return {
-      settings: s,
-      ...limit,
-      attempted,
       heldConcurrently: heldCount,
       failed: attempted - heldCount,
       handshakesPerSecond: Math.round(sum(connected.map((c) => c.connected)) / connectSeconds),
@@ -105,7 +127,8 @@ export async function measureMtls(s: MtlsSettings): Promise<MtlsMeasurement> {
       mintSeconds: Math.round(Math.max(...minted.map((m) => m.mintSeconds)) * 10) / 10,
       rssBytesPerDevice: Math.round(sum(held.map((h) => h.rssGrowth)) / Math.max(1, heldCount)),
       heapBytesPerDevice: Math.round(sum(held.map((h) => h.heapGrowth)) / Math.max(1, heldCount)),
-      floor,
+      connectedRssBytesPerDevice: perConnected(connected, (c) => c.rssGrowth),
+      connectedHeapBytesPerDevice: perConnected(connected, (c) => c.heapGrowth),
     };
   } finally {
     workers.kill();
@@ -121,6 +144,11 @@ function cpuPerHandshake(connected: Extract<MtlsWorkerReport, { type: 'connected
     clientCpuMsPerHandshake: per(sum(connected.map((c) => c.clientCpuMs))),
     ...(wfm.every((x) => x !== undefined) && { wfmCpuMsPerHandshake: per(sum(wfm.map((x) => x!))) }),
   };
+}
+
+/** A figure of every worker's connecting phase, summed, per device connected. */
+function perConnected(connected: Extract<MtlsWorkerReport, { type: 'connected' }>[], of: (c: (typeof connected)[number]) => number) {
+  return Math.round(sum(connected.map(of)) / Math.max(1, sum(connected.map((c) => c.connected))));
 }
 
 /** Each held device is a socket in this process and in the WFM's: past this limit connections fail (EMFILE). */

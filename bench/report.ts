@@ -97,6 +97,14 @@ export interface BenchReport {
       mtlsRssPerDeviceOverBare?: number;
       /** mTLS handshakes/s of the first devices (before any poll) over bare Node TLS with a context per device, same run. */
       mtlsHandshakesOverBare?: number;
+      /** The kit's RSS per held mTLS device over bare TLS's doing the same exchange (same SVIDs, WFMs, GETs, polls). */
+      mtlsRssPerDeviceOverSameExchange?: number;
+      /** That same-exchange bare device's RSS over the handshake-only floor's: the SVID chain, the server, the HTTP. */
+      mtlsSameExchangeRssOverBare?: number;
+      /** The first devices' handshakes/s over the same-exchange bare devices' first, same run. */
+      mtlsHandshakesOverSameExchange?: number;
+      /** The kit's client CPU per device connected over the same-exchange bare devices'. */
+      mtlsClientCpuOverSameExchange?: number;
       /** The unsigned PUT rate of the fleet runner in 2 worker processes over 1, against a bare server. */
       fleetWorkersScaling?: number;
       /** What this machine's CPU allows that ratio to be, from each side's CPU per request (see workers-scaling.ts). */
@@ -196,6 +204,10 @@ function notes(m: Partial<Measurements>, machine: Machine, onboardingMsPerDevice
     list.push(
       `mTLS floor: ${floor.connections.toLocaleString('en')} bare Node TLS 1.3 handshakes with a client certificate (no HTTP, no SVID rules) in the same layout: ${m.mtls.settings.workers} client processes at once, each against a bare server of its own, ${m.mtls.settings.concurrency} at once each: ${floor.handshakesPerSecond}/s with a SecureContext made per device, the first run of a fresh process so that no freed connection's memory is reused (client ${floor.clientCpuMsPerHandshake} ms, server ${floor.serverCpuMsPerHandshake} ms of CPU each), ${floor.sharedContextHandshakesPerSecond}/s with one context for all (up to 2,000 connections after; no fleet can share one: each device has its own key); a held bare connection with its own context grows RSS by ${floor.rssBytesPerConnection} B. The kit's RSS per device and its first devices' handshake rate are judged by their ratio to these.`,
     );
+    const same = m.mtls.sameExchange;
+    list.push(
+      `mTLS same-exchange floor: the same ${m.mtls.attempted.toLocaleString('en')} SVIDs, workers, WFMs, source addresses, SPIFFE check, GETs and polls, each device bare Node TLS with its GET written by hand and its answer read to the end (no undici, no transport): ${same.heldConcurrently.toLocaleString('en')} held, ${same.rssBytesPerDevice} B RSS and ${same.heapBytesPerDevice} B heap per device (${same.connectedRssBytesPerDevice} B RSS when the last was up), the first ${same.firstDevices} at ${same.firstHandshakesPerSecond}/s, all at ${same.handshakesPerSecond}/s, CPU per device connected: client ${same.clientCpuMsPerHandshake} ms, WFM ${same.wfmCpuMsPerHandshake ?? '?'} ms. What the kit's devices cost beyond these is the kit's own; what these cost beyond the handshake-only floor is the SVID chain, the WFM's answer and the HTTP exchange.`,
+    );
   }
   if (m.mtls?.openFilesLimit !== undefined && m.mtls.attempted < m.mtls.settings.devices)
     list.push(
@@ -254,8 +266,8 @@ export function benchTable(r: BenchReport): string {
       }),
     ...(f.mtls && {
       'mtls-held': `${f.mtls.heldConcurrently} of ${f.mtls.settings.devices} (${f.mtls.attempted < f.mtls.settings.devices ? `${f.mtls.attempted} attempted: the open-files limit, ` : ''}${f.mtls.failed} failed, ${f.mtls.settings.sources} source addresses)`,
-      'mtls-rss-per-device': `${f.mtls.rssBytesPerDevice} B RSS, ${f.mtls.heapBytesPerDevice} B heap = ${ratioTo(f.mtls.rssBytesPerDevice, f.mtls.floor.rssBytesPerConnection)} of a bare mutual-TLS connection with its own context, ${f.mtls.floor.connections} held (${f.mtls.floor.rssBytesPerConnection} B)`,
-      'mtls-handshakes': `${f.mtls.handshakesPerSecond}/s (${f.mtls.connectSeconds} s, ${f.mtls.settings.concurrency} at once, the held devices polling) = ${ratioTo(f.mtls.handshakesPerSecond, f.mtls.floor.handshakesPerSecond)} of bare Node TLS with a context per device (${f.mtls.floor.handshakesPerSecond}/s; one shared context: ${f.mtls.floor.sharedContextHandshakesPerSecond}/s); the first ${f.mtls.firstDevices} devices, before any poll: ${f.mtls.firstHandshakesPerSecond}/s = ${ratioTo(f.mtls.firstHandshakesPerSecond, f.mtls.floor.handshakesPerSecond)}; CPU per device connected: kit ${f.mtls.clientCpuMsPerHandshake} ms, WFM ${f.mtls.wfmCpuMsPerHandshake ?? '?'} ms (floor: client ${f.mtls.floor.clientCpuMsPerHandshake}, server ${f.mtls.floor.serverCpuMsPerHandshake})`,
+      'mtls-rss-per-device': `${f.mtls.rssBytesPerDevice} B RSS, ${f.mtls.heapBytesPerDevice} B heap = ${ratioTo(f.mtls.rssBytesPerDevice, f.mtls.floor.rssBytesPerConnection)} of a bare mutual-TLS connection with its own context, ${f.mtls.floor.connections} held (${f.mtls.floor.rssBytesPerConnection} B); when the last was up, before the hold: ${f.mtls.connectedRssBytesPerDevice} B RSS, ${f.mtls.connectedHeapBytesPerDevice} B heap; = ${ratioTo(f.mtls.rssBytesPerDevice, f.mtls.sameExchange.rssBytesPerDevice)} of bare TLS doing the same exchange (${f.mtls.sameExchange.rssBytesPerDevice} B, itself ${ratioTo(f.mtls.sameExchange.rssBytesPerDevice, f.mtls.floor.rssBytesPerConnection)} of the handshake-only floor)`,
+      'mtls-handshakes': `${f.mtls.handshakesPerSecond}/s (${f.mtls.connectSeconds} s, ${f.mtls.settings.concurrency} at once, the held devices polling) = ${ratioTo(f.mtls.handshakesPerSecond, f.mtls.floor.handshakesPerSecond)} of bare Node TLS with a context per device (${f.mtls.floor.handshakesPerSecond}/s; one shared context: ${f.mtls.floor.sharedContextHandshakesPerSecond}/s); the first ${f.mtls.firstDevices} devices, before any poll: ${f.mtls.firstHandshakesPerSecond}/s = ${ratioTo(f.mtls.firstHandshakesPerSecond, f.mtls.floor.handshakesPerSecond)}; CPU per device connected: kit ${f.mtls.clientCpuMsPerHandshake} ms, WFM ${f.mtls.wfmCpuMsPerHandshake ?? '?'} ms (floor: client ${f.mtls.floor.clientCpuMsPerHandshake}, server ${f.mtls.floor.serverCpuMsPerHandshake}); beside bare TLS doing the same exchange: first ${f.mtls.sameExchange.firstHandshakesPerSecond}/s (${ratioTo(f.mtls.firstHandshakesPerSecond, f.mtls.sameExchange.firstHandshakesPerSecond)}), client ${f.mtls.sameExchange.clientCpuMsPerHandshake} ms, WFM ${f.mtls.sameExchange.wfmCpuMsPerHandshake ?? '?'} ms`,
     }),
     ...(f.acceptanceFleet && {
       'acceptance-fleet-start': `${f.acceptanceFleet.startPhaseSeconds} s (${f.acceptanceFleet.commandSeconds} s from spawn to exit)`,

@@ -70,8 +70,14 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
     'mintSeconds',
     'rssBytesPerDevice',
     'heapBytesPerDevice',
-  ] as const)
+    'connectedRssBytesPerDevice',
+    'connectedHeapBytesPerDevice',
+  ] as const) {
     assert.ok(isNumber(f.mtls[key]), `mtls ${key}`);
+    if (key !== 'attempted') assert.ok(isNumber(f.mtls.sameExchange[key]), `mtls same-exchange ${key}`);
+  }
+  // The same-exchange floor held the same devices as the kit.
+  assert.equal(f.mtls.sameExchange.heldConcurrently, f.mtls.attempted);
   for (const key of [
     'handshakesPerSecond',
     'sharedContextHandshakesPerSecond',
@@ -101,6 +107,8 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
       'mtls-held',
       'mtls-rss-per-device',
       'mtls-handshakes',
+      'mtls-rss-per-device-same-exchange',
+      'mtls-handshakes-same-exchange',
       'acceptance-fleet-start',
       'live-fleet-reporting',
       'live-fleet-unexpected',
@@ -157,9 +165,22 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
     f.floorRatios.mtlsHandshakesOverBare,
     Math.round((f.mtls.firstHandshakesPerSecond / f.mtls.floor.handshakesPerSecond) * 100) / 100,
   );
+  // And beside bare TLS doing the same exchange, in the same run.
+  const same = f.mtls.sameExchange;
+  assert.equal(f.floorRatios.mtlsRssPerDeviceOverSameExchange, Math.round((f.mtls.rssBytesPerDevice / same.rssBytesPerDevice) * 100) / 100);
+  assert.equal(
+    f.floorRatios.mtlsHandshakesOverSameExchange,
+    Math.round((f.mtls.firstHandshakesPerSecond / same.firstHandshakesPerSecond) * 100) / 100,
+  );
+  assert.equal(
+    f.floorRatios.mtlsClientCpuOverSameExchange,
+    Math.round((f.mtls.clientCpuMsPerHandshake / same.clientCpuMsPerHandshake) * 100) / 100,
+  );
   for (const [id, ratio] of [
     ['mtls-rss-per-device', f.floorRatios.mtlsRssPerDeviceOverBare],
     ['mtls-handshakes', f.floorRatios.mtlsHandshakesOverBare],
+    ['mtls-rss-per-device-same-exchange', f.floorRatios.mtlsRssPerDeviceOverSameExchange],
+    ['mtls-handshakes-same-exchange', f.floorRatios.mtlsHandshakesOverSameExchange],
   ] as const)
     assert.equal(report.targets.find((t) => t.id === id)?.value, ratio, `${id} is judged by its ratio to the floor`);
   assert.match(stdout, /reference WFM CPU beside a bare node:https server/);
