@@ -54,6 +54,13 @@ export function derivedFigures(m: Partial<Measurements>, machineCpus: number): D
     ...(rr.autocannon.clientCpuMsPer1000 > 0 && {
       clientCpuUnsignedOverAutocannon: round(rr.fleetUnsigned.clientCpuMsPer1000 / rr.autocannon.clientCpuMsPer1000, 2),
     }),
+    // The same ratio split at undici alone: undici's part (over autocannon) and the kit's (the fleet over undici).
+    ...(rr.undiciAlone.clientCpuMsPer1000 > 0 && {
+      clientCpuUnsignedOverUndici: round(rr.fleetUnsigned.clientCpuMsPer1000 / rr.undiciAlone.clientCpuMsPer1000, 2),
+      ...(rr.autocannon.clientCpuMsPer1000 > 0 && {
+        clientCpuUndiciOverAutocannon: round(rr.undiciAlone.clientCpuMsPer1000 / rr.autocannon.clientCpuMsPer1000, 2),
+      }),
+    }),
     // ms per 1,000 requests = µs per request.
     // Judged against the unsigned fleet at the signed fleet's own rate: the same work but the signature, at the same
     // answers per event-loop wake-up. The ratio against the full-rate unsigned cost is kept beside it.

@@ -68,6 +68,10 @@ export interface BenchReport {
       wfmOnboardingOverNativeChecks?: number;
       /** The fleet's client CPU per unsigned PUT over autocannon's. */
       clientCpuUnsignedOverAutocannon?: number;
+      /** The fleet's client CPU per unsigned PUT over undici alone's (the kit's part). */
+      clientCpuUnsignedOverUndici?: number;
+      /** undici alone's client CPU per PUT over autocannon's (undici's part). */
+      clientCpuUndiciOverAutocannon?: number;
       /** The signing fleet's client CPU per PUT over (its unsigned CPU per PUT at the same rate + one native sign). */
       clientCpuSignedOverUnsignedPlusSign?: number;
       /** The same over the unsigned fleet's CPU per PUT at its own, higher, rate. */
@@ -168,6 +172,7 @@ function notes(m: Partial<Measurements>, machine: Machine, onboardingMsPerDevice
   if (m.requestRate)
     list.push(
       'request rate: both clients PUT the same body to the same path shape (P3 paths client-scoped) with the same connection count and duration, in alternating rounds; the reference WFM runs in its own process.',
+      "request rate, undici alone: in the same rounds, undici's own request() PUTs the same body over as many connections to autocannon's path, its answers read, with no kit code: the HTTP client the kit's transport is built on. The fleet's client CPU over it is the kit's part of the fleet/autocannon ratio; its own over autocannon's is undici's.",
       'request rate, signing on: autocannon cannot sign, so the signed fleet (P3 signature) is divided by the UNSIGNED autocannon rate; the gap includes the WFM verifying every signature.',
       "request rate, floors: the bound a signed fleet could reach is 1 / (1 / the unsigned fleet rate + (native sign + native verify) / CPUs), since client and WFM share the machine's cores; client CPU is this process's, per request.",
       `request rate, the cost of signing: a client's CPU per request grows as its rate falls (fewer answers per wake-up of its event loop), and the signed fleet runs at the rate the WFM's verifying allows; so after the rounds the unsigned fleet runs once more, held by its token bucket to the signed fleet's ${m.requestRate.fleetSigned.requestsPerSecond} req/s (which adds a timer per request), and client-cpu-signed divides by that cost.`,
@@ -257,7 +262,7 @@ export function benchTable(r: BenchReport): string {
         'onboarding-cpu-floor': `${f.wfmCost.onboardingMsPerDevice * 1000} / (${f.floors.nativeVerifyUs} + ${f.floors.nativeX509Us}) µs = ${f.floorRatios?.wfmOnboardingOverNativeChecks}`,
       }),
     ...(rr && {
-      'client-cpu-unsigned': `${rr.fleetUnsigned.clientCpuMsPer1000} / ${rr.autocannon.clientCpuMsPer1000} µs = ${f.floorRatios?.clientCpuUnsignedOverAutocannon}`,
+      'client-cpu-unsigned': `${rr.fleetUnsigned.clientCpuMsPer1000} / ${rr.autocannon.clientCpuMsPer1000} µs = ${f.floorRatios?.clientCpuUnsignedOverAutocannon}; undici alone (its request(), no kit code) ${rr.undiciAlone.clientCpuMsPer1000} µs: undici / autocannon ${f.floorRatios?.clientCpuUndiciOverAutocannon}, the fleet / undici ${f.floorRatios?.clientCpuUnsignedOverUndici}`,
     }),
     ...(rr &&
       f.floors && {

@@ -10,6 +10,7 @@ import { cannon } from './autocannon.ts';
 import { CertificateMint, type MintedCertificate } from './mint.ts';
 import { fleetPuts } from './put-fleet.ts';
 import { round } from './targets.ts';
+import { undiciAlone } from './undici-alone.ts';
 import { CpuMeter, startWfmProcess, windows, type BenchPki, type Window, type WfmProcess } from './wfm-process.ts';
 
 export interface RateSettings {
@@ -49,6 +50,12 @@ export interface RateMeasurements {
    * server's side at that rate, what node:https costs and no more.
    */
   bareServer: RateSide;
+  /**
+   * undici alone (undici-alone.ts) against the unsigned WFM, same PUT, body and connections, in the same rounds: the
+   * HTTP client the kit's transport is built on, with no kit code. The fleet's client CPU over it is the kit's part;
+   * its own over autocannon's is undici's.
+   */
+  undiciAlone: RateSide;
 }
 
 /** P3 paths `client-scoped`: the clientId is in the path, so the unsigned profile needs no header to name the client. */
@@ -79,6 +86,7 @@ export async function measureRequestRates(pki: BenchPki, settings: RateSettings)
       fleetSigned: new Side(signed),
       fleetUnsignedAtSignedRate: new Side(unsigned),
       bareServer: new Side(bare),
+      undiciAlone: new Side(unsigned),
     };
     const fleet = (wfm: WfmProcess, profile: Partial<Profile>, side: Side, rate?: number) => async () => {
       const target = { wfm: wfm.url, ca: pki.root.certPem, deviceCa: pki.deviceCa, profile: resolveProfile(profile) };
@@ -108,8 +116,23 @@ export async function measureRequestRates(pki: BenchPki, settings: RateSettings)
       const r = await cannon(options, side.window);
       side.add(r.ok, r.non2xx + r.errors + r.timeouts, r.seconds);
     };
+    const undiciOn = (side: Side) => async () => {
+      const options = {
+        url,
+        headers: { 'content-type': 'application/json' },
+        body,
+        connections: settings.connections,
+        ca: pki.root.certPem,
+      };
+      const r = await undiciAlone(
+        { ...options, warmupMs: settings.warmupSeconds * 1000, durationMs: settings.seconds * 1000 },
+        side.window,
+      );
+      side.add(r.ok, r.failed, r.seconds);
+    };
     const steps = [
       autocannonOn(url, sides.autocannon),
+      undiciOn(sides.undiciAlone),
       fleet(unsigned, UNSIGNED, sides.fleetUnsigned),
       fleet(signed, SIGNED, sides.fleetSigned),
     ];
@@ -126,6 +149,7 @@ export async function measureRequestRates(pki: BenchPki, settings: RateSettings)
       fleetSigned: sides.fleetSigned.result(),
       fleetUnsignedAtSignedRate: sides.fleetUnsignedAtSignedRate.result(),
       bareServer: sides.bareServer.result(),
+      undiciAlone: sides.undiciAlone.result(),
     };
   } finally {
     await Promise.all([unsigned.close(), signed.close(), bare.close()]);

@@ -48,6 +48,7 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
     f.requestRate.fleetSigned,
     f.requestRate.fleetUnsignedAtSignedRate,
     f.requestRate.bareServer,
+    f.requestRate.undiciAlone,
   ]) {
     for (const key of ['requestsPerSecond', 'ok', 'failed', 'seconds', 'wfmCpuMsPer1000', 'clientCpuMsPer1000'] as const)
       assert.ok(isNumber(side[key]), key);
@@ -124,6 +125,19 @@ test('bench --quick writes bench.json with every figure, its target and verdict,
   assert.equal(
     f.floorRatios.clientCpuUnsignedOverAutocannon,
     Math.round((rr.fleetUnsigned.clientCpuMsPer1000 / rr.autocannon.clientCpuMsPer1000) * 100) / 100,
+  );
+  // Split at undici alone: the kit's part and undici's.
+  assert.equal(
+    f.floorRatios.clientCpuUnsignedOverUndici,
+    Math.round((rr.fleetUnsigned.clientCpuMsPer1000 / rr.undiciAlone.clientCpuMsPer1000) * 100) / 100,
+  );
+  assert.equal(
+    f.floorRatios.clientCpuUndiciOverAutocannon,
+    Math.round((rr.undiciAlone.clientCpuMsPer1000 / rr.autocannon.clientCpuMsPer1000) * 100) / 100,
+  );
+  assert.ok(
+    rr.undiciAlone.ok > 0 && rr.undiciAlone.failed === 0,
+    `undici alone: ${rr.undiciAlone.ok} answered, ${rr.undiciAlone.failed} not`,
   );
   // The cost of signing is read against the unsigned fleet held to the signed fleet's rate (its bucket holds it near).
   assert.equal(
