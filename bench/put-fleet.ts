@@ -11,7 +11,7 @@ import { TransportError } from '../simulators/transport/types.ts';
 import { createSharedAgent, createTransport } from '../simulators/transport/undici-transport.ts';
 import { rateLimited } from '../simulators/fleet/rate-limit.ts';
 import type { MintedCertificate } from './mint.ts';
-import type { Window } from './wfm-process.ts';
+import { measuredPart, type Window } from './wfm-process.ts';
 import { withTick } from './with-tick.ts';
 
 export interface PutModeOptions {
@@ -55,14 +55,7 @@ export async function fleetPuts(o: PutModeOptions, window?: Window): Promise<Put
     else run.other++;
   };
   const measure = async () => {
-    await sleepMs(o.warmupMs);
-    await window?.begin();
-    counting = true;
-    const t0 = performance.now();
-    await sleepMs(o.durationMs);
-    counting = false;
-    run.seconds = (performance.now() - t0) / 1000;
-    await window?.end();
+    run.seconds = await measuredPart(o, window, (on) => (counting = on));
     stop.abort(new Error('measured'));
   };
   let settled = 0;
@@ -168,8 +161,4 @@ function putTick(
       record(undefined);
     }
   };
-}
-
-function sleepMs(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -2,7 +2,7 @@
 // the fleet's PUT mode, each connection a loop of undici's own request() with its answer read, and no kit code. What
 // the fleet costs beyond it is the kit's; what it costs beyond autocannon is undici's.
 import { Agent } from 'undici';
-import type { Window } from './wfm-process.ts';
+import { measuredPart, type Window } from './wfm-process.ts';
 
 export interface UndiciAloneOptions {
   url: string;
@@ -44,14 +44,7 @@ export async function undiciAlone(o: UndiciAloneOptions, window?: Window): Promi
   };
   const loops = Array.from({ length: o.connections }, loop);
   try {
-    await sleep(o.warmupMs);
-    await window?.begin();
-    counting = true;
-    const t0 = performance.now();
-    await sleep(o.durationMs);
-    counting = false;
-    run.seconds = (performance.now() - t0) / 1000;
-    await window?.end();
+    run.seconds = await measuredPart(o, window, (on) => (counting = on));
   } finally {
     stopped = true;
     await Promise.all(loops);
@@ -59,5 +52,3 @@ export async function undiciAlone(o: UndiciAloneOptions, window?: Window): Promi
   }
   return run;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -138,3 +138,25 @@ export function windows(...inner: Window[]): Window {
     },
   };
 }
+
+/**
+ * A load's measured part: `warmupMs` unmeasured, then `window` and `counting` told of `durationMs` measured. Resolves
+ * with the measured seconds, read on this process's clock.
+ */
+export async function measuredPart(
+  o: { warmupMs: number; durationMs: number },
+  window: Window | undefined,
+  counting: (on: boolean) => void,
+) {
+  await sleep(o.warmupMs);
+  await window?.begin();
+  counting(true);
+  const t0 = performance.now();
+  await sleep(o.durationMs);
+  counting(false);
+  const seconds = (performance.now() - t0) / 1000;
+  await window?.end();
+  return seconds;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
