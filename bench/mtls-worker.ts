@@ -1,7 +1,8 @@
 // One worker process of the mTLS figure (mtls.ts): its share of the devices, each with its own X.509-SVID and the
-// kit's own transport over one connection (or, for the same-exchange floor, bare Node TLS doing the same), against a `wfmck serve --edition miaf` of its own (the WFM's open-files
-// limit is its own, not the kit's). It steps with the other workers: all mint, then all connect, then all hold, so
-// the devices held are held at the same time and the handshake rate is the workers' together.
+// kit's own transport over one connection (or, for the same-exchange floor, bare Node TLS doing the same), against a
+// `wfmck serve --edition miaf` of its own (the WFM's open-files limit is its own, not the kit's). It steps with the
+// other workers: all mint, then all connect, then all hold, so the devices held are held at the same time and the
+// handshake rate is the workers' together.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
