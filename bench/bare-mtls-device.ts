@@ -49,6 +49,8 @@ export function bareMtlsDevice(o: BareDeviceOptions): HeldDevice {
   return {
     poll: async () => {
       try {
+        // A connection the server closed is made again on the next poll, as undici does for a kit device.
+        if (socket?.destroyed) socket = undefined;
         socket ??= await open();
         const status = await exchange(socket, request, o.timeoutMs);
         return status === 200 || status === 304;

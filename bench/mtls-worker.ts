@@ -186,7 +186,6 @@ async function mintSvids(info: ServeInfo, identity: { trustDomain: string; vendo
  * says which were still answering at the end. A poll that fails marks the device dropped for good.
  */
 function connectAndPoll(devices: HeldDevice[], s: MtlsSettings, firstDevices: number) {
-  const poll = (device: HeldDevice) => device.poll();
   const POLL_MS = s.pollSeconds * 1000;
   let stopAt = Infinity;
   const up = new Array<boolean>(devices.length).fill(false);
@@ -195,7 +194,7 @@ function connectAndPoll(devices: HeldDevice[], s: MtlsSettings, firstDevices: nu
     while (up[i] && performance.now() < stopAt) {
       await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(0, stopAt - performance.now()))));
       if (performance.now() >= stopAt) break;
-      up[i] = await poll(devices[i]!);
+      up[i] = await devices[i]!.poll();
       if (!up[i]) await devices[i]!.close();
     }
   };
@@ -211,7 +210,7 @@ function connectAndPoll(devices: HeldDevice[], s: MtlsSettings, firstDevices: nu
       Array.from({ length: s.concurrency }, async () => {
         while (next < devices.length) {
           const i = next++;
-          up[i] = await poll(devices[i]!);
+          up[i] = await devices[i]!.poll();
           if (up[i]) connected++;
           else await devices[i]!.close();
           if (++done === first) [firstSeconds, firstConnected] = [(performance.now() - t1) / 1000, connected];
